@@ -1,0 +1,3 @@
+from ka_tui.cli import main
+
+raise SystemExit(main())

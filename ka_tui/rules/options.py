@@ -1,0 +1,200 @@
+"""House-rule options and tables: every gap the seeds leave, as named data.
+
+RULES-NOTES §A–E give each default. A campaign stores its own ``HouseRules``
+(as a dict) and the store hands it to the rules; nothing here is a constant
+buried in code. Each field's comment names the seed gap it fills.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields, replace
+from enum import Enum
+from typing import Any, TypeVar
+
+
+class CritFailRule(str, Enum):
+    """RULES-NOTES A ``crit_fail_rule``."""
+
+    # S0 §Skills as written: a 1 is a critical fail; each critical success on
+    # another die of the pool negates one; an unnegated one fails the test.
+    SEED = "seed"
+    # Softer: a 1 is just a failed die; the test fails on a 1 only when every
+    # die shows 1.
+    ALL_ONES = "all_ones"
+
+
+class AltitudeModel(str, Enum):
+    """RULES-NOTES D ``altitude_model``."""
+
+    R3 = "r3"  # R-3.3: 2 speed or 2 thrust per level climbed
+    S0 = "s0"  # S0 §Altitude explained: a move of 6, split over rounds
+
+
+class DescentGain(str, Enum):
+    """R-3.3 ambiguity on speed gained while descending."""
+
+    PER_TWO_LEVELS = "per_two_levels"  # default: +1 per 2 levels lost
+    FLAT_ONCE = "flat_once"            # +1 once 2 or more levels are lost
+
+
+def _linear_table(base: int, lo: int, hi: int, sign: int, floor: int = 2) -> dict[int, int]:
+    return {d: max(floor, base + sign * d) for d in range(lo, hi + 1)}
+
+
+@dataclass(frozen=True)
+class SkillOptions:
+    # RULES-NOTES A: crit_fail_rule
+    crit_fail_rule: CritFailRule = CritFailRule.SEED
+    # RULES-NOTES A `opposed`: die target by (opponent skill − own skill),
+    # face ≥ 7 + diff, never below 2. Keys outside the table clamp to its ends.
+    opposed_table: dict[int, int] = field(
+        default_factory=lambda: _linear_table(7, -20, 20, +1))
+    # RULES-NOTES A `challenging`: die target by (own skill − opponent skill),
+    # face ≥ 9 − diff, never below 2.
+    challenging_table: dict[int, int] = field(
+        default_factory=lambda: _linear_table(9, -20, 20, -1))
+    # RULES-NOTES A Lore: successes may be given to an ally as +1 each.
+    lore_share_bonus: bool = True
+
+
+@dataclass(frozen=True)
+class CqcOptions:
+    # RULES-NOTES B: default AP for a new character
+    default_ap: int = 6
+    # RULES-NOTES B: the winner's Attacks can be blocked by the loser's Defence
+    loser_defence_blocks: bool = True
+    # RULES-NOTES B: a loser who passed still lands uncancelled Attacks
+    loser_attacks_land: bool = True
+    # RULES-NOTES B: a weapon save is d12 + armour against this
+    save_target: int = 13
+
+
+@dataclass(frozen=True)
+class AirOptions:
+    # RULES-NOTES D
+    altitude_model: AltitudeModel = AltitudeModel.R3
+    descent_gain: DescentGain = DescentGain.PER_TWO_LEVELS
+    # RULES-NOTES D: level → echelon (1 Deck … 6 Edge); one level each
+    echelon_of_level: dict[int, int] = field(
+        default_factory=lambda: {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6})
+    # S0 §Altitude and combat: shots only at the same level
+    same_altitude_only: bool = True
+    # RULES-NOTES D shooting: hexes per range band and each band's modifier
+    range_band_hexes: int = 2
+    range_band_mods: tuple[int, ...] = (0, 1, 2)
+    long_range_mod: int = 4
+    firepower_hit_on: int = 4
+    firepower_crit_on: int = 6
+    evasion_cancel_on: int = 4
+    # RULES-NOTES D hit-location table (2d6 from the nose)
+    hit_locations: dict[int, str] = field(default_factory=lambda: {
+        2: "cockpit", 3: "engine", 4: "engine", 5: "left_wing", 6: "fuselage",
+        7: "fuselage", 8: "fuselage", 9: "right_wing", 10: "control_surfaces",
+        11: "landing_gear", 12: "fuel_tank"})
+    # RULES-NOTES C: points of damage per hit (R-6.1, R-10)
+    points_per_hit: int = 10
+    # RULES-NOTES D ramming damage: speed difference + extra; rammer ≥ 1
+    ram_damage_extra: int = 2
+    ram_rammer_min: int = 1
+    # RULES-NOTES D random move: facing change of 1..max sides
+    random_move_max_sides: int = 2
+    # RULES-NOTES D heat
+    heat_enabled: bool = True
+    heat_threshold: int = 3
+    heat_base: int = 4
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    skills: SkillOptions = field(default_factory=SkillOptions)
+    cqc: CqcOptions = field(default_factory=CqcOptions)
+    air: AirOptions = field(default_factory=AirOptions)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = _jsonable(asdict(self))
+        return out
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> HouseRules:
+        """Defaults overlaid with ``data``; unknown keys or bad types raise ValueError."""
+        return HouseRules(
+            skills=_section(SkillOptions, data.get("skills", {}), "skills"),
+            cqc=_section(CqcOptions, data.get("cqc", {}), "cqc"),
+            air=_section(AirOptions, data.get("air", {}), "air"),
+        )
+
+    def with_changes(self, section: str, **changes: Any) -> HouseRules:
+        return replace(self, **{section: replace(getattr(self, section), **changes)})
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+T = TypeVar("T")
+
+
+def _section(cls: type[T], data: Any, name: str) -> T:
+    if not isinstance(data, dict):
+        raise ValueError(f"house rules: {name} must be a table")
+    defaults = cls()
+    known = {f.name: f for f in fields(cls)}  # type: ignore[arg-type]
+    values: dict[str, Any] = {}
+    for key, raw in data.items():
+        if key not in known:
+            raise ValueError(f"house rules: unknown option {name}.{key}")
+        values[key] = _coerce(getattr(defaults, key), raw, f"{name}.{key}")
+    return replace(defaults, **values)  # type: ignore[type-var]
+
+
+def _coerce(default: Any, raw: Any, where: str) -> Any:
+    if isinstance(default, Enum):
+        try:
+            return type(default)(raw)
+        except ValueError:
+            allowed = ", ".join(str(m.value) for m in type(default))
+            raise ValueError(f"house rules: {where} must be one of {allowed}") from None
+    if isinstance(default, bool):
+        if not isinstance(raw, bool):
+            raise ValueError(f"house rules: {where} must be true or false")
+        return raw
+    if isinstance(default, int):
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise ValueError(f"house rules: {where} must be a whole number")
+        return raw
+    if isinstance(default, tuple):
+        if not isinstance(raw, (list, tuple)) or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in raw):
+            raise ValueError(f"house rules: {where} must be a list of whole numbers")
+        return tuple(raw)
+    if isinstance(default, dict):
+        if not isinstance(raw, dict):
+            raise ValueError(f"house rules: {where} must be a table")
+        sample = next(iter(default.values()))
+        out: dict[int, Any] = {}
+        for k, v in raw.items():
+            try:
+                key = int(k)
+            except (TypeError, ValueError):
+                raise ValueError(f"house rules: {where} key {k!r} must be a whole number") from None
+            if not isinstance(v, type(sample)) or isinstance(v, bool):
+                raise ValueError(f"house rules: {where}[{k}] has the wrong type")
+            out[key] = v
+        return out
+    return raw
+
+
+def table_lookup(table: dict[int, int], key: int) -> int:
+    """Look ``key`` up, clamping to the table's lowest or highest key."""
+    if key in table:
+        return table[key]
+    keys = sorted(table)
+    return table[keys[0]] if key < keys[0] else table[keys[-1]]
+
+
