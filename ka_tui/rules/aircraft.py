@@ -212,6 +212,20 @@ def validate_profile(p: AircraftProfile) -> list[FieldError]:
         if n is not None and not 1 <= n <= 6:
             c.add("traits", f"{t.label} dice must be 1–6")
     c.errors.extend(validate_turn_mode(p.turn_mode, p.move))
+    c.errors.extend(validate_manoeuvres(p.manoeuvres, p.move))
+    return c.errors
+
+
+def validate_manoeuvres(dial: tuple[Manoeuvre, ...], move: int) -> list[FieldError]:
+    """S0 §Flight card: each dial entry at a speed 1..Move, listed once."""
+    c = ProfileCheck()
+    seen: set[tuple[ManoeuvreKind, int]] = set()
+    for m in dial:
+        if not 1 <= m.speed <= max(move, 1):
+            c.add("manoeuvres", f"a manoeuvre's speed must be 1–{move} (the Move)")
+        if (m.kind, m.speed) in seen:
+            c.add("manoeuvres", f"{m.kind.value.replace('_', ' ')} {m.speed} listed twice")
+        seen.add((m.kind, m.speed))
     return c.errors
 
 
