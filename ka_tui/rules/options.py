@@ -57,6 +57,23 @@ class SkillOptions:
     lore_share_bonus: bool = True
 
 
+class MultiOpponent(str, Enum):
+    """S0 §Close combat is silent on a character facing several opponents."""
+
+    # One card per pairing; the AP pool is split over the cards (a Special on
+    # one card takes the whole pool, so his other cards stay empty).
+    SPLIT = "split"
+    # One card, applied in full against every opponent.
+    EACH = "each"
+
+
+class SaveStat(str, Enum):
+    """S0 §2.2/§6 "Resistance or Armour save": which number the d12 adds."""
+
+    ARMOUR_IF_ANY = "armour_if_any"  # Armour when he wears any, else Resistance
+    BEST = "best"                    # the higher of the two
+
+
 @dataclass(frozen=True)
 class CqcOptions:
     # RULES-NOTES B: default AP for a new character
@@ -67,6 +84,36 @@ class CqcOptions:
     loser_attacks_land: bool = True
     # RULES-NOTES B: a weapon save is d12 + armour against this
     save_target: int = 13
+    # S0 §2.2 Attack gives no hits per grade; the seed scales Feint (+1/+2/+3)
+    # and Defence (1/2/3 AP) by grade, so an Attack lands 1/2/3 hits
+    # (Basic/Deliberate/Special); each hit costs Strength AP or one save.
+    attack_hits: tuple[int, ...] = (1, 2, 3)
+    # S0 §2.1 "Special beats all ... if you win": a loser's Special is silent.
+    # Default: it cancels and is cancelled as a Deliberate. Off: only a
+    # Special cancels it and it cancels nothing.
+    losing_special_as_deliberate: bool = True
+    # S0 §2.2 Defence vs §4 "Defencive actions still block": may a losing
+    # Defence that blocked an Attack also retain AP? Default: yes, both.
+    loser_defence_blocks_and_retains: bool = True
+    # S0 §2.2 Disarm "take any one weapon": one weapon a round, however many
+    # Disarms are uncancelled. Off: one weapon per uncancelled Disarm.
+    disarm_one_per_round: bool = True
+    # RULES-NOTES B: a weapon hit calls for a save instead of the AP loss.
+    # On: it costs Strength AP as well.
+    weapon_attack_costs_ap: bool = False
+    # S0 §2.2 "Resistance or Armour save": which number is added to the d12.
+    save_stat: SaveStat = SaveStat.ARMOUR_IF_ANY
+    # S0 §2 "Special - all AP": the least pool a Special may be played with.
+    special_min_ap: int = 1
+    # RULES-NOTES B: 0 AP is not out of the fight (an empty card). On: it is.
+    zero_ap_is_out: bool = False
+    # S0 §2.2 Evade "alternatively you may disengage": on, a disengaging
+    # Evade still negates this round's Attacks, Disarm and Control.
+    disengage_still_negates: bool = True
+    # S0 §4 tie-break "highest Close Combat skill": on, Feint bonuses count.
+    feint_counts_in_tiebreak: bool = True
+    # S0 §Close combat is silent on several opponents (see MultiOpponent).
+    multi_opponent: MultiOpponent = MultiOpponent.SPLIT
 
 
 @dataclass(frozen=True)
