@@ -213,6 +213,8 @@ def validate_profile(p: AircraftProfile) -> list[FieldError]:
             c.add("traits", f"{t.label} dice must be 1–6")
     c.errors.extend(validate_turn_mode(p.turn_mode, p.move))
     c.errors.extend(validate_manoeuvres(p.manoeuvres, p.move))
+    from ka_tui.rules.traits import validate_trait_counts  # traits.py imports this module
+    c.errors.extend(validate_trait_counts(p.traits))
     return c.errors
 
 
