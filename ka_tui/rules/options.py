@@ -37,6 +37,34 @@ class DescentGain(str, Enum):
     FLAT_ONCE = "flat_once"            # +1 once 2 or more levels are lost
 
 
+class RamSkillReading(str, Enum):
+    """R-7 ``6 + (target's Piloting − attacker's Piloting)`` with 2d6 ratings."""
+
+    # Airman.piloting is a 2d6 target rating (lower is better), so the seed's
+    # "skill" difference is read as attacker rating − target rating: a better
+    # target pilot still makes the ram harder, as the seed intends.
+    RATINGS = "ratings"
+    # The formula with the ratings as written (target − attacker).
+    LITERAL = "literal"
+
+
+class RobustMode(str, Enum):
+    """S0 §Traits Robust: "may re-roll effect of critical or normal hit"."""
+
+    # The attacker's Firepower die behind each uncancelled hit is rolled again
+    # (criticals first), up to the trait's count; the new face decides.
+    REROLL_HIT_DIE = "reroll_hit_die"
+    # Each critical hit's location is rolled again and the second kept.
+    REROLL_LOCATION = "reroll_location"
+
+
+class AccuracyMode(str, Enum):
+    """S0 §Traits Accuracy: "re-roll failed hits"."""
+
+    FIREPOWER_DICE = "firepower_dice"  # Firepower dice that missed (traits.py reading)
+    TO_HIT_ROLL = "to_hit_roll"        # the failed 2d6 to-hit roll, once
+
+
 def _linear_table(base: int, lo: int, hi: int, sign: int, floor: int = 2) -> dict[int, int]:
     return {d: max(floor, base + sign * d) for d in range(lo, hi + 1)}
 
@@ -149,6 +177,44 @@ class AirOptions:
     heat_enabled: bool = True
     heat_threshold: int = 3
     heat_base: int = 4
+    # --- part B (combat and the turn); each names the seed gap it fills ---
+    # R-7: how the piloting difference reads with 2d6 ratings
+    ram_skill_reading: RamSkillReading = RamSkillReading.RATINGS
+    # S0 is X-wing based but names no firing arc: degrees of the forward arc
+    # (120 = the three front hexes and the wedge between them; 360 = all round)
+    fire_arc_degrees: int = 120
+    # S0 §Traits Long range "beyond range 3": how many bands beyond (4 = one)
+    long_range_max_band: int = 4
+    # S0 §Traits: Accuracy, Robust readings; Critical hits converted when the
+    # trait has no number
+    accuracy_mode: AccuracyMode = AccuracyMode.FIREPOWER_DICE
+    robust_mode: RobustMode = RobustMode.REROLL_HIT_DIE
+    critical_default_count: int = 1
+    # S0 §Traits Bulky "ignore effects of light arm": shots from aircraft with
+    # Firepower at most this are light arms; their criticals become normal hits
+    bulky_light_arms_firepower: int = 2
+    # RULES-NOTES D "own damage and wound modifiers" to hit: per wound, per
+    # control-surface damage point in effect
+    gunnery_wound_mod: int = 1
+    gunnery_control_surface_mod: int = 1
+    # RULES-NOTES C: hits made from points (R-6.1 crash, R-10 landing) apply
+    # their location's effect as a critical would
+    point_damage_effects: bool = True
+    # S0 §Traits Glider: at 0 hull it glides on; the next hit destroys it
+    glider_survives_zero_hull: bool = True
+    # R-6 gives no collision damage: each side takes |speed difference| + this
+    collision_damage_extra: int = 2
+    # R-8 / S0: an aircraft whose evasive check failed still may not attack
+    failed_evasive_may_shoot: bool = False
+    # R-8 large ships' anti-torpedo/anti-artillery manoeuvre: no number given
+    anti_torpedo_mod: int = 2
+    # R-1.4 fuel: spent per turn in the end phase, and per fuel-tank critical
+    fuel_per_turn: int = 1
+    fuel_leak_per_turn: int = 1
+    # RULES-NOTES D ammunition: spent per shot
+    ammo_per_shot: int = 1
+    # R-1.4 weather, reported in the end phase (free text)
+    weather: str = "clear"
 
 
 @dataclass(frozen=True)
@@ -234,6 +300,8 @@ def _coerce(default: Any, raw: Any, where: str) -> Any:
                 raise ValueError(f"house rules: {where}[{k}] has the wrong type")
             out[key] = v
         return out
+    if isinstance(default, str) and not isinstance(raw, str):
+        raise ValueError(f"house rules: {where} must be text")
     return raw
 
 
