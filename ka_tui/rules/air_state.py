@@ -42,19 +42,40 @@ class Airman:
 
 @dataclass(frozen=True)
 class Damage:
-    """Hull hits and per-location damage (RULES-NOTES C/D)."""
+    """Hull hits and per-location damage (RULES-NOTES C/D).
+
+    ``locations`` counts the location *effects* in force (a critical hit's
+    effect, R-6.1/R-10 point damage, heat damage to the engine): these drive
+    the modifiers. ``located_hits`` records where every hull hit landed, for
+    the flight card and the log, effect or not.
+    """
 
     hull_hits: int = 0
     locations: tuple[tuple[str, int], ...] = ()
+    located_hits: tuple[tuple[str, int], ...] = ()
 
     def at(self, location: str) -> int:
         return sum(n for loc, n in self.locations if loc == location)
 
+    def hits_at(self, location: str) -> int:
+        return sum(n for loc, n in self.located_hits if loc == location)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.hull_hits or self.locations or self.located_hits)
+
     def plus(self, other: Damage) -> Damage:
-        counts: dict[str, int] = dict(self.locations)
-        for loc, n in other.locations:
-            counts[loc] = counts.get(loc, 0) + n
-        return Damage(self.hull_hits + other.hull_hits, tuple(sorted(counts.items())))
+        return Damage(self.hull_hits + other.hull_hits,
+                      _merge(self.locations, other.locations),
+                      _merge(self.located_hits, other.located_hits))
+
+
+def _merge(a: tuple[tuple[str, int], ...],
+           b: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
+    counts: dict[str, int] = dict(a)
+    for loc, n in b:
+        counts[loc] = counts.get(loc, 0) + n
+    return tuple(sorted(counts.items()))
 
 
 @dataclass(frozen=True)
@@ -90,6 +111,8 @@ class AirUnit:
     shot: bool = False
     destroyed: bool = False
     landed: bool = False
+    # R-6.1: hit the terrain; down for the rest of the battle
+    crashed: bool = False
 
     @property
     def total_damage(self) -> Damage:
