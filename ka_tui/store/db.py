@@ -1,0 +1,377 @@
+"""Open, create, check and migrate campaign files; the handle screens use.
+
+A campaign is one SQLite file. ``open_campaign`` first reads the file's header
+bytes and then a read-only connection, so a file that is not ours (not SQLite,
+another app's database, truncated, damaged) or that comes from a newer ka-tui
+is refused before a single byte is written. Migrations run on open, after an
+online backup (``name.db.bak-v1``). New files are built beside the target and
+moved into place only when complete.
+
+Every connection: WAL, ``foreign_keys=ON``, ``busy_timeout``, ``synchronous=FULL``.
+``CampaignDB.transaction()`` is one user action: ``BEGIN IMMEDIATE`` … commit,
+or roll back and raise ``StoreError`` with a message fit for the GM.
+
+SQLAlchemy/SQLModel are imported when a handle is made, not at import time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import sqlite3
+import struct
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ka_tui.store.errors import NewerSchema, NotACampaign, StoreError, ValidationError
+from ka_tui.store.migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+    from sqlmodel import Session
+
+BUSY_TIMEOUT_MS = 5000
+_HEADER = b"SQLite format 3\x00"
+_SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+@dataclass(frozen=True)
+class FileCheck:
+    """What the header and a read-only look found; ``version`` is the schema."""
+
+    path: Path
+    version: int
+    name: str
+
+
+# ----------------------------------------------------------------- checking
+
+def check_file(path: Path) -> FileCheck:
+    """Refuse anything that is not a ka-tui campaign, writing nothing.
+
+    Raises ``NotACampaign`` or ``NewerSchema``; returns the schema version and
+    campaign name otherwise.
+    """
+    path = Path(path)
+    _check_header(path)
+    try:
+        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+                              timeout=BUSY_TIMEOUT_MS / 1000)
+    except sqlite3.Error as e:
+        raise NotACampaign(f"{path} cannot be opened as a campaign: {e}") from None
+    try:
+        con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        version = con.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise NewerSchema(path, version, SCHEMA_VERSION)
+        ok = con.execute("PRAGMA quick_check").fetchone()[0]
+        if ok != "ok":
+            raise NotACampaign(f"{path} is a damaged campaign file ({ok}); it was not changed.")
+        meta = dict(con.execute("SELECT key, value FROM ka_meta").fetchall())
+        if meta.get("app") != "ka-tui" or version < 1:
+            raise NotACampaign(f"{path} is not a ka-tui campaign (no campaign data); "
+                               "it was not changed.")
+        row = con.execute("SELECT name FROM campaign WHERE id = 1").fetchone()
+    except sqlite3.DatabaseError as e:
+        raise NotACampaign(f"{path} is not a readable ka-tui campaign ({e}); "
+                           "it was not changed.") from None
+    finally:
+        con.close()
+    return FileCheck(path, version, row[0] if row else "")
+
+
+def _check_header(path: Path) -> None:
+    """The SQLite header: magic, our application_id, size a whole number of pages."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(100)
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise NotACampaign(f"{path} does not exist.") from None
+    except IsADirectoryError:
+        raise NotACampaign(f"{path} is a folder, not a campaign file.") from None
+    except OSError as e:
+        raise NotACampaign(f"{path} cannot be read: {e.strerror}.") from None
+    if size == 0:
+        raise NotACampaign(f"{path} is an empty file, not a campaign; it was not changed.")
+    if len(head) < 100 or not head.startswith(_HEADER):
+        raise NotACampaign(f"{path} is not a ka-tui campaign (not an SQLite database); "
+                           "it was not changed.")
+    app_id = struct.unpack(">I", head[68:72])[0]
+    if app_id != APPLICATION_ID:
+        raise NotACampaign(f"{path} is an SQLite database of another application "
+                           f"(application_id {app_id:#x}), not a ka-tui campaign; "
+                           "it was not changed.")
+    page_size = struct.unpack(">H", head[16:18])[0]
+    page_size = 65536 if page_size == 1 else page_size
+    pages, = struct.unpack(">I", head[28:32])
+    counter, valid_for = struct.unpack(">I", head[24:28])[0], struct.unpack(">I", head[92:96])[0]
+    short = size % page_size != 0 or (counter == valid_for and pages and size < pages * page_size)
+    if page_size < 512 or short:
+        raise NotACampaign(f"{path} is truncated or damaged ({size} bytes); it was not changed.")
+
+
+# ---------------------------------------------------------------- creating
+
+def create_campaign(path: Path, name: str, *,
+                    populate: Callable[[CampaignDB], None] | None = None,
+                    schema: int = SCHEMA_VERSION) -> CampaignDB:
+    """Make a new campaign file at ``path`` (which must not exist) and open it.
+
+    The file is built under a temporary name in the same folder, filled by
+    ``populate`` (e.g. the demo), and only then moved into place, so a failure
+    leaves nothing behind. ``schema`` < current is for migration tests.
+    """
+    path = Path(path)
+    if not name.strip():
+        raise ValidationError("name", "a campaign needs a name")
+    if path.exists():
+        raise StoreError(f"{path} already exists; it was not changed.")
+    folder = path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=folder)
+    except OSError as e:
+        raise StoreError(f"cannot create {path}: {e.strerror}") from None
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        tmp.unlink()
+        _build(tmp, name.strip(), schema)
+        if populate is not None:
+            db = CampaignDB(tmp)
+            try:
+                populate(db)
+            finally:
+                db.close()
+        _publish(tmp, path)
+    except BaseException:
+        _remove_with_side_files(tmp)
+        raise
+    return CampaignDB(path)
+
+
+def _build(path: Path, name: str, schema: int) -> None:
+    con = sqlite3.connect(path, isolation_level=None)
+    try:
+        con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        for version in range(1, schema + 1):
+            _apply(con, version)
+        con.execute("INSERT INTO campaign (id, name, house_rules) VALUES (1, ?, ?)",
+                    (name, json.dumps(_default_house_rules(), sort_keys=True)))
+        con.execute("PRAGMA journal_mode = WAL")
+    except sqlite3.Error as e:
+        raise StoreError(f"cannot create the campaign: {e}") from None
+    finally:
+        con.close()
+
+
+def _default_house_rules() -> dict[str, Any]:
+    from ka_tui.rules.options import HouseRules
+
+    return HouseRules().to_dict()
+
+
+def _apply(con: sqlite3.Connection, version: int) -> None:
+    """Run migration ``version`` and record it, all in one transaction."""
+    script = (
+        "BEGIN IMMEDIATE;\n" + MIGRATIONS[version - 1] +
+        f"\nPRAGMA user_version = {version};"
+        "\nINSERT OR REPLACE INTO ka_meta (key, value) VALUES ('app', 'ka-tui');"
+        f"\nINSERT OR REPLACE INTO ka_meta (key, value) VALUES ('schema_version', '{version}');"
+        "\nCOMMIT;")
+    try:
+        con.executescript(script)
+    except sqlite3.Error:
+        if con.in_transaction:
+            con.execute("ROLLBACK")
+        raise
+
+
+def _publish(tmp: Path, path: Path) -> None:
+    """Move the finished file into place without replacing one that appeared."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise StoreError(f"{path} already exists; it was not changed.") from None
+    except OSError:
+        if path.exists():
+            raise StoreError(f"{path} already exists; it was not changed.") from None
+        os.replace(tmp, path)
+        return
+    tmp.unlink()
+
+
+def _remove_with_side_files(path: Path) -> None:
+    for p in (path, *(Path(f"{path}{s}") for s in _SIDE_FILES)):
+        with contextlib.suppress(OSError):
+            p.unlink()
+
+
+# ----------------------------------------------------------------- opening
+
+def open_campaign(path: Path) -> CampaignDB:
+    """Check ``path``, migrate it to the current schema if needed, and open it."""
+    path = Path(path)
+    found = check_file(path)
+    if found.version < SCHEMA_VERSION:
+        migrate(path, found.version)
+    return CampaignDB(path)
+
+
+def migrate(path: Path, current: int) -> Path:
+    """Back the file up, then run each missing migration; returns the backup path."""
+    backup = backup_file(path, f"bak-v{current}")
+    con = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+    try:
+        con.execute("PRAGMA foreign_keys = OFF")  # table rebuilds in later migrations
+        for version in range(current + 1, SCHEMA_VERSION + 1):
+            _apply(con, version)
+        bad = con.execute("PRAGMA foreign_key_check").fetchall()
+        if bad:
+            raise StoreError(f"migration left broken references in {path}: {bad[:3]}; "
+                             f"the backup is {backup}")
+    except sqlite3.Error as e:
+        raise StoreError(f"could not upgrade {path} ({e}); the backup is {backup}") from None
+    finally:
+        con.close()
+    return backup
+
+
+def backup_file(path: Path, tag: str) -> Path:
+    """Copy the live database with SQLite's online backup API to ``path.tag``."""
+    target = Path(f"{path}.{tag}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = Path(f"{path}.{tag}-{n}")
+    src = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
+    dst = sqlite3.connect(target)
+    try:
+        src.backup(dst)
+    except sqlite3.Error as e:
+        dst.close()
+        _remove_with_side_files(target)
+        raise StoreError(f"could not back up {path} before upgrading: {e}") from None
+    finally:
+        src.close()
+        dst.close()
+    return target
+
+
+# ------------------------------------------------------------------ handle
+
+class CampaignDB:
+    """An open campaign file. Thread-safe: each transaction takes a pooled connection."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._engine: Engine | None = None
+
+    @property
+    def engine(self) -> Engine:
+        if self._engine is None:
+            self._engine = _make_engine(self.path)
+        return self._engine
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """One user action: ``BEGIN IMMEDIATE``, commit on success, else roll back.
+
+        Database failures become ``StoreError`` (or ``ValidationError`` naming
+        the field for a CHECK/UNIQUE failure) and nothing of the action is kept.
+        """
+        with self._session(write=True) as s:
+            yield s
+
+    @contextlib.contextmanager
+    def read(self) -> Iterator[Session]:
+        """A read-only snapshot (deferred transaction); never blocks writers."""
+        with self._session(write=False) as s:
+            yield s
+
+    @contextlib.contextmanager
+    def _session(self, *, write: bool) -> Iterator[Session]:
+        from sqlalchemy.exc import DBAPIError
+        from sqlmodel import Session
+
+        bind = self.engine.execution_options(ka_write=write)
+        session = Session(bind, expire_on_commit=False, autoflush=True)
+        try:
+            yield session
+            session.commit()
+        except DBAPIError as e:
+            session.rollback()
+            raise translate_error(e.orig if e.orig is not None else e) from None
+        except BaseException:
+            session.rollback()
+            raise
+        finally:
+            session.close()
+
+    def close(self) -> None:
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+
+    def __enter__(self) -> CampaignDB:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _make_engine(path: Path) -> Engine:
+    from sqlalchemy import create_engine, event
+
+    engine = create_engine(f"sqlite:///{path}",
+                           connect_args={"check_same_thread": False,
+                                         "timeout": BUSY_TIMEOUT_MS / 1000})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_con: sqlite3.Connection, _record: object) -> None:
+        dbapi_con.isolation_level = None  # we issue BEGIN ourselves
+        for pragma in ("foreign_keys = ON", f"busy_timeout = {BUSY_TIMEOUT_MS}",
+                       "journal_mode = WAL", "synchronous = FULL"):
+            dbapi_con.execute(f"PRAGMA {pragma}")
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        write = conn.get_execution_options().get("ka_write", True)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    return engine
+
+
+_CHECK = re.compile(r"CHECK constraint failed: ([A-Za-z_]+)")
+_UNIQUE = re.compile(r"UNIQUE constraint failed: [a-z_]+\.([a-z_]+)(?:, [a-z_]+\.([a-z_]+))?")
+
+
+def translate_error(e: BaseException) -> StoreError:
+    """A database failure as a message for the GM (field-level where possible)."""
+    text = str(e)
+    if "database or disk is full" in text:
+        return StoreError("The disk is full (or the campaign file reached its size "
+                          "limit): the last action was not saved.")
+    if "database is locked" in text or "database is busy" in text:
+        return StoreError("The campaign file is busy in another ka-tui window; "
+                          "the last action was not saved — try again.")
+    if "readonly" in text or "read-only" in text:
+        return StoreError("The campaign file is read-only: the last action was not saved.")
+    if m := _UNIQUE.search(text):
+        field = m.group(2) or m.group(1)
+        if field == "character_id" and m.group(2):
+            field = m.group(2)
+        return ValidationError(field, "already used; choose another")
+    if m := _CHECK.search(text):
+        return ValidationError(m.group(1), f"value not allowed ({text.split(': ', 1)[1]})")
+    if "FOREIGN KEY constraint failed" in text:
+        return StoreError("That refers to something that no longer exists; nothing was saved.")
+    if "NOT NULL constraint failed" in text:
+        return ValidationError(text.rsplit(".", 1)[-1], "a value is required")
+    return StoreError(f"The campaign file could not be written ({text}); nothing was saved.")

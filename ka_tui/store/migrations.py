@@ -1,0 +1,205 @@
+"""The schema as an ordered list of migrations; never edit a released step.
+
+Migration *n* takes a file from schema ``n - 1`` to ``n``. Each is plain SQL run
+in one transaction by ``db.py``, which also records the version in
+``PRAGMA user_version`` and the ``ka_meta`` table and backs the file up first.
+The CHECK constraints repeat ``limits.py`` on purpose: the numbers there may
+grow later only through a new migration (``tests/store/test_limits.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# 'KATU' — identifies a ka-tui campaign file in the SQLite header (offset 68).
+APPLICATION_ID: Final = 0x4B415455
+
+_V1: Final = """
+CREATE TABLE ka_meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+
+CREATE TABLE campaign (
+    id          INTEGER PRIMARY KEY CHECK (id = 1),
+    name        TEXT NOT NULL CHECK (length(trim(name)) BETWEEN 1 AND 60),
+    house_rules TEXT NOT NULL DEFAULT '{}'
+                CHECK (json_valid(house_rules) AND json_type(house_rules) = 'object'),
+    notes       TEXT NOT NULL DEFAULT '' CHECK (length(notes) <= 4000)
+);
+
+CREATE TABLE character (
+    id            INTEGER PRIMARY KEY,
+    name          TEXT NOT NULL COLLATE NOCASE UNIQUE
+                  CHECK (length(trim(name)) BETWEEN 1 AND 60),
+    role          TEXT NOT NULL CHECK (role IN ('pilot', 'crew', 'ground')),
+    strength      INTEGER NOT NULL DEFAULT 3 CHECK (strength BETWEEN 0 AND 12),
+    agility       INTEGER NOT NULL DEFAULT 3 CHECK (agility BETWEEN 0 AND 12),
+    endurance     INTEGER NOT NULL DEFAULT 3 CHECK (endurance BETWEEN 0 AND 12),
+    resistance    INTEGER NOT NULL DEFAULT 3 CHECK (resistance BETWEEN 0 AND 12),
+    armour        INTEGER NOT NULL DEFAULT 0 CHECK (armour BETWEEN 0 AND 12),
+    ap            INTEGER NOT NULL DEFAULT 6 CHECK (ap BETWEEN 0 AND 30),
+    k_points      INTEGER NOT NULL DEFAULT 10 CHECK (k_points BETWEEN 0 AND 99),
+    k_points_max  INTEGER NOT NULL DEFAULT 10 CHECK (k_points_max BETWEEN 1 AND 99),
+    wounds        INTEGER NOT NULL DEFAULT 0 CHECK (wounds BETWEEN 0 AND 6),
+    conscious     INTEGER NOT NULL DEFAULT 1 CHECK (conscious IN (0, 1)),
+    piloting      INTEGER NOT NULL DEFAULT 6 CHECK (piloting BETWEEN 2 AND 12),
+    gunnery       INTEGER NOT NULL DEFAULT 6 CHECK (gunnery BETWEEN 2 AND 12),
+    base_weapons       INTEGER NOT NULL DEFAULT 3 CHECK (base_weapons BETWEEN 0 AND 12),
+    base_tech          INTEGER NOT NULL DEFAULT 3 CHECK (base_tech BETWEEN 0 AND 12),
+    base_survival      INTEGER NOT NULL DEFAULT 3 CHECK (base_survival BETWEEN 0 AND 12),
+    base_communication INTEGER NOT NULL DEFAULT 3 CHECK (base_communication BETWEEN 0 AND 12),
+    base_psy           INTEGER NOT NULL DEFAULT 3 CHECK (base_psy BETWEEN 0 AND 12),
+    notes         TEXT NOT NULL DEFAULT '' CHECK (length(notes) <= 4000),
+    CHECK (k_points <= k_points_max),
+    CHECK (wounds < 6 OR conscious = 0)
+);
+
+CREATE TABLE skill (
+    id           INTEGER PRIMARY KEY,
+    character_id INTEGER NOT NULL REFERENCES character(id) ON DELETE CASCADE,
+    name         TEXT NOT NULL COLLATE NOCASE CHECK (length(trim(name)) BETWEEN 1 AND 60),
+    kind         TEXT NOT NULL CHECK (kind IN ('active', 'passive', 'lore')),
+    number       INTEGER NOT NULL CHECK (number BETWEEN 0 AND 12),
+    level        TEXT NOT NULL DEFAULT 'B' CHECK (level IN ('B', 'T', 'E', 'M', 'L')),
+    upgrades     INTEGER NOT NULL DEFAULT 0 CHECK (upgrades BETWEEN 0 AND 4),
+    legendary    INTEGER NOT NULL DEFAULT 0 CHECK (legendary IN (0, 1)),
+    CHECK (upgrades <= CASE level WHEN 'B' THEN 1 WHEN 'T' THEN 2 WHEN 'E' THEN 1
+                                  WHEN 'M' THEN 1 ELSE 4 END),
+    CHECK (legendary = (level = 'L')),
+    UNIQUE (character_id, name)
+);
+CREATE INDEX skill_character ON skill(character_id);
+
+CREATE TABLE weapon (
+    id           INTEGER PRIMARY KEY,
+    character_id INTEGER NOT NULL REFERENCES character(id) ON DELETE CASCADE,
+    name         TEXT NOT NULL COLLATE NOCASE CHECK (length(trim(name)) BETWEEN 1 AND 60),
+    damage       INTEGER NOT NULL DEFAULT 1 CHECK (damage BETWEEN 0 AND 20),
+    is_firearm   INTEGER NOT NULL DEFAULT 0 CHECK (is_firearm IN (0, 1)),
+    quick_slot   INTEGER CHECK (quick_slot BETWEEN 1 AND 4),
+    notes        TEXT NOT NULL DEFAULT '' CHECK (length(notes) <= 4000),
+    UNIQUE (character_id, name),
+    UNIQUE (character_id, quick_slot)
+);
+CREATE INDEX weapon_character ON weapon(character_id);
+
+CREATE TABLE aircraft (
+    id                INTEGER PRIMARY KEY,
+    name              TEXT NOT NULL COLLATE NOCASE UNIQUE
+                      CHECK (length(trim(name)) BETWEEN 1 AND 60),
+    aircraft_class    TEXT NOT NULL DEFAULT 'fighter' CHECK (aircraft_class IN
+                      ('fighter', 'heavy_fighter', 'attack', 'bomber', 'large')),
+    engines           INTEGER NOT NULL DEFAULT 1 CHECK (engines IN (1, 2, 4)),
+    engine_kind       TEXT NOT NULL DEFAULT 'piston'
+                      CHECK (engine_kind IN ('piston', 'turbine', 'eternium')),
+    move              INTEGER NOT NULL DEFAULT 8 CHECK (move BETWEEN 1 AND 12),
+    roll              INTEGER NOT NULL DEFAULT 1 CHECK (roll IN (0, 1)),
+    manoeuvres        TEXT NOT NULL DEFAULT '[]'
+                      CHECK (json_valid(manoeuvres) AND json_type(manoeuvres) = 'array'),
+    dive_max          INTEGER NOT NULL DEFAULT 10 CHECK (dive_max BETWEEN 1 AND 12),
+    loop              INTEGER NOT NULL DEFAULT 1 CHECK (loop IN (0, 1)),
+    immelmann         INTEGER NOT NULL DEFAULT 1 CHECK (immelmann IN (0, 1)),
+    ceiling           INTEGER NOT NULL DEFAULT 3 CHECK (ceiling BETWEEN 1 AND 6),
+    test_echelons     TEXT NOT NULL DEFAULT '[]'
+                      CHECK (json_valid(test_echelons) AND json_type(test_echelons) = 'array'),
+    firepower         INTEGER NOT NULL DEFAULT 3 CHECK (firepower BETWEEN 0 AND 12),
+    hull              INTEGER NOT NULL DEFAULT 4 CHECK (hull BETWEEN 1 AND 40),
+    evasion           INTEGER NOT NULL DEFAULT 2 CHECK (evasion BETWEEN 0 AND 12),
+    traits            TEXT NOT NULL DEFAULT '[]'
+                      CHECK (json_valid(traits) AND json_type(traits) = 'array'),
+    thrust            INTEGER NOT NULL DEFAULT 4 CHECK (thrust BETWEEN 0 AND 20),
+    afterburner_thrust INTEGER CHECK (afterburner_thrust BETWEEN 1 AND 30),
+    wm_thrust         INTEGER CHECK (wm_thrust BETWEEN 1 AND 20),
+    wm_uses           INTEGER NOT NULL DEFAULT 0 CHECK (wm_uses BETWEEN 0 AND 20),
+    wm_altitude_limit INTEGER CHECK (wm_altitude_limit BETWEEN 1 AND 6),
+    g_rating          INTEGER NOT NULL DEFAULT 3 CHECK (g_rating BETWEEN 0 AND 12),
+    turn_mode         TEXT NOT NULL DEFAULT '[[1,1],[4,2],[7,3],[10,4]]'
+                      CHECK (json_valid(turn_mode) AND json_type(turn_mode) = 'array'
+                             AND json_array_length(turn_mode) >= 1),
+    landing_speed     INTEGER NOT NULL DEFAULT 3 CHECK (landing_speed BETWEEN 1 AND 12),
+    takeoff_run       INTEGER NOT NULL DEFAULT 4 CHECK (takeoff_run BETWEEN 1 AND 30),
+    fuel              INTEGER NOT NULL DEFAULT 20 CHECK (fuel BETWEEN 0 AND 999),
+    ammo              INTEGER NOT NULL DEFAULT 10 CHECK (ammo BETWEEN 0 AND 999),
+    control_surfaces  INTEGER NOT NULL DEFAULT 2 CHECK (control_surfaces BETWEEN 0 AND 12),
+    gear_legs         INTEGER NOT NULL DEFAULT 3 CHECK (gear_legs BETWEEN 0 AND 12),
+    hull_hits         INTEGER NOT NULL DEFAULT 0 CHECK (hull_hits BETWEEN 0 AND 40),
+    damage            TEXT NOT NULL DEFAULT '{}'
+                      CHECK (json_valid(damage) AND json_type(damage) = 'object'),
+    fuel_left         INTEGER NOT NULL DEFAULT 20 CHECK (fuel_left BETWEEN 0 AND 999),
+    ammo_left         INTEGER NOT NULL DEFAULT 10 CHECK (ammo_left BETWEEN 0 AND 999),
+    overheat          INTEGER NOT NULL DEFAULT 0 CHECK (overheat BETWEEN 0 AND 12),
+    pilot_id          INTEGER UNIQUE REFERENCES character(id) ON DELETE SET NULL,
+    notes             TEXT NOT NULL DEFAULT '' CHECK (length(notes) <= 4000),
+    CHECK (dive_max >= move),
+    CHECK (afterburner_thrust IS NULL OR afterburner_thrust > thrust),
+    CHECK (wm_thrust IS NULL OR wm_uses >= 1),
+    CHECK (hull_hits <= hull),
+    CHECK (fuel_left <= fuel),
+    CHECK (ammo_left <= ammo)
+);
+
+CREATE TABLE aircraft_crew (
+    aircraft_id  INTEGER NOT NULL REFERENCES aircraft(id) ON DELETE CASCADE,
+    character_id INTEGER NOT NULL UNIQUE REFERENCES character(id) ON DELETE CASCADE,
+    PRIMARY KEY (aircraft_id, character_id)
+);
+"""
+
+# Logs for the dice roller, close combat and air battles (DESIGN.md: fights and
+# battles as append-only event lists; an event may be dropped for undo, never edited).
+_V2: Final = """
+CREATE TABLE roll_log (
+    id          INTEGER PRIMARY KEY,
+    who         TEXT NOT NULL DEFAULT '',
+    what        TEXT NOT NULL DEFAULT '',
+    pool        TEXT NOT NULL DEFAULT '',
+    faces       TEXT NOT NULL DEFAULT '[]'
+                CHECK (json_valid(faces) AND json_type(faces) = 'array'),
+    result      TEXT NOT NULL DEFAULT '',
+    explanation TEXT NOT NULL DEFAULT '[]'
+                CHECK (json_valid(explanation) AND json_type(explanation) = 'array'),
+    created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+
+CREATE TABLE fight (
+    id         INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL CHECK (length(trim(name)) BETWEEN 1 AND 60),
+    status     TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'ended')),
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+
+CREATE TABLE fight_event (
+    id         INTEGER PRIMARY KEY,
+    fight_id   INTEGER NOT NULL REFERENCES fight(id) ON DELETE CASCADE,
+    seq        INTEGER NOT NULL CHECK (seq >= 1),
+    kind       TEXT NOT NULL CHECK (length(kind) BETWEEN 1 AND 60),
+    payload    TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(payload)),
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    UNIQUE (fight_id, seq)
+);
+CREATE TRIGGER fight_event_append_only BEFORE UPDATE ON fight_event
+BEGIN SELECT RAISE(ABORT, 'fight events are append-only'); END;
+
+CREATE TABLE battle (
+    id         INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL CHECK (length(trim(name)) BETWEEN 1 AND 60),
+    status     TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'ended')),
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+
+CREATE TABLE battle_event (
+    id         INTEGER PRIMARY KEY,
+    battle_id  INTEGER NOT NULL REFERENCES battle(id) ON DELETE CASCADE,
+    seq        INTEGER NOT NULL CHECK (seq >= 1),
+    kind       TEXT NOT NULL CHECK (length(kind) BETWEEN 1 AND 60),
+    payload    TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(payload)),
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    UNIQUE (battle_id, seq)
+);
+CREATE TRIGGER battle_event_append_only BEFORE UPDATE ON battle_event
+BEGIN SELECT RAISE(ABORT, 'battle events are append-only'); END;
+"""
+
+MIGRATIONS: Final[tuple[str, ...]] = (_V1, _V2)
+SCHEMA_VERSION: Final = len(MIGRATIONS)

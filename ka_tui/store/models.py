@@ -1,0 +1,180 @@
+"""SQLModel tables mirroring ``migrations.py`` (the SQL there is the truth).
+
+Lists and tables inside a row (manoeuvres, traits, turn mode, damage, event
+payloads) are JSON text; ``aircraft_map.py`` turns aircraft rows into
+``AircraftProfile`` values and back. Booleans are 0/1 in SQLite.
+``tests/store/test_models.py`` checks these classes against the migrated schema.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from sqlalchemy import text
+from sqlmodel import Field, SQLModel
+
+# Filled by the DB on insert (migrations.py); Python leaves it unset.
+_NOW = text("(strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))")
+
+
+def _created_at() -> Optional[str]:
+    return Field(default=None, sa_column_kwargs={"server_default": _NOW, "nullable": False})
+
+
+class Meta(SQLModel, table=True):
+    __tablename__ = "ka_meta"
+    key: str = Field(primary_key=True)
+    value: str
+
+
+class Campaign(SQLModel, table=True):
+    __tablename__ = "campaign"
+    id: Optional[int] = Field(default=1, primary_key=True)
+    name: str
+    house_rules: str = "{}"  # JSON of HouseRules.to_dict(); see campaign.house_rules()
+    notes: str = ""
+
+
+class Character(SQLModel, table=True):
+    __tablename__ = "character"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    name: str
+    role: str = "ground"  # pilot | crew | ground
+    strength: int = 3
+    agility: int = 3
+    endurance: int = 3
+    resistance: int = 3
+    armour: int = 0
+    ap: int = 6
+    k_points: int = 10
+    k_points_max: int = 10
+    wounds: int = 0
+    conscious: bool = True
+    piloting: int = 6  # R-2 2d6 target ratings, lower is better
+    gunnery: int = 6
+    base_weapons: int = 3  # S0 §Skills: the five Base skills' numbers
+    base_tech: int = 3
+    base_survival: int = 3
+    base_communication: int = 3
+    base_psy: int = 3
+    notes: str = ""
+
+
+class Skill(SQLModel, table=True):
+    __tablename__ = "skill"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    character_id: int = Field(foreign_key="character.id", ondelete="CASCADE")
+    name: str
+    kind: str = "active"  # active | passive | lore
+    number: int = 0
+    level: str = "B"      # B | T | E | M | L
+    upgrades: int = 0
+    legendary: bool = False
+
+
+class Weapon(SQLModel, table=True):
+    __tablename__ = "weapon"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    character_id: int = Field(foreign_key="character.id", ondelete="CASCADE")
+    name: str
+    damage: int = 1
+    is_firearm: bool = False
+    quick_slot: Optional[int] = None
+    notes: str = ""
+
+
+class Aircraft(SQLModel, table=True):
+    __tablename__ = "aircraft"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    name: str
+    aircraft_class: str = "fighter"
+    engines: int = 1
+    engine_kind: str = "piston"
+    move: int = 8
+    roll: bool = True
+    manoeuvres: str = "[]"     # JSON [[kind, speed, stressful], …]
+    dive_max: int = 10
+    loop: bool = True
+    immelmann: bool = True
+    ceiling: int = 3
+    test_echelons: str = "[]"  # JSON [echelon, …]
+    firepower: int = 3
+    hull: int = 4
+    evasion: int = 2
+    traits: str = "[]"         # JSON [[trait, dice or null], …]
+    thrust: int = 4
+    afterburner_thrust: Optional[int] = None
+    wm_thrust: Optional[int] = None
+    wm_uses: int = 0
+    wm_altitude_limit: Optional[int] = None
+    g_rating: int = 3
+    turn_mode: str = "[[1,1],[4,2],[7,3],[10,4]]"  # JSON [[min_speed, hexes], …]
+    landing_speed: int = 3
+    takeoff_run: int = 4
+    fuel: int = 20
+    ammo: int = 10
+    control_surfaces: int = 2
+    gear_legs: int = 3
+    # live status
+    hull_hits: int = 0
+    damage: str = "{}"  # JSON {location: hits}
+    fuel_left: int = 20
+    ammo_left: int = 10
+    overheat: int = 0
+    pilot_id: Optional[int] = Field(default=None, foreign_key="character.id",
+                                    ondelete="SET NULL")
+    notes: str = ""
+
+
+class AircraftCrew(SQLModel, table=True):
+    __tablename__ = "aircraft_crew"
+    aircraft_id: int = Field(foreign_key="aircraft.id", primary_key=True, ondelete="CASCADE")
+    character_id: int = Field(foreign_key="character.id", primary_key=True, ondelete="CASCADE")
+
+
+class RollLog(SQLModel, table=True):
+    __tablename__ = "roll_log"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    who: str = ""
+    what: str = ""
+    pool: str = ""
+    faces: str = "[]"        # JSON list of faces (or [sides, face] pairs)
+    result: str = ""
+    explanation: str = "[]"  # JSON list of lines
+    created_at: Optional[str] = _created_at()
+
+
+class Fight(SQLModel, table=True):
+    __tablename__ = "fight"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    name: str
+    status: str = "open"
+    created_at: Optional[str] = _created_at()
+
+
+class FightEvent(SQLModel, table=True):
+    __tablename__ = "fight_event"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    fight_id: int = Field(foreign_key="fight.id", ondelete="CASCADE")
+    seq: int
+    kind: str
+    payload: str = "{}"
+    created_at: Optional[str] = _created_at()
+
+
+class Battle(SQLModel, table=True):
+    __tablename__ = "battle"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    name: str
+    status: str = "open"
+    created_at: Optional[str] = _created_at()
+
+
+class BattleEvent(SQLModel, table=True):
+    __tablename__ = "battle_event"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    battle_id: int = Field(foreign_key="battle.id", ondelete="CASCADE")
+    seq: int
+    kind: str
+    payload: str = "{}"
+    created_at: Optional[str] = _created_at()
