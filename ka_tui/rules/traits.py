@@ -4,7 +4,9 @@ S0 §Traits: "Number after trait indicates number of dice rolled to use this
 ability (if any)." The seed does not say which traits take a number. Here the
 five that act on dice (the four re-rolls and Critical) take a count and the
 three that change what is allowed (Bulky, Long range, Glider) do not; the
-count is the most dice (or hits, for Critical) the trait acts on per use.
+count is the most dice (or hits, for Critical) the trait acts on per use; a
+dice trait written without a number acts on ``default`` dice (the engine
+passes ``HouseRules.air.critical_default_count`` for Critical).
 """
 
 from __future__ import annotations
@@ -119,21 +121,21 @@ def rule_of(trait: Trait) -> TraitRule:
     return TRAIT_RULES[trait]
 
 
-def reroll_dice(profile: AircraftProfile, target: RerollTarget) -> int:
+def reroll_dice(profile: AircraftProfile, target: RerollTarget, default: int = 1) -> int:
     """S0 §Traits: how many dice of ``target`` this aircraft may re-roll (0 if none)."""
     for trait, n in profile.traits:
         rule = TRAIT_RULES[trait]
         if rule.rerolls is target:
-            return n if n is not None else 1
+            return n if n is not None else default
     return 0
 
 
-def critical_upgrades(profile: AircraftProfile) -> int:
+def critical_upgrades(profile: AircraftProfile, default: int = 1) -> int:
     """S0 §Traits Critical: how many normal hits per attack become critical."""
-    n = profile.trait_dice(Trait.CRITICAL)
     if not profile.has_trait(Trait.CRITICAL):
         return 0
-    return n if n is not None else 1
+    n = profile.trait_dice(Trait.CRITICAL)
+    return n if n is not None else default
 
 
 def may_fire_beyond_range_3(profile: AircraftProfile) -> bool:
@@ -152,12 +154,11 @@ def glides_when_crippled(profile: AircraftProfile) -> bool:
 
 
 def validate_trait_counts(traits: tuple[tuple[Trait, int | None], ...]) -> list[FieldError]:
-    """S0 §Traits: a dice count only on traits that roll dice, and 1–6 there."""
+    """S0 §Traits: a dice count only on traits that roll dice (the 1–6 range is
+    checked by ``validate_profile``)."""
     errors: list[FieldError] = []
     for trait, n in traits:
         rule = TRAIT_RULES[trait]
-        if rule.takes_dice and n is None:
-            errors.append(FieldError("traits", f"{rule.name} needs a dice count (1–6)"))
         if not rule.takes_dice and n is not None:
             errors.append(FieldError("traits", f"{rule.name} takes no dice count"))
     return errors

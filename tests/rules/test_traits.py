@@ -119,6 +119,9 @@ def test_s0_traits_critical_long_range_bulky_glider_helpers():
     p = replace(BASE, traits=((Trait.CRITICAL, 2), (Trait.LONG_RANGE, None),
                               (Trait.BULKY, None), (Trait.GLIDER, None)))
     assert critical_upgrades(p) == 2 and critical_upgrades(BASE) == 0
+    bare = replace(BASE, traits=((Trait.CRITICAL, None), (Trait.BULLET_DODGER, None)))
+    assert critical_upgrades(bare, default=3) == 3
+    assert reroll_dice(bare, RerollTarget.EVASION) == 1
     assert may_fire_beyond_range_3(p) and not may_fire_beyond_range_3(BASE)
     assert ignores(p, "light arms") and ignores(p, "rough landing strips")
     assert not ignores(BASE, "light arms") and not ignores(p, "flak")
@@ -127,10 +130,10 @@ def test_s0_traits_critical_long_range_bulky_glider_helpers():
 
 def test_s0_traits_number_only_on_traits_that_roll_dice():
     """S0 §Traits: "Number after trait indicates number of dice rolled … (if any)"."""
-    assert validate_trait_counts(((Trait.ACCURACY, 2), (Trait.BULKY, None))) == []
+    assert validate_trait_counts(((Trait.ACCURACY, 2), (Trait.BULKY, None),
+                                  (Trait.CRITICAL, None))) == []
     errs = validate_trait_counts(((Trait.ACCURACY, None), (Trait.BULKY, 2)))
-    assert [e.message for e in errs] == ["Accuracy needs a dice count (1–6)",
-                                         "Bulky takes no dice count"]
+    assert [e.message for e in errs] == ["Bulky takes no dice count"]
     bad = replace(BASE, traits=((Trait.BULKY, 3),))
     assert any(e.field == "traits" for e in validate_profile(bad))
 
