@@ -113,6 +113,15 @@ class AirUnit:
     landed: bool = False
     # hit the terrain; down for the rest of the battle
     crashed: bool = False
+    # --- part A (movement) ---
+    # S0 §Changing altitude (altitude_model s0): the level being flown toward
+    # and the hexes flown toward the next level, carried across turns
+    altitude_goal: int | None = None
+    altitude_progress: int = 0
+    # R-9 half-roll: flying inverted (right/left and top/bottom swapped)
+    inverted: bool = False
+    # four-engine craft may land on carriers only with special equipment
+    carrier_equipped: bool = False
 
     @property
     def total_damage(self) -> Damage:

@@ -30,6 +30,13 @@ class AltitudeModel(str, Enum):
     S0 = "s0"  # S0 §Altitude explained: a move of 6, split over rounds
 
 
+class TurnSpeedBasis(str, Enum):
+    """R-3.4: which speed picks the turn-mode band when speed changes mid-move."""
+
+    CURRENT = "current"        # the speed at the moment of the facing change
+    START = "start"            # the speed at the start of the movement
+
+
 class DescentGain(str, Enum):
     """R-3.3 ambiguity on speed gained while descending."""
 
@@ -215,6 +222,31 @@ class AirOptions:
     ammo_per_shot: int = 1
     # R-1.4 weather, reported in the end phase (free text)
     weather: str = "clear"
+    # --- part A (movement, figures, landing); each names the seed gap it fills ---
+    # R-3.4 does not say which speed sets the turn mode when speed changes
+    # mid-move: the speed at the moment of the turn, or at the start of movement
+    turn_speed_basis: TurnSpeedBasis = TurnSpeedBasis.CURRENT
+    # S0 §Altitude explained: a red/grey echelon "requires additional test"
+    # (no number): a piloting check with this penalty on climbing into it ...
+    echelon_test_penalty: int = 0
+    # ... and again at the start of every turn spent there (off by default)
+    echelon_test_every_turn: bool = False
+    # S0 §Changing altitude: "make a move of 6" per echelon (altitude_model s0)
+    s0_hexes_per_level: int = 6
+    # R-3.6: water-methanol "raises fuel consumption" (no amount): fuel per use
+    wm_fuel_cost: int = 1
+    # R-4: "1 point of airframe integrity damage" read as this many hull hits
+    gload_airframe_hits: int = 1
+    # R-4: "hex sides turned" counts each figure's R-9 G-rating too
+    figures_count_toward_gload: bool = True
+    # R-10 lists "strip too short" only; a strip narrower than the class's
+    # minimum width costs this (0 = width ignored)
+    narrow_strip_mod: int = 2
+    # R-10: open ground off a strip is landed on as "rough ground" (+3)
+    open_ground_landing_mod: int = 3
+    # R-10 take-off gives no speed after the run: the aircraft leaves the
+    # strip at its landing speed (True) or at the run's length in hexes (False)
+    takeoff_at_landing_speed: bool = True
 
 
 @dataclass(frozen=True)
