@@ -23,6 +23,16 @@ class CritFailRule(str, Enum):
     ALL_ONES = "all_ones"
 
 
+class CritCancel(str, Enum):
+    """S0 §Skills: "Critical successes of smaller dice are canceled by normal
+    and Critical successes of larger dice" — what a cancelled critical keeps."""
+
+    # "beaten and negated": the die counts for nothing (no success, no critical)
+    NEGATE_DIE = "negate_die"
+    # it only loses its critical status; a success if its face met the need
+    CRIT_ONLY = "crit_only"
+
+
 class AltitudeModel(str, Enum):
     """RULES-NOTES D ``altitude_model``."""
 
@@ -90,6 +100,11 @@ class SkillOptions:
         default_factory=lambda: _linear_table(9, -20, 20, -1))
     # RULES-NOTES A Lore: successes may be given to an ally as +1 each.
     lore_share_bonus: bool = True
+    # S0 §Skills gives no effect for a cancelled smaller-die critical.
+    crit_cancel: CritCancel = CritCancel.NEGATE_DIE
+    # S0 §Close combat 4 is silent on whether a critical that negated a 1 still
+    # "automatically wins the round"; default: it is spent (still a success).
+    spent_crit_wins: bool = False
 
 
 class MultiOpponent(str, Enum):
