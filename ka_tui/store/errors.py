@@ -30,3 +30,7 @@ class ValidationError(StoreError):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+
+
+class NotFound(StoreError):
+    """The row asked for is not in the campaign (deleted meanwhile?)."""

@@ -1,0 +1,35 @@
+"""Where campaign files live; nothing is created until a campaign is written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+APP_NAME = "ka-tui"
+SUFFIX = ".db"
+DEFAULT_NAME = "campaign"
+
+
+def data_dir() -> Path:
+    """platformdirs' user data dir for ka-tui (e.g. ~/.local/share/ka-tui)."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir(APP_NAME, appauthor=False))
+
+
+def default_db_path() -> Path:
+    return data_dir() / f"{DEFAULT_NAME}{SUFFIX}"
+
+
+def file_for(name: str, folder: Path | None = None) -> Path:
+    """A file name for a campaign called ``name`` (lower-case, safe characters)."""
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or DEFAULT_NAME
+    return (folder or data_dir()) / f"{slug}{SUFFIX}"
+
+
+def list_campaign_files(folder: Path | None = None) -> list[Path]:
+    """Campaign files in the data dir, sorted by name (not opened or checked)."""
+    folder = folder or data_dir()
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.suffix == SUFFIX and p.is_file())

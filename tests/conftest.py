@@ -1,0 +1,40 @@
+"""Shared fixtures: the user's data dir is never touched by tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory,
+                        monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point platformdirs (XDG on Linux, HOME elsewhere) at a per-test temp dir."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
+    return home
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    """A fresh, empty campaign file (current schema) in ``tmp_path``."""
+    from ka_tui.store.db import create_campaign
+
+    path = tmp_path / "test.db"
+    create_campaign(path, "Test campaign").close()
+    return path
+
+
+@pytest.fixture
+def demo_db(tmp_path: Path) -> Path:
+    """The demo campaign (deterministic content) in ``tmp_path``."""
+    from ka_tui.store.demo import create_demo
+
+    path = tmp_path / "demo.db"
+    create_demo(path).close()
+    return path
