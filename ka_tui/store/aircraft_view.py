@@ -1,0 +1,60 @@
+"""What a flight card shows for one aircraft of the campaign (issue 4).
+
+``load_aircraft_view`` reads, in one snapshot, the aircraft row, its pilot and
+its crew and returns plain values: the rules' ``AircraftProfile`` and a
+``FlightStatus`` (hull hits and damage by location, fuel and ammo left,
+overheat, pilot and crew as ``Airman`` with wounds and consciousness).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func
+from sqlmodel import col, select
+
+from ka_tui.rules.aircraft import AircraftProfile
+from ka_tui.rules.flight_status import FlightStatus
+from ka_tui.store.aircraft_map import airman_of, damage_of, to_profile
+from ka_tui.store.db import CampaignDB
+from ka_tui.store.errors import NotFound
+from ka_tui.store.models import Aircraft, AircraftCrew, Character
+
+
+@dataclass(frozen=True)
+class AircraftView:
+    id: int
+    profile: AircraftProfile
+    status: FlightStatus
+    notes: str = ""
+    pilot_id: int | None = None
+    crew_ids: tuple[int, ...] = ()
+
+
+def load_aircraft_view(db: CampaignDB, aircraft_id: int) -> AircraftView:
+    """The card data of aircraft ``aircraft_id``; ``NotFound`` if it is gone."""
+    with db.read() as s:
+        row = s.get(Aircraft, aircraft_id)
+        if row is None:
+            raise NotFound(f"no aircraft with id {aircraft_id} in this campaign")
+        pilot = s.get(Character, row.pilot_id) if row.pilot_id is not None else None
+        crew = list(s.exec(
+            select(Character)
+            .join(AircraftCrew, col(AircraftCrew.character_id) == Character.id)
+            .where(AircraftCrew.aircraft_id == aircraft_id)
+            .order_by(func.lower(Character.name))).all())
+    status = FlightStatus(
+        damage=damage_of(row), fuel_left=row.fuel_left, ammo_left=row.ammo_left,
+        overheat=row.overheat, pilot=airman_of(pilot) if pilot is not None else None,
+        crew=tuple(airman_of(c) for c in crew))
+    return AircraftView(id=aircraft_id, profile=to_profile(row), status=status,
+                        notes=row.notes, pilot_id=row.pilot_id,
+                        crew_ids=tuple(c.id for c in crew if c.id is not None))
+
+
+def aircraft_ids(db: CampaignDB) -> list[tuple[int, str]]:
+    """(id, name) of every aircraft, by name — for stepping between cards."""
+    with db.read() as s:
+        rows = s.exec(select(Aircraft.id, Aircraft.name)
+                      .order_by(func.lower(Aircraft.name))).all()
+    return [(i, n) for i, n in rows if i is not None]
