@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -30,11 +31,18 @@ def db_path(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.fixture
-def demo_db(tmp_path: Path) -> Path:
-    """The demo campaign (deterministic content) in ``tmp_path``."""
+@pytest.fixture(scope="session")
+def _demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from ka_tui.store.demo import create_demo
 
+    path = tmp_path_factory.mktemp("demo-template") / "demo.db"
+    create_demo(path).close()  # closing checkpoints the WAL: the .db alone is whole
+    return path
+
+
+@pytest.fixture
+def demo_db(tmp_path: Path, _demo_template: Path) -> Path:
+    """The demo campaign (deterministic content) in ``tmp_path``, a fresh copy per test."""
     path = tmp_path / "demo.db"
-    create_demo(path).close()
+    shutil.copyfile(_demo_template, path)
     return path

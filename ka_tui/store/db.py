@@ -17,12 +17,12 @@ SQLAlchemy/SQLModel are imported when a handle is made, not at import time.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import sqlite3
 import struct
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -162,19 +162,14 @@ def _build(path: Path, name: str, schema: int) -> None:
         con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         for version in range(1, schema + 1):
             _apply(con, version)
-        con.execute("INSERT INTO campaign (id, name, house_rules) VALUES (1, ?, ?)",
-                    (name, json.dumps(_default_house_rules(), sort_keys=True)))
+        # house_rules holds only what the GM changed; defaults come from options.py
+        con.execute("INSERT INTO campaign (id, name, house_rules) VALUES (1, ?, '{}')",
+                    (name,))
         con.execute("PRAGMA journal_mode = WAL")
     except sqlite3.Error as e:
         raise StoreError(f"cannot create the campaign: {e}") from None
     finally:
         con.close()
-
-
-def _default_house_rules() -> dict[str, Any]:
-    from ka_tui.rules.options import HouseRules
-
-    return HouseRules().to_dict()
 
 
 def _apply(con: sqlite3.Connection, version: int) -> None:
@@ -272,6 +267,7 @@ class CampaignDB:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self._engine: Engine | None = None
+        self._local = threading.local()  # the batch session of this thread, if any
 
     @property
     def engine(self) -> Engine:
@@ -296,10 +292,33 @@ class CampaignDB:
             yield s
 
     @contextlib.contextmanager
+    def batch(self) -> Iterator[Session]:
+        """Many service calls as ONE transaction (demo, import): every
+        ``transaction()``/``read()`` inside, on this thread, joins it; any
+        failure rolls all of it back."""
+        if getattr(self._local, "session", None) is not None:
+            yield self._local.session
+            return
+        with self._session(write=True) as s:
+            self._local.session = s
+            try:
+                yield s
+            finally:
+                self._local.session = None
+
+    @contextlib.contextmanager
     def _session(self, *, write: bool) -> Iterator[Session]:
         from sqlalchemy.exc import DBAPIError
         from sqlmodel import Session
 
+        outer = getattr(self._local, "session", None)
+        if outer is not None:
+            try:
+                yield outer
+                outer.flush()
+            except DBAPIError as e:
+                raise translate_error(e.orig if e.orig is not None else e) from None
+            return
         bind = self.engine.execution_options(ka_write=write)
         session = Session(bind, expire_on_commit=False, autoflush=True)
         try:

@@ -1,0 +1,79 @@
+"""The campaign row: name, notes and its house rules (RULES-NOTES: per campaign)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ka_tui.rules.options import HouseRules
+from ka_tui.store.db import CampaignDB
+from ka_tui.store.errors import NotACampaign, StoreError, ValidationError
+from ka_tui.store.limits import NAME_MAX, TEXT_MAX
+from ka_tui.store.models import Campaign
+
+
+def get_campaign(db: CampaignDB) -> Campaign:
+    with db.read() as s:
+        row = s.get(Campaign, 1)
+    if row is None:
+        raise NotACampaign(f"{db.path} has no campaign row")
+    return row
+
+
+def house_rules(source: CampaignDB | Campaign) -> HouseRules:
+    """The campaign's ``HouseRules`` (defaults overlaid with what it stores)."""
+    row = get_campaign(source) if isinstance(source, CampaignDB) else source
+    try:
+        return HouseRules.from_dict(json.loads(row.house_rules))
+    except ValueError as e:
+        raise StoreError(f"the campaign's house rules cannot be read: {e}") from None
+
+
+def changed_rules(rules: HouseRules) -> dict[str, Any]:
+    """Only the options that differ from the defaults, by section.
+
+    Stored this way, a campaign keeps the GM's choices while options added to
+    ``options.py`` later simply take their defaults.
+    """
+    mine, base = rules.to_dict(), HouseRules().to_dict()
+    out: dict[str, Any] = {}
+    for section, values in mine.items():
+        diff = {k: v for k, v in values.items() if base.get(section, {}).get(k) != v}
+        if diff:
+            out[section] = diff
+    return out
+
+
+def set_house_rules(db: CampaignDB, rules: HouseRules) -> Campaign:
+    with db.transaction() as s:
+        row = s.get(Campaign, 1)
+        if row is None:
+            raise NotACampaign(f"{db.path} has no campaign row")
+        row.house_rules = json.dumps(changed_rules(rules), sort_keys=True)
+        s.add(row)
+        return row
+
+
+def rename_campaign(db: CampaignDB, name: str) -> Campaign:
+    name = name.strip()
+    if not name:
+        raise ValidationError("name", "a name is required")
+    if len(name) > NAME_MAX:
+        raise ValidationError("name", f"at most {NAME_MAX} characters")
+    return _update(db, name=name)
+
+
+def set_campaign_notes(db: CampaignDB, notes: str) -> Campaign:
+    if len(notes) > TEXT_MAX:
+        raise ValidationError("notes", f"at most {TEXT_MAX} characters")
+    return _update(db, notes=notes)
+
+
+def _update(db: CampaignDB, **values: str) -> Campaign:
+    with db.transaction() as s:
+        row = s.get(Campaign, 1)
+        if row is None:
+            raise NotACampaign(f"{db.path} has no campaign row")
+        row.sqlmodel_update(values)
+        s.add(row)
+        return row
