@@ -1,27 +1,210 @@
 """The ka-tui application: modes, global bindings and command palette entries.
 
 Screens live in ``ka_tui/screens`` (one module each); this module only wires
-them together. Heavy imports (SQLModel) wait until a screen needs them so the
-first frame comes quickly.
+them together. Heavy imports (SQLModel, the store) wait until a worker thread
+needs them, so the first frame comes quickly.
+
+Adding a mode (docs/ARCHITECTURE.md "UI conventions"): append one ``ModeSpec``
+to ``MODE_SPECS``. It becomes a ``MODES`` entry (imported lazily), a global
+binding with an id, and a command-palette entry.
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.screen import ModalScreen, Screen
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
+
+
+@dataclass(frozen=True)
+class ModeSpec:
+    """A top-level section of the app with its own screen stack."""
+
+    name: str     # mode id, also the binding id ``mode.<name>``
+    title: str    # shown in the palette and the help screen
+    key: str      # global key that switches to it
+    screen: str   # "module:Class", imported on first use
+    help: str     # one line for the command palette
+
+
+MODE_SPECS: tuple[ModeSpec, ...] = (
+    ModeSpec("roster", "Roster", "1", "ka_tui.screens.roster:RosterScreen",
+             "Characters and aircraft of the campaign"),
+)
+
+
+def _screen_factory(spec: ModeSpec) -> Callable[[], Screen[Any]]:
+    def make() -> Screen[Any]:
+        module, _, cls = spec.screen.partition(":")
+        screen_cls = getattr(import_module(module), cls)
+        screen: Screen[Any] = screen_cls()
+        return screen
+    return make
 
 
 class KaApp(App[None]):
     TITLE = "ka-tui"
     SUB_TITLE = "King's Angels campaign manager"
+    CSS_PATH = "app.tcss"
+
+    MODES: ClassVar[dict[str, str | Callable[[], Screen[Any]]]] = {  # type: ignore[misc]
+        spec.name: _screen_factory(spec) for spec in MODE_SPECS
+    }
 
     BINDINGS = [
         Binding("question_mark", "help", "Help", id="help"),
         Binding("q", "quit", "Quit", id="quit"),
+        Binding("s", "settings", "Settings", show=False, id="settings"),
+        *(Binding(spec.key, f"switch_mode('{spec.name}')", spec.title, show=False,
+                  id=f"mode.{spec.name}") for spec in MODE_SPECS),
     ]
 
-    def __init__(self, db_path: Path) -> None:
+    def __init__(self, db_path: Path | None = None, *,
+                 campaigns: Iterable[Path] | None = None) -> None:
+        """``db_path`` opens that campaign; without it the picker lists ``campaigns``
+        (default: the store's ``list_campaign_files()``)."""
         super().__init__()
         self.db_path = db_path
+        self._campaigns = None if campaigns is None else list(campaigns)
+        self._db: CampaignDB | None = None
+        self._db_lock = threading.Lock()
+        # Called once the roster shows its data (benchmarks/startup.py).
+        self.on_roster_ready: Callable[[], None] | None = None
+
+    # -- campaign handle -------------------------------------------------
+
+    def campaign_db(self) -> CampaignDB:
+        """The open campaign, opened on first use. Call it from a worker thread:
+        it imports the store and may run migrations. Raises ``StoreError``."""
+        with self._db_lock:
+            if self._db is None:
+                from ka_tui.store.db import open_campaign
+
+                if self.db_path is None:
+                    raise RuntimeError("no campaign chosen")
+                self._db = open_campaign(self.db_path)
+            return self._db
+
+    def close_campaign(self) -> None:
+        with self._db_lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+    # -- start ------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        if self.db_path is not None:
+            self.switch_mode("roster")
+        else:
+            self.show_picker()
+
+    def show_picker(self) -> None:
+        from ka_tui.screens.campaign_picker import CampaignPickerScreen
+
+        self.push_screen(CampaignPickerScreen(self._campaigns), self._picked)
+
+    def _picked(self, path: Path | None) -> None:
+        if path is None:
+            self.exit()
+            return
+        self.db_path = path
+        self.switch_mode("roster")
+
+    def show_store_error(self, title: str, error: Exception) -> None:
+        """A full-screen message for a campaign that cannot be opened."""
+        from ka_tui.screens.messages import MessageScreen
+
+        self.push_screen(MessageScreen(title, str(error)))
+
+    def on_unmount(self) -> None:
+        self.close_campaign()
+
+    # -- actions ----------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        modal = isinstance(self.screen, ModalScreen)
+        if action in ("switch_mode", "settings") and modal:
+            return False
+        if action == "settings" and self.db_path is None:
+            return False
+        return True
+
+    def action_help(self) -> None:
+        from ka_tui.screens.help import HelpScreen, key_rows
+
+        if type(self.screen).__name__ == "HelpScreen":
+            return
+        self.push_screen(HelpScreen(key_rows(self, self.screen)))
+
+    def action_settings(self) -> None:
+        from ka_tui.screens.settings import SettingsScreen
+
+        self.push_screen(SettingsScreen())
+
+    def action_export_campaign(self) -> None:
+        from ka_tui.screens.transfer import ExportScreen
+
+        self.push_screen(ExportScreen())
+
+    def action_import_campaign(self) -> None:
+        from ka_tui.screens.transfer import ImportScreen
+
+        self.push_screen(ImportScreen())
+
+    # -- command palette --------------------------------------------------
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Every action of the current screen (from its bindings) and the app's."""
+        yield from super().get_system_commands(screen)
+        for spec in MODE_SPECS:
+            yield SystemCommand(f"Go to {spec.title}", spec.help,
+                                lambda name=spec.name: self.switch_mode(name))
+        if self.db_path is not None:
+            yield SystemCommand("Settings: house rules",
+                                "View and change this campaign's house-rule options",
+                                self.action_settings)
+            yield SystemCommand("Export campaign to JSON",
+                                "Write the whole campaign to a JSON file",
+                                self.action_export_campaign)
+            yield SystemCommand("Import campaign from JSON",
+                                "Read a campaign JSON file into a new campaign file",
+                                self.action_import_campaign)
+        yield SystemCommand("Help: keys", "List the keys of this screen and the global ones",
+                            self.action_help)
+        yield from binding_commands(screen)
+
+
+def binding_commands(screen: Screen[Any]) -> Iterable[SystemCommand]:
+    """A palette entry per action bound on ``screen`` (and its focused widget).
+
+    Screens get their palette entries for free by declaring bindings with a
+    description; ``PALETTE_HELP`` (binding id → text) adds the help line.
+    """
+    seen: set[str] = set()
+    for active in screen.active_bindings.values():
+        binding, node = active.binding, active.node
+        if node is screen.app or not active.enabled or not binding.description:
+            continue
+        if binding.action in seen:
+            continue
+        seen.add(binding.action)
+        helps: dict[str, str] = getattr(node, "PALETTE_HELP", {})
+        help_text = helps.get(binding.id or "", f"Key: {screen.app.get_key_display(binding)}")
+        yield SystemCommand(
+            binding.description, help_text,
+            lambda node=node, action=binding.action: _run(node, action))
+
+
+async def _run(node: Any, action: str) -> None:
+    await node.app.run_action(action, node)

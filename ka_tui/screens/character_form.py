@@ -1,0 +1,422 @@
+"""Add / edit a character: scalar fields, skills and weapons, in one modal.
+
+Three tabs (ctrl+t cycles): *Character* (name, role, characteristics, AP,
+K-points, wounds, air ratings, the five Base skills — S0 §Skills), *Skills*
+and *Weapons* (tables with a/e/d for add, edit, delete through sub-forms).
+Every field validates as the user types with the store's ranges
+(``ka_tui/store/limits.py``); the whole character is written by one
+``write(values)`` call (one transaction) supplied by the caller.
+
+``values`` handed to ``write``: the character's fields by model name, plus
+``"skills"`` and ``"weapons"``: lists of dicts (model field names; ``id`` kept
+for rows that already exist).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Vertical
+from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
+
+from ka_tui.store.limits import (
+    BASE_SKILLS,
+    CHARACTER_RANGES,
+    LEVEL_NAMES,
+    LEVELS,
+    MAX_UPGRADES,
+    NAME_MAX,
+    QUICK_SLOTS,
+    ROLES,
+    SKILL_KINDS,
+    SKILL_RANGES,
+    TEXT_MAX,
+    WEAPON_RANGES,
+)
+from ka_tui.widgets.form_fields import (
+    CheckField,
+    ChoiceField,
+    FormScreen,
+    IntField,
+    TextField,
+)
+
+Values = dict[str, Any]
+
+
+def pool_text(level: str, upgrades: int, legendary: bool = False) -> str:
+    """The dice pool of a skill as text, from the rules core when present (S0 §Skills)."""
+    try:
+        from ka_tui.rules.skills import Level, Skill, SkillKind, pool_of
+    except ImportError:
+        return f"{level}+{upgrades}" if upgrades else level
+    try:
+        skill = Skill("x", SkillKind("active"), 0, Level(level), upgrades)
+        pool = pool_of(skill)
+    except (ValueError, TypeError):
+        return f"{level}+{upgrades}" if upgrades else level
+    return _pool_notation(tuple(pool))
+
+
+def _pool_notation(pool: tuple[int, ...]) -> str:
+    counts: dict[int, int] = {}
+    for sides in pool:
+        counts[sides] = counts.get(sides, 0) + 1
+    return "+".join(f"{n}d{s}" for s, n in sorted(counts.items()))
+
+
+def unique_name_check(taken: Collection[str], what: str = "name") -> Callable[[Any], str | None]:
+    """A field check: ``value`` must not be one of ``taken`` (case-insensitive)."""
+    lowered = {t.casefold() for t in taken}
+
+    def check(value: Any) -> str | None:
+        if isinstance(value, str) and value.strip().casefold() in lowered:
+            return f"{what} already used"
+        return None
+    return check
+
+
+def skill_cross_errors(values: Values) -> dict[str, str]:
+    """RULES-NOTES A: upgrades bounded by the level's maximum; Legendary needs level L."""
+    errors: dict[str, str] = {}
+    level = values.get("level")
+    upgrades = values.get("upgrades")
+    if isinstance(level, str) and isinstance(upgrades, int):
+        most = MAX_UPGRADES[level]
+        if upgrades > most:
+            errors["upgrades"] = f"{LEVEL_NAMES[level]} allows at most {most}"
+    if values.get("legendary") and level != "L":
+        errors["legendary"] = "only for level L"
+    return errors
+
+
+class SkillForm(FormScreen[Values]):
+    """Sub-form for one skill (S0 §Skills); returns its values, writes nothing."""
+
+    HELP_TITLE = "Skill form"
+
+    def __init__(self, skill: Values | None, taken: Collection[str]) -> None:
+        super().__init__()
+        self.skill = dict(skill or {})
+        self.taken = taken
+
+    def compose(self) -> ComposeResult:
+        s = self.skill
+        with Vertical(classes="form-box") as box:
+            box.border_title = "Edit skill" if s.get("name") else "New skill"
+            yield TextField("Name", s.get("name", ""), key="name", required=True,
+                            max_length=NAME_MAX, check=unique_name_check(self.taken, "skill"))
+            yield ChoiceField("Kind", [(k.capitalize(), k) for k in SKILL_KINDS],
+                              s.get("kind", "active"), key="kind")
+            lo, hi = SKILL_RANGES["number"]
+            yield IntField("Number", s.get("number", 3), key="number", lo=lo, hi=hi)
+            yield ChoiceField("Level", [(f"{k} {LEVEL_NAMES[k]}", k) for k in LEVELS],
+                              s.get("level", "B"), key="level")
+            lo, hi = SKILL_RANGES["upgrades"]
+            yield IntField("Upgrades", s.get("upgrades", 0), key="upgrades", lo=lo, hi=hi)
+            yield CheckField("Legendary", bool(s.get("legendary", False)), key="legendary")
+            yield Static("", classes="form-status")
+        yield Footer()
+
+    def cross_errors(self, values: Values) -> dict[str, str]:
+        return skill_cross_errors(values)
+
+    def dismiss(self, result: Values | None = None) -> Any:  # type: ignore[override]
+        if result is not None and "id" in self.skill:
+            result = {**result, "id": self.skill["id"]}
+        return super().dismiss(result)
+
+
+class WeaponForm(FormScreen[Values]):
+    """Sub-form for one weapon (S0 §Close combat: quick slots, damage, firearm)."""
+
+    HELP_TITLE = "Weapon form"
+
+    def __init__(self, weapon: Values | None, taken_slots: Collection[int]) -> None:
+        super().__init__()
+        self.weapon = dict(weapon or {})
+        self.taken_slots = set(taken_slots)
+
+    def compose(self) -> ComposeResult:
+        w = self.weapon
+        with Vertical(classes="form-box") as box:
+            box.border_title = "Edit weapon" if w.get("name") else "New weapon"
+            yield TextField("Name", w.get("name", ""), key="name", required=True,
+                            max_length=NAME_MAX)
+            lo, hi = WEAPON_RANGES["damage"]
+            yield IntField("Damage", w.get("damage", 1), key="damage", lo=lo, hi=hi)
+            yield CheckField("Firearm", bool(w.get("is_firearm", False)), key="is_firearm")
+            lo, hi = WEAPON_RANGES["quick_slot"]
+            yield IntField("Quick slot", w.get("quick_slot"), key="quick_slot", lo=lo, hi=hi,
+                           required=False, check=self._slot_free)
+            yield TextField("Notes", w.get("notes", ""), key="notes", max_length=TEXT_MAX)
+            yield Static(f"Quick slot: 1..{QUICK_SLOTS} or empty (carried, not at hand).",
+                         classes="form-status")
+        yield Footer()
+
+    def _slot_free(self, value: Any) -> str | None:
+        if value is not None and value in self.taken_slots:
+            return f"slot {value} is taken"
+        return None
+
+    def dismiss(self, result: Values | None = None) -> Any:  # type: ignore[override]
+        if result is not None and "id" in self.weapon:
+            result = {**result, "id": self.weapon["id"]}
+        return super().dismiss(result)
+
+
+_LEFT = ("strength", "agility", "endurance", "resistance", "armour", "ap",
+         "k_points", "k_points_max", "wounds")
+_LABELS = {
+    "strength": "Strength", "agility": "Agility", "endurance": "Endurance",
+    "resistance": "Resistance", "armour": "Armour", "ap": "AP pool",
+    "k_points": "K-points", "k_points_max": "K-points max", "wounds": "Wounds",
+    "piloting": "Piloting 2d6", "gunnery": "Gunnery 2d6",
+    "base_weapons": "Weapons base", "base_tech": "Tech base",
+    "base_survival": "Survival base", "base_communication": "Comms base",
+    "base_psy": "Psy base",
+}
+_RIGHT = tuple(f"base_{b}" for b in BASE_SKILLS) + ("piloting", "gunnery")
+
+
+class CharacterForm(FormScreen[Any]):
+    """The character add/edit modal. ``write(values)`` stores it (see module doc)."""
+
+    HELP_TITLE = "Character form"
+
+    BINDINGS = [
+        Binding("ctrl+t", "next_tab", "Next tab", id="character_form.next_tab"),
+        Binding("a", "add_row", "Add", id="character_form.add"),
+        Binding("e", "edit_row", "Edit", id="character_form.edit"),
+        Binding("d,delete", "delete_row", "Delete", id="character_form.delete"),
+    ]
+
+    DEFAULT_CSS = """
+    CharacterForm > .form-box {
+        height: 22;
+    }
+    CharacterForm TabbedContent {
+        height: 1fr;
+    }
+    CharacterForm TabPane {
+        padding: 0;
+    }
+    CharacterForm Grid {
+        grid-size: 2;
+        grid-columns: 1fr 1fr;
+        grid-rows: auto;
+        height: auto;
+    }
+    CharacterForm Grid FormField > .ff-label {
+        width: 13;
+    }
+    CharacterForm DataTable {
+        height: 1fr;
+    }
+    CharacterForm .form-hint {
+        height: 1;
+        color: $text-muted;
+    }
+    """
+
+    def __init__(self, character: Values | None, *, taken_names: Collection[str],
+                 write: Callable[[Values], Any], default_ap: int = 6) -> None:
+        super().__init__()
+        self.character = dict(character or {})
+        self.taken_names = taken_names
+        self.write = write  # type: ignore[assignment]
+        self.default_ap = default_ap
+        self.skills: list[Values] = [dict(s) for s in self.character.get("skills", [])]
+        self.weapons: list[Values] = [dict(w) for w in self.character.get("weapons", [])]
+
+    def compose(self) -> ComposeResult:
+        c = self.character
+        with Vertical(classes="form-box") as box:
+            box.border_title = f"Edit {c['name']}" if c.get("name") else "New character"
+            with TabbedContent(id="character-tabs"):
+                with TabPane("Character", id="tab-main"):
+                    yield TextField("Name", c.get("name", ""), key="name", required=True,
+                                    max_length=NAME_MAX,
+                                    check=unique_name_check(self.taken_names))
+                    yield ChoiceField("Role", [(r.capitalize(), r) for r in ROLES],
+                                      c.get("role", "ground"), key="role")
+                    with Grid():
+                        for left, right in zip(_LEFT, (*_RIGHT, None, None)):
+                            yield self._int_field(left)
+                            if right is None:
+                                yield CheckField("Conscious", bool(c.get("conscious", True)),
+                                                 key="conscious", label_width=13)
+                                break
+                            yield self._int_field(right)
+                    yield TextField("Notes", c.get("notes", ""), key="notes",
+                                    max_length=TEXT_MAX)
+                with TabPane("Skills", id="tab-skills"):
+                    yield DataTable(id="skills-table", cursor_type="row", zebra_stripes=True)
+                    yield Static("a add  e/enter edit  d delete  (kept when you save)",
+                                 classes="form-hint")
+                with TabPane("Weapons", id="tab-weapons"):
+                    yield DataTable(id="weapons-table", cursor_type="row", zebra_stripes=True)
+                    yield Static("a add  e/enter edit  d delete  (kept when you save)",
+                                 classes="form-hint")
+            yield Static("", classes="form-status")
+        yield Footer()
+
+    def _int_field(self, key: str) -> IntField:
+        lo, hi = CHARACTER_RANGES[key]
+        defaults = {"ap": self.default_ap, "k_points": 10, "k_points_max": 10, "wounds": 0,
+                    "armour": 0, "piloting": 6, "gunnery": 6}
+        value = self.character.get(key, defaults.get(key, 3))
+        return IntField(_LABELS[key], value, key=key, lo=lo, hi=hi)
+
+    def on_mount(self) -> None:
+        skills = self.query_one("#skills-table", DataTable)
+        skills.add_columns("Skill", "Kind", "No", "Level", "Upg", "Pool")
+        weapons = self.query_one("#weapons-table", DataTable)
+        weapons.add_columns("Weapon", "Damage", "Firearm", "Slot", "Notes")
+        self._fill_tables()
+        self.query_one("#input-name").focus()
+
+    def _fill_tables(self) -> None:
+        skills = self.query_one("#skills-table", DataTable)
+        row = skills.cursor_row
+        skills.clear()
+        for s in sorted(self.skills, key=lambda s: s["name"].casefold()):
+            level = s["level"] + (" Leg" if s.get("legendary") else "")
+            skills.add_row(s["name"], s["kind"], str(s["number"]), level,
+                           str(s["upgrades"]),
+                           pool_text(s["level"], s["upgrades"], s.get("legendary", False)),
+                           key=s["name"])
+        if self.skills:
+            skills.move_cursor(row=min(row, len(self.skills) - 1))
+        weapons = self.query_one("#weapons-table", DataTable)
+        row = weapons.cursor_row
+        weapons.clear()
+        for i, w in enumerate(self.weapons):
+            weapons.add_row(w["name"], str(w["damage"]), "yes" if w.get("is_firearm") else "no",
+                            "-" if w.get("quick_slot") is None else str(w["quick_slot"]),
+                            (w.get("notes") or "")[:20], key=str(i))
+        if self.weapons:
+            weapons.move_cursor(row=min(row, len(self.weapons) - 1))
+
+    def cross_errors(self, values: Values) -> dict[str, str]:
+        kp, kmax = values.get("k_points"), values.get("k_points_max")
+        if isinstance(kp, int) and isinstance(kmax, int) and kp > kmax:
+            return {"k_points": f"above max {kmax}"}
+        return {}
+
+    def values(self) -> tuple[Values, dict[str, str]]:
+        values, errors = super().values()
+        values["skills"] = [dict(s) for s in self.skills]
+        values["weapons"] = [dict(w) for w in self.weapons]
+        if "id" in self.character:
+            values["id"] = self.character["id"]
+        return values, errors
+
+    # -- tabs and the skill / weapon tables ----------------------------------
+
+    def _active_tab(self) -> str:
+        return self.query_one(TabbedContent).active
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("add_row", "edit_row", "delete_row"):
+            return self._active_tab() in ("tab-skills", "tab-weapons")
+        return True
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_edit_row()
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        self.refresh_bindings()
+        if event.pane.id in ("tab-skills", "tab-weapons"):
+            event.pane.query_one(DataTable).focus()
+
+    def action_next_tab(self) -> None:
+        tabs = self.query_one(TabbedContent)
+        order = ["tab-main", "tab-skills", "tab-weapons"]
+        tabs.active = order[(order.index(tabs.active) + 1) % len(order)]
+        if tabs.active == "tab-main":
+            self.query_one("#input-name").focus()
+
+    def _selected(self, table_id: str) -> int | None:
+        table = self.query_one(table_id, DataTable)
+        if table.row_count == 0:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        if table_id == "#skills-table":
+            return next(i for i, s in enumerate(self.skills) if s["name"] == key)
+        return int(key or 0)
+
+    def action_add_row(self) -> None:
+        if self._active_tab() == "tab-skills":
+            taken = [s["name"] for s in self.skills]
+            self.app.push_screen(SkillForm(None, taken), self._skill_done(None))
+        elif self._active_tab() == "tab-weapons":
+            slots = [w["quick_slot"] for w in self.weapons if w.get("quick_slot") is not None]
+            self.app.push_screen(WeaponForm(None, slots), self._weapon_done(None))
+
+    def action_edit_row(self) -> None:
+        if self._active_tab() == "tab-skills":
+            i = self._selected("#skills-table")
+            if i is None:
+                return self.action_add_row()
+            taken = [s["name"] for j, s in enumerate(self.skills) if j != i]
+            self.app.push_screen(SkillForm(self.skills[i], taken), self._skill_done(i))
+        elif self._active_tab() == "tab-weapons":
+            i = self._selected("#weapons-table")
+            if i is None:
+                return self.action_add_row()
+            slots = [w["quick_slot"] for j, w in enumerate(self.weapons)
+                     if j != i and w.get("quick_slot") is not None]
+            self.app.push_screen(WeaponForm(self.weapons[i], slots), self._weapon_done(i))
+
+    def action_delete_row(self) -> None:
+        if self._active_tab() == "tab-skills":
+            i = self._selected("#skills-table")
+            if i is not None:
+                removed = self.skills.pop(i)
+                self.notify(f"Skill {removed['name']} removed (on save).")
+        elif self._active_tab() == "tab-weapons":
+            i = self._selected("#weapons-table")
+            if i is not None:
+                removed = self.weapons.pop(i)
+                self.notify(f"Weapon {removed['name']} removed (on save).")
+        self._fill_tables()
+
+    def _skill_done(self, index: int | None) -> Callable[[Values | None], None]:
+        def done(values: Values | None) -> None:
+            if values is None:
+                return
+            if index is None:
+                self.skills.append(values)
+            else:
+                self.skills[index] = values
+            self._fill_tables()
+            self._move_to("#skills-table", values["name"])
+        return done
+
+    def _weapon_done(self, index: int | None) -> Callable[[Values | None], None]:
+        def done(values: Values | None) -> None:
+            if values is None:
+                return
+            if index is None:
+                self.weapons.append(values)
+                index_now = len(self.weapons) - 1
+            else:
+                self.weapons[index] = values
+                index_now = index
+            self._fill_tables()
+            self._move_to("#weapons-table", str(index_now))
+        return done
+
+    def _move_to(self, table_id: str, key: str) -> None:
+        table = self.query_one(table_id, DataTable)
+        try:
+            table.move_cursor(row=table.get_row_index(key))
+        except Exception:  # noqa: BLE001 - a missing row only leaves the cursor
+            pass
+        table.focus()
+

@@ -1,0 +1,545 @@
+"""Labelled form fields that validate as the user types and show the error beside them.
+
+One line per field: ``label | control | error``. Every field has a ``key`` (the
+name the store uses for it), a typed ``value``, an ``error`` (``""`` when the
+field is fine) and posts :class:`FormField.Changed` after each edit, so a form
+can run cross-field checks (skill level vs upgrades, unique names) and put the
+message on the right field with :meth:`FormField.set_error`.
+
+Fields:
+
+- :class:`TextField` — free text; ``required``, ``max_length``.
+- :class:`IntField` — whole number; ``lo``/``hi`` range (both inclusive,
+  ``None`` = open), ``required`` (otherwise empty means ``None``).
+- :class:`ChoiceField` — one of a few values; left/right or space cycles, a
+  letter jumps to the first choice starting with it. Fits one line.
+- :class:`CheckField` — yes/no; space or enter toggles.
+
+Any field takes ``check=`` — extra callables ``value -> str | None`` run after
+the field's own checks (e.g. "name already used").
+
+Helpers for a form (any container holding fields):
+``collect(container) -> (values by key, errors by key)`` validates every field;
+``show_errors(container, {key: message})`` puts errors from the store on the
+fields; ``first_invalid(container)`` to focus it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Generic, TypeVar
+
+from textual import events, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widget import Widget
+from textual.message import Message
+from textual.reactive import reactive
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static
+
+V = TypeVar("V")
+Check = Callable[[Any], "str | None"]
+
+
+class FormField(Widget):
+    """Base class: a label, a control, and the current error beside it."""
+
+    DEFAULT_CSS = """
+    FormField {
+        layout: horizontal;
+        height: auto;
+        width: 1fr;
+        margin: 0 0 0 0;
+    }
+    FormField > .ff-label {
+        width: 14;
+        height: 1;
+        color: $text-muted;
+    }
+    FormField.-required > .ff-label {
+        color: $text;
+    }
+    FormField > .ff-error {
+        width: 1fr;
+        height: auto;
+        min-height: 1;
+        color: $text-error;
+        padding: 0 0 0 1;
+    }
+    FormField > Input {
+        width: 24;
+        height: 1;
+    }
+    FormField > Input.-narrow {
+        width: 8;
+    }
+    FormField.-invalid > .ff-label {
+        color: $text-error;
+        text-style: bold;
+    }
+    """
+
+    class Changed(Message):
+        """Posted after the user edits the field (its own checks have run)."""
+
+        def __init__(self, field: FormField) -> None:
+            super().__init__()
+            self.field = field
+
+        @property
+        def control(self) -> FormField:
+            return self.field
+
+        @property
+        def key(self) -> str:
+            return self.field.key
+
+    error: reactive[str] = reactive("")
+
+    def __init__(
+        self,
+        label: str,
+        *,
+        key: str,
+        required: bool = False,
+        check: Check | Sequence[Check] = (),
+        label_width: int | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(id=id or f"field-{key}", classes=classes)
+        self.label = label
+        self.key = key
+        self.required = required
+        self.checks: list[Check] = [check] if callable(check) else list(check)
+        self._label_width = label_width
+        self.set_class(required, "-required")
+
+    def compose_label(self) -> Label:
+        label = Label(self.label, classes="ff-label")
+        if self._label_width is not None:
+            label.styles.width = self._label_width
+        return label
+
+    def compose_error(self) -> Static:
+        return Static("", classes="ff-error", markup=False)
+
+    @property
+    def value(self) -> Any:
+        raise NotImplementedError
+
+    def own_error(self) -> str | None:
+        """The field's own check (required, number, range); ``None`` when fine."""
+        return None
+
+    def validate_value(self) -> str:
+        """Run the field's own checks then ``check=`` callables; show and return the error."""
+        message = self.own_error()
+        if message is None:
+            for check in self.checks:
+                message = check(self.value)
+                if message:
+                    break
+        self.error = message or ""
+        return self.error
+
+    def set_error(self, message: str | None) -> None:
+        """Show an error found elsewhere (a cross-field check, the store)."""
+        self.error = message or ""
+
+    def watch_error(self, message: str) -> None:
+        self.set_class(bool(message), "-invalid")
+        if self.is_mounted:
+            self.query_one(".ff-error", Static).update(message)
+
+    def on_mount(self) -> None:
+        self.watch_error(self.error)
+
+    def focus_control(self) -> None:
+        for widget in self.query("*"):
+            if widget.can_focus:
+                widget.focus()
+                return
+
+    def _changed(self) -> None:
+        self.validate_value()
+        self.post_message(self.Changed(self))
+
+
+class _InputField(FormField):
+    _input_type: str = "text"
+    _narrow: bool = False
+
+    def __init__(self, label: str, *, key: str, text: str, placeholder: str = "",
+                 max_length: int = 0, **kwargs: Any) -> None:
+        super().__init__(label, key=key, **kwargs)
+        self._text = text
+        self._placeholder = placeholder
+        self._max_length = max_length
+
+    def compose(self) -> ComposeResult:
+        yield self.compose_label()
+        yield Input(
+            self._text,
+            placeholder=self._placeholder,
+            type=self._input_type,  # type: ignore[arg-type]
+            max_length=self._max_length,
+            compact=True,
+            select_on_focus=False,
+            classes="-narrow" if self._narrow else "",
+            id=f"input-{self.key}",
+        )
+        yield self.compose_error()
+
+    @property
+    def input(self) -> Input:
+        return self.query_one(Input)
+
+    @property
+    def raw(self) -> str:
+        return self.input.value if self.is_mounted else self._text
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self._changed()
+
+
+class TextField(_InputField):
+    """Free text. ``value`` is the stripped text."""
+
+    def __init__(self, label: str, value: str = "", *, key: str, max_length: int = 0,
+                 placeholder: str = "", **kwargs: Any) -> None:
+        super().__init__(label, key=key, text=value, placeholder=placeholder,
+                         max_length=max_length, **kwargs)
+
+    @property
+    def value(self) -> str:
+        return self.raw.strip()
+
+    def own_error(self) -> str | None:
+        if self.required and not self.value:
+            return "required"
+        return None
+
+
+class IntField(_InputField):
+    """A whole number in ``lo..hi``. Empty is ``None`` (an error when ``required``)."""
+
+    _input_type = "integer"
+    _narrow = True
+
+    def __init__(self, label: str, value: int | None = None, *, key: str,
+                 lo: int | None = None, hi: int | None = None, required: bool = True,
+                 **kwargs: Any) -> None:
+        super().__init__(label, key=key, text="" if value is None else str(value),
+                         required=required, **kwargs)
+        self.lo = lo
+        self.hi = hi
+
+    @property
+    def value(self) -> int | None:
+        try:
+            return int(self.raw.strip())
+        except ValueError:
+            return None
+
+    def own_error(self) -> str | None:
+        text = self.raw.strip()
+        if not text:
+            return "required" if self.required else None
+        number = self.value
+        if number is None:
+            return "must be a whole number"
+        return range_error(number, self.lo, self.hi)
+
+
+def range_error(number: int, lo: int | None, hi: int | None) -> str | None:
+    """The message for ``number`` outside ``lo..hi`` (inclusive), else ``None``."""
+    if lo is not None and hi is not None and not lo <= number <= hi:
+        return f"must be {lo}..{hi}"
+    if lo is not None and number < lo:
+        return f"must be at least {lo}"
+    if hi is not None and number > hi:
+        return f"must be at most {hi}"
+    return None
+
+
+class _Toggle(Static, can_focus=True):
+    """The focusable one-line control of a choice or check field."""
+
+    DEFAULT_CSS = """
+    _Toggle {
+        width: 24;
+        height: 1;
+        background: $surface;
+    }
+    _Toggle:focus {
+        background: $accent 40%;
+        text-style: bold;
+    }
+    """
+
+
+class ChoiceField(FormField, Generic[V]):
+    """One value of ``choices`` (``(label, value)`` pairs); ←/→ or space cycles."""
+
+    BINDINGS = [
+        Binding("left", "step(-1)", "Previous", show=False, id="choice.previous"),
+        Binding("right,space", "step(1)", "Next", show=False, id="choice.next"),
+    ]
+
+    def __init__(self, label: str, choices: Sequence[tuple[str, V]], value: V | None = None,
+                 *, key: str, **kwargs: Any) -> None:
+        super().__init__(label, key=key, **kwargs)
+        if not choices:
+            raise ValueError("ChoiceField needs at least one choice")
+        self.choices = list(choices)
+        values = [v for _, v in self.choices]
+        self._index = values.index(value) if value in values else 0
+
+    def compose(self) -> ComposeResult:
+        yield self.compose_label()
+        yield _Toggle(self._render_choice(), id=f"choice-{self.key}", markup=False)
+        yield self.compose_error()
+
+    def _render_choice(self) -> str:
+        return f"< {self.choices[self._index][0]} >"
+
+    @property
+    def value(self) -> V:
+        return self.choices[self._index][1]
+
+    @value.setter
+    def value(self, new: V) -> None:
+        values = [v for _, v in self.choices]
+        self._index = values.index(new)
+        self._refresh_choice()
+
+    def _refresh_choice(self) -> None:
+        if self.is_mounted:
+            self.query_one(_Toggle).update(self._render_choice())
+        self._changed()
+
+    def action_step(self, delta: int) -> None:
+        self._index = (self._index + delta) % len(self.choices)
+        self._refresh_choice()
+
+    def on_key(self, event: events.Key) -> None:
+        char = (event.character or "").lower()
+        if len(char) != 1 or not char.isalnum():
+            return
+        for i, (label, _) in enumerate(self.choices):
+            if label.lower().startswith(char):
+                event.stop()
+                self._index = i
+                self._refresh_choice()
+                return
+
+
+class CheckField(FormField):
+    """Yes / no. Space or enter toggles."""
+
+    BINDINGS = [
+        Binding("space,enter", "toggle", "Toggle", show=False, id="check.toggle"),
+    ]
+
+    def __init__(self, label: str, value: bool = False, *, key: str, **kwargs: Any) -> None:
+        super().__init__(label, key=key, **kwargs)
+        self._checked = value
+
+    def compose(self) -> ComposeResult:
+        yield self.compose_label()
+        yield _Toggle(self._render_check(), id=f"check-{self.key}", markup=False)
+        yield self.compose_error()
+
+    def _render_check(self) -> str:
+        return "[X] yes" if self._checked else "[ ] no"
+
+    @property
+    def value(self) -> bool:
+        return self._checked
+
+    @value.setter
+    def value(self, new: bool) -> None:
+        self._checked = new
+        if self.is_mounted:
+            self.query_one(_Toggle).update(self._render_check())
+        self._changed()
+
+    def action_toggle(self) -> None:
+        self.value = not self._checked
+
+
+def fields_of(container: Widget) -> list[FormField]:
+    return list(container.query(FormField))
+
+
+def collect(container: Widget) -> tuple[dict[str, Any], dict[str, str]]:
+    """Validate every field in ``container``: (values by key, errors by key)."""
+    values: dict[str, Any] = {}
+    errors: dict[str, str] = {}
+    for f in fields_of(container):
+        values[f.key] = f.value
+        message = f.error or f.validate_value()
+        if message:
+            errors[f.key] = message
+    return values, errors
+
+
+def show_errors(container: Widget, errors: dict[str, str]) -> list[str]:
+    """Show ``errors`` on the matching fields; return the keys no field matched."""
+    by_key = {f.key: f for f in fields_of(container)}
+    unmatched: list[str] = []
+    for key, message in errors.items():
+        if key in by_key:
+            by_key[key].set_error(message)
+        else:
+            unmatched.append(key)
+    return unmatched
+
+
+def first_invalid(container: Widget) -> FormField | None:
+    return next((f for f in fields_of(container) if f.error), None)
+
+
+def choices_of(values: Iterable[V], label: Callable[[V], str] = str) -> list[tuple[str, V]]:
+    return [(label(v), v) for v in values]
+
+
+R = TypeVar("R")
+
+
+class FormScreen(ModalScreen[R], Generic[R]):
+    """A modal form: ctrl+s saves, escape cancels, enter moves to the next field.
+
+    Subclasses compose their fields and override:
+
+    - ``cross_errors(values) -> {key: message}`` for checks across fields
+      (run on every change and on save);
+    - ``write(values) -> R`` to store the values. It runs in a worker thread,
+      one call per save (one transaction); raise the store's ``ValidationError``
+      (``.field``, ``.message``) to put a message beside a field, or
+      ``StoreError`` for anything else (shown as a notification). The form
+      stays open on any error and closes with ``write``'s result on success.
+      Without ``write`` (sub-forms that only return values) the form dismisses
+      with ``values`` directly.
+
+    Nothing is written while any field shows an error.
+    """
+
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save", id="form.save"),
+        Binding("escape", "cancel", "Cancel", id="form.cancel"),
+    ]
+
+    DEFAULT_CSS = """
+    FormScreen {
+        align: center middle;
+    }
+    FormScreen > .form-box {
+        width: 78;
+        max-width: 100%;
+        height: auto;
+        max-height: 22;
+        border: round $accent;
+        background: $panel;
+        padding: 0 1;
+    }
+    FormScreen .form-status {
+        height: 1;
+        color: $text-muted;
+    }
+    FormScreen .form-status.-error {
+        color: $text-error;
+    }
+    """
+
+    saving: reactive[bool] = reactive(False)
+
+    def cross_errors(self, values: dict[str, Any]) -> dict[str, str]:
+        return {}
+
+    write: Callable[[dict[str, Any]], Any] | None = None
+
+    def values(self) -> tuple[dict[str, Any], dict[str, str]]:
+        values, errors = collect(self)
+        for key, message in self.cross_errors(values).items():
+            errors.setdefault(key, message)
+        return values, errors
+
+    def on_form_field_changed(self, event: FormField.Changed) -> None:
+        values = {f.key: f.value for f in fields_of(self)}
+        cross = self.cross_errors(values)
+        for f in fields_of(self):
+            own = f.own_error()
+            if own is None:
+                for check in f.checks:
+                    own = check(f.value)
+                    if own:
+                        break
+            f.set_error(own or cross.get(f.key))
+        self.set_status("")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.focus_next()
+
+    def set_status(self, message: str, *, error: bool = False) -> None:
+        for status in self.query(".form-status"):
+            assert isinstance(status, Static)
+            status.update(message)
+            status.set_class(error, "-error")
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def action_save(self) -> None:
+        if self.saving:
+            return
+        values, errors = self.values()
+        if errors:
+            show_errors(self, errors)
+            bad = first_invalid(self)
+            if bad is not None:
+                bad.focus_control()
+            count = len(errors)
+            self.set_status(f"Not saved: {count} field{'s' if count > 1 else ''} to fix.",
+                            error=True)
+            return
+        if self.write is None:
+            self.dismiss(values)  # type: ignore[arg-type]
+            return
+        self.saving = True
+        self.set_status("Saving…")
+        self._save_worker(values)
+
+    @work(thread=True, exclusive=True, group="form-save", exit_on_error=False)
+    def _save_worker(self, values: dict[str, Any]) -> None:
+        from ka_tui.store.errors import StoreError, ValidationError
+
+        assert self.write is not None
+        try:
+            result = self.write(values)
+        except ValidationError as error:
+            self.app.call_from_thread(self._failed, error.message, error.field)
+        except StoreError as error:
+            self.app.call_from_thread(self._failed, str(error), None)
+        else:
+            self.app.call_from_thread(self._saved, result)
+
+    def _failed(self, message: str, field: str | None) -> None:
+        self.saving = False
+        if field is not None and not show_errors(self, {field: message}):
+            bad = first_invalid(self)
+            if bad is not None:
+                bad.focus_control()
+            self.set_status("Not saved: fix the marked field.", error=True)
+            return
+        text = f"{field}: {message}" if field else message
+        self.set_status(f"Not saved: {text}", error=True)
+        self.notify(text, title="Not saved", severity="error")
+
+    def _saved(self, result: Any) -> None:
+        self.saving = False
+        self.dismiss(result)
