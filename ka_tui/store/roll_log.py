@@ -1,0 +1,146 @@
+"""The persistent roll log: every dice roll the roller makes, newest first.
+
+One row per roll (the ``roll_log`` table, migration v2): who rolled, what for,
+the pool text, the faces as ``[[sides, face], …]`` in the order they were
+drawn (so a roll can be replayed with ``ScriptedDice``), a one-line result,
+the explanation lines, and the time (UTC, ISO 8601). ``append_roll`` is one
+transaction; the time comes from the caller's clock so tests can fix it.
+
+SQLModel is imported inside the functions: call them from a worker thread.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
+
+DEFAULT_LIMIT = 500
+_TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+
+
+@dataclass(frozen=True)
+class RollEntry:
+    """A roll to log. ``faces``: (sides, face) pairs in the order drawn."""
+
+    who: str
+    what: str
+    pool: str
+    faces: tuple[tuple[int, int], ...]
+    result: str
+    explanation: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class LoggedRoll:
+    """A row of the roll log as the screens see it."""
+
+    id: int
+    who: str
+    what: str
+    pool: str
+    faces: tuple[tuple[int, int], ...]
+    result: str
+    explanation: tuple[str, ...]
+    created_at: str  # UTC, e.g. 2026-11-30T12:04:05Z
+
+    @property
+    def time(self) -> datetime:
+        return datetime.strptime(self.created_at, _TIME_FORMAT).replace(tzinfo=timezone.utc)
+
+    @property
+    def faces_text(self) -> str:
+        """The faces as typed at the table: ``3 7 10 12``."""
+        return " ".join(str(face) for _, face in self.faces)
+
+
+def utc_stamp(moment: datetime) -> str:
+    """``moment`` as the log stores it (naive datetimes are taken as UTC)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc).strftime(_TIME_FORMAT)
+
+
+def append_roll(db: CampaignDB, entry: RollEntry, *, at: datetime | None = None) -> LoggedRoll:
+    """Write ``entry`` in one transaction and return the stored row.
+
+    ``at`` (default: now) is the roll's time; the database default is not used
+    so that tests and replays can give their own clock.
+    """
+    from ka_tui.store.models import RollLog
+
+    row = RollLog(
+        who=entry.who, what=entry.what, pool=entry.pool,
+        faces=json.dumps([list(pair) for pair in entry.faces]),
+        result=entry.result, explanation=json.dumps(list(entry.explanation)),
+        created_at=utc_stamp(at or datetime.now(timezone.utc)))
+    with db.transaction() as s:
+        s.add(row)
+        s.flush()
+        s.refresh(row)
+    return _logged(row)
+
+
+def _like(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def _filtered(statement: Any, text: str) -> Any:
+    """Rows whose who, what, pool or result contain every word of ``text``."""
+    from sqlalchemy import or_
+    from ka_tui.store.models import RollLog
+
+    for word in text.split():
+        pattern = _like(word)
+        columns = (RollLog.who, RollLog.what, RollLog.pool, RollLog.result)
+        statement = statement.where(or_(*(c.ilike(pattern, escape="\\")  # type: ignore[attr-defined]
+                                          for c in columns)))
+    return statement
+
+
+def query_rolls(db: CampaignDB, text: str = "", *, limit: int = DEFAULT_LIMIT
+                ) -> list[LoggedRoll]:
+    """The newest ``limit`` rolls matching ``text`` (case-insensitive words), newest first."""
+    from sqlmodel import select
+    from ka_tui.store.models import RollLog
+
+    statement = _filtered(select(RollLog), text)
+    statement = statement.order_by(RollLog.id.desc()).limit(limit)  # type: ignore[union-attr]
+    with db.read() as s:
+        rows = s.exec(statement).all()
+    return [_logged(row) for row in rows]
+
+
+def count_rolls(db: CampaignDB, text: str = "") -> int:
+    """How many rolls match ``text`` (all of them for an empty filter)."""
+    from sqlalchemy import func
+    from sqlmodel import select
+    from ka_tui.store.models import RollLog
+
+    statement = _filtered(select(func.count()).select_from(RollLog), text)
+    with db.read() as s:
+        return int(s.exec(statement).one())
+
+
+def _pairs(raw: Sequence[Any]) -> tuple[tuple[int, int], ...]:
+    out: list[tuple[int, int]] = []
+    for item in raw:
+        if isinstance(item, list) and len(item) == 2:
+            out.append((int(item[0]), int(item[1])))
+        elif isinstance(item, int):
+            out.append((0, item))  # a bare face (sides unknown), e.g. from another writer
+    return tuple(out)
+
+
+def _logged(row: Any) -> LoggedRoll:
+    return LoggedRoll(
+        id=int(row.id), who=row.who, what=row.what, pool=row.pool,
+        faces=_pairs(json.loads(row.faces or "[]")), result=row.result,
+        explanation=tuple(str(x) for x in json.loads(row.explanation or "[]")),
+        created_at=str(row.created_at))
