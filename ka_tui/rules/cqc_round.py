@@ -1,0 +1,277 @@
+"""One round of close combat (S0 §Close combat steps 2-6).
+
+``resolve_round(fight, cards, dice, rules)`` checks the cards (step 2), rolls
+each pairing's opposed test with the rules core (step 4, in the order of
+combat, step 3), resolves actions (step 5), rolls the saves and applies
+damage (step 6), and returns the next ``Fight`` with a ``RoundReport`` that
+records every face rolled, so a replay never re-rolls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+
+from ka_tui.rules.checks import Contestant, opposed_test
+from ka_tui.rules.cqc_card import CardError, CqcCard, validate_card, validate_split
+from ka_tui.rules.cqc_report import ContestRecord, PairingReport, RoundReport, render_lines
+from ka_tui.rules.cqc_resolution import Effect, EffectKind, resolve_pairing
+from ka_tui.rules.cqc_standing import Standings, standings
+from ka_tui.rules.cqc_state import Fight, Fighter, Pairing
+from ka_tui.rules.dice import Dice, DiceError, RecordingDice, ScriptedDice
+from ka_tui.rules.options import CqcOptions, HouseRules, MultiOpponent, SaveStat
+
+R_SAVE = "S0 §2.2 Attack and §6: a Resistance or Armour save; RULES-NOTES B: d12 + stat vs 13"
+R_OUT = "RULES-NOTES B: K-points at 0: out of the fight"
+R_ZERO_AP = "house rule zero_ap_is_out: no AP left: out of the fight"
+
+
+class CardsInvalid(ValueError):
+    """The round cannot be resolved: the cards break S0 §2."""
+
+    def __init__(self, errors: Sequence[CardError]) -> None:
+        self.errors = tuple(errors)
+        super().__init__("; ".join(e.render() for e in self.errors))
+
+
+def card_for(cards: Iterable[CqcCard], owner: str, against: str,
+             options: CqcOptions) -> CqcCard:
+    """The card ``owner`` plays against ``against`` (empty if none was entered).
+
+    ``MultiOpponent.SPLIT``: the card entered for that opponent.
+    ``MultiOpponent.EACH``: his one card, applied against every opponent.
+    """
+    for c in cards:
+        if c.owner != owner:
+            continue
+        if options.multi_opponent is MultiOpponent.EACH:
+            return replace(c, against=against)
+        if c.against == against:
+            return c
+    return CqcCard(owner, against)
+
+
+def validate_round_cards(fight: Fight, cards: Iterable[CqcCard],
+                         options: CqcOptions | None = None) -> tuple[CardError, ...]:
+    """Every reason the round's cards cannot be played (S0 §2), per fighter."""
+    opts = options or CqcOptions()
+    cards = tuple(cards)
+    errors: list[CardError] = []
+    ids = {f.id for f in fight.fighters}
+    seen: set[tuple[str, str]] = set()
+    for c in cards:
+        if c.owner not in ids:
+            errors.append(CardError(c.owner, "owner", f"{c.owner!r} is not in this fight"))
+            continue
+        me = fight.fighter(c.owner)
+        opponents = fight.opponents_of(c.owner)
+        key = (c.owner, "*" if opts.multi_opponent is MultiOpponent.EACH else c.against)
+        if key in seen:
+            errors.append(CardError(c.owner, "card", f"{me.name} has two cards for the same "
+                                    "opponent" if key[1] != "*" else
+                                    f"{me.name} has more than one card (house rule "
+                                    "multi_opponent=each: one card against all)"))
+        seen.add(key)
+        if not opponents:
+            errors.append(CardError(c.owner, "owner", f"{me.name} faces nobody this round"))
+            continue
+        if opts.multi_opponent is MultiOpponent.SPLIT and c.against not in opponents:
+            errors.append(CardError(c.owner, "against",
+                                    f"{me.name} is not fighting {c.against!r} this round"))
+        errors += validate_card(c, me.pool, opts, [w.name for w in me.weapons])
+    if opts.multi_opponent is MultiOpponent.SPLIT:
+        for f in fight.fighters:
+            mine = [c for c in cards if c.owner == f.id]
+            errors += validate_split(mine, f.pool)
+    return tuple(errors)
+
+
+def contestant(me: Fighter, opponent: Fighter, options: CqcOptions) -> Contestant:
+    """S0 §4: the Close Combat test, with Feint bonuses against this opponent
+    (S0 §2.2 Feint) and the tie-breaks Close Combat then Agility."""
+    number = me.cc_number + me.feint_against(opponent.id)
+    tie_cc = number if options.feint_counts_in_tiebreak else me.cc_number
+    return Contestant(me.name, me.cc_pool, number, me.cc_legendary,
+                      tiebreaks=(("Close Combat", tie_cc), ("Agility", me.agility)))
+
+
+def roll_contest(fa: Fighter, fb: Fighter, dice: Dice, rules: HouseRules) -> ContestRecord:
+    """S0 §4 for one pairing: the rules core's opposed test, read for CQC."""
+    ca, cb = contestant(fa, fb, rules.cqc), contestant(fb, fa, rules.cqc)
+    res = opposed_test(ca, cb, dice, rules.skills)
+    st = standings(res.a.passed, res.a.crit_fail, res.b.passed, res.b.crit_fail, res.winner,
+                   res.decided_by.value)
+    winner = None if st.winner is None else (fa.id, fb.id)[st.winner]
+    return ContestRecord(fa.id, fb.id, (ca.number, cb.number), (ca.pool, cb.pool),
+                         (res.a.faces, res.b.faces), (res.a.successes, res.b.successes),
+                         (st.a, st.b), winner, res.decided_by.value, res.rolloff,
+                         st.rule, res.explanation)
+
+
+def roll_save(target: Fighter, hit: Effect, dice: Dice, options: CqcOptions) -> tuple[Effect, ...]:
+    """S0 §2.2/§6: a weapon hit calls for a Resistance or Armour save: d12 +
+    stat against ``save_target`` (RULES-NOTES B). A 12 always saves and a 1
+    always fails (S0 §Skills critical success / fail)."""
+    if options.save_stat is SaveStat.BEST:
+        stat_name, stat = max((("Armour", target.armour), ("Resistance", target.resistance)),
+                              key=lambda p: p[1])
+    elif target.armour > 0:
+        stat_name, stat = "Armour", target.armour
+    else:
+        stat_name, stat = "Resistance", target.resistance
+    face = dice.roll(12)
+    total = face + stat
+    if face == 12:
+        saved, why = True, "a 12 always saves (S0 §Skills critical success)"
+    elif face == 1:
+        saved, why = False, "a 1 always fails (S0 §Skills critical fail)"
+    else:
+        saved = total >= options.save_target
+        why = f"{face} + {stat_name} {stat} = {total} vs {options.save_target}"
+    verdict = "saved" if saved else f"failed: -{hit.amount} K ({hit.weapon})"
+    out = [Effect(EffectKind.SAVE, target.id, hit.source, int(saved), hit.weapon, R_SAVE,
+                  f"{target.name} saves against {hit.weapon}: d12 {why}: {verdict}", (face,))]
+    if not saved:
+        out.append(Effect(EffectKind.K_LOSS, target.id, hit.source, hit.amount, hit.weapon,
+                          "S0 §6: reduce K-points",
+                          f"{target.name} loses {hit.amount} K-points to {hit.weapon}"))
+    return tuple(out)
+
+
+def resolve_round(fight: Fight, cards: Iterable[CqcCard], dice: Dice | Sequence[int],
+                  rules: HouseRules | None = None) -> tuple[Fight, RoundReport]:
+    """S0 §Close combat steps 2-6 for every active pairing of ``fight``.
+
+    ``dice`` is a dice source, or the faces to use in order (a replay or the
+    table's physical dice); given faces must all be used. Raises
+    ``CardsInvalid`` for cards that break S0 §2 and ``DiceError`` for faces
+    that do not fit.
+    """
+    rules = rules or HouseRules()
+    opts = rules.cqc
+    cards = tuple(cards)
+    errors = validate_round_cards(fight, cards, opts)
+    if errors:
+        raise CardsInvalid(errors)
+    source: Dice = ScriptedDice.of(dice) if isinstance(dice, Sequence) else dice
+    rec = RecordingDice(source)
+    k_left = {f.id: f.k_points for f in fight.fighters}
+    reports: list[PairingReport] = []
+    for p in fight.active_pairings:
+        fa, fb = fight.fighter(p.a), fight.fighter(p.b)
+        contest = roll_contest(fa, fb, rec, rules)
+        st = Standings(contest.standings[0], contest.standings[1],
+                       None if contest.winner is None else (0 if contest.winner == fa.id else 1),
+                       contest.rule)
+        res = resolve_pairing(fa, fb, card_for(cards, fa.id, fb.id, opts),
+                              card_for(cards, fb.id, fa.id, opts), st, opts)
+        effects: list[Effect] = []
+        for e in res.effects:
+            effects.append(e)
+            if e.kind is EffectKind.HIT and k_left[e.fighter] > 0:
+                saves = roll_save(fight.fighter(e.fighter), e, rec, opts)
+                effects += saves
+                k_left[e.fighter] -= sum(s.amount for s in saves if s.kind is EffectKind.K_LOSS)
+        reports.append(PairingReport(p.a, p.b, contest, res.fates, tuple(effects)))
+    if isinstance(source, ScriptedDice) and not source.exhausted:
+        raise DiceError(f"{len(source.faces)} face(s) left over: {source.faces}")
+    after, round_effects = apply_round(fight, reports, opts)
+    report = RoundReport(fight.round, tuple(reports), round_effects, tuple(rec.used),
+                         render_lines(fight.round, fight, after, tuple(reports), round_effects))
+    return after, report
+
+
+def apply_round(fight: Fight, reports: Sequence[PairingReport],
+                opts: CqcOptions) -> tuple[Fight, tuple[Effect, ...]]:
+    """S0 §6: apply every effect and decide whether the fight goes on."""
+    ap_lost: dict[str, int] = {}
+    k_lost: dict[str, int] = {}
+    retained: dict[str, int] = {}
+    fighters = {f.id: f for f in fight.fighters}
+    ended: dict[tuple[str, str], str] = {}
+    disengaged: set[str] = set()
+    controls: list[Effect] = []
+    for rep in reports:
+        kept: dict[str, int] = {}
+        for e in rep.effects:
+            if e.kind is EffectKind.AP_LOSS:
+                ap_lost[e.fighter] = ap_lost.get(e.fighter, 0) + e.amount
+            elif e.kind is EffectKind.K_LOSS:
+                k_lost[e.fighter] = k_lost.get(e.fighter, 0) + e.amount
+            elif e.kind is EffectKind.RETAIN:
+                kept[e.fighter] = kept.get(e.fighter, 0) + e.amount
+            elif e.kind is EffectKind.FEINT:
+                opp = rep.b if e.fighter == rep.a else rep.a
+                fighters[e.fighter] = fighters[e.fighter].with_feint(opp, e.amount)
+            elif e.kind is EffectKind.DISARM:
+                fighters = _disarm(fighters, e)
+            elif e.kind in (EffectKind.CONTROL, EffectKind.RELEASE):
+                controls.append(e)
+            elif e.kind is EffectKind.DISENGAGE:
+                ended[(rep.a, rep.b)] = f"{fighters[e.fighter].name} disengaged (S0 §2.2 Evade)"
+                disengaged.add(e.fighter)
+        for fid, n in kept.items():
+            # SPLIT: each card's Defence keeps its own AP; EACH: one card, so
+            # the best pairing counts once.
+            if opts.multi_opponent is MultiOpponent.SPLIT:
+                retained[fid] = retained.get(fid, 0) + n
+            else:
+                retained[fid] = max(retained.get(fid, 0), n)
+    fighters = _apply_control(fighters, controls)
+    round_effects: list[Effect] = []
+    for fid, f in list(fighters.items()):
+        if not f.in_fight:
+            continue
+        new = f.adjusted(ap_lost=ap_lost.get(fid, 0), k_lost=k_lost.get(fid, 0),
+                         ap_retained=retained.get(fid, 0))
+        if new.out and not f.out:
+            round_effects.append(Effect(EffectKind.OUT, fid, fid, 0, None, R_OUT,
+                                        f"{f.name} is out of the fight"))
+        elif opts.zero_ap_is_out and new.pool == 0 and fight.opponents_of(fid):
+            new = replace(new, out=True)
+            round_effects.append(Effect(EffectKind.OUT, fid, fid, 0, None, R_ZERO_AP,
+                                        f"{f.name} has no AP left and is out of the fight"))
+        fighters[fid] = new
+    pairings = []
+    for p in fight.pairings:
+        reason = p.ended or ended.get(p.key)
+        if reason is None:
+            out = [x for x in (p.a, p.b) if fighters[x].out]
+            if out:
+                reason = f"{' and '.join(fighters[x].name for x in out)} out of the fight"
+        pairings.append(Pairing(p.a, p.b, reason))
+    nxt = replace(fight, fighters=tuple(fighters[f.id] for f in fight.fighters),
+                  pairings=tuple(pairings), round=fight.round + 1)
+    still = {fid for p in nxt.active_pairings for fid in (p.a, p.b)}
+    done = [f if f.id in still or f.id not in disengaged or f.out
+            else replace(f, disengaged=True) for f in nxt.fighters]
+    free = [f if f.controlled_by is None or f.controlled_by in still and f.id in still
+            else replace(f, controlled_by=None) for f in done]
+    return replace(nxt, fighters=tuple(free)), tuple(round_effects)
+
+
+def _disarm(fighters: Mapping[str, Fighter], e: Effect) -> dict[str, Fighter]:
+    """S0 §2.2 Disarm: the weapon leaves the loser's quick slots for the winner's."""
+    out = dict(fighters)
+    loser, winner = out[e.fighter], out[e.source]
+    weapon = loser.weapon(e.weapon)
+    if weapon is None:  # already taken by another opponent earlier this round
+        return out
+    out[e.fighter] = replace(loser, weapons=tuple(w for w in loser.weapons if w is not weapon))
+    out[e.source] = replace(winner, weapons=(*winner.weapons, weapon))
+    return out
+
+
+def _apply_control(fighters: Mapping[str, Fighter], effects: Sequence[Effect]) -> dict[str, Fighter]:
+    """S0 §2.2 Control: releases first, then gains; on two gains over one
+    fighter in a round, the first in the order of combat holds him."""
+    out = dict(fighters)
+    for e in effects:
+        if e.kind is EffectKind.RELEASE and out[e.fighter].controlled_by == e.source:
+            out[e.fighter] = replace(out[e.fighter], controlled_by=None)
+    gained: set[str] = set()
+    for e in effects:
+        if e.kind is EffectKind.CONTROL and e.fighter not in gained:
+            gained.add(e.fighter)
+            out[e.fighter] = replace(out[e.fighter], controlled_by=e.source)
+    return out
