@@ -1,0 +1,48 @@
+"""R-1.4 heat phase, R-3.5 Engine Overheat modifier (scale per RULES-NOTES D)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ka_tui.rules.dice import ScriptedDice
+from ka_tui.rules.heat import heat_phase, heat_target
+from ka_tui.rules.options import AirOptions
+
+from .air_combat_fixtures import unit
+
+OPT = AirOptions()
+
+
+def test_r3_5_afterburner_turn_raises_overheat_by_one() -> None:
+    u = unit("U", afterburner_on=True)
+    u2, res = heat_phase(u, ScriptedDice.of([]), OPT)
+    assert u2.overheat == 1 and not u2.afterburner_on and res.check is None
+
+
+def test_rules_notes_d_turn_without_afterburner_cools_by_one() -> None:
+    u2, _ = heat_phase(unit("U", overheat=2), ScriptedDice.of([]), OPT)
+    assert u2.overheat == 1
+    u3, _ = heat_phase(unit("U"), ScriptedDice.of([]), OPT)
+    assert u3.overheat == 0
+
+
+def test_rules_notes_d_roll_at_three_or_more() -> None:
+    u = unit("U", overheat=2, afterburner_on=True)
+    assert heat_target(3, OPT).value == 7
+    u2, res = heat_phase(u, ScriptedDice.of([3, 4]), OPT)
+    assert res.check is not None and res.check.success and not res.engine_damaged
+    assert u2.pending_damage.at("engine") == 0
+
+
+def test_rules_notes_d_failed_heat_roll_damages_engine_pending() -> None:
+    u = unit("U", overheat=3, afterburner_on=True)  # 4 → needs 8
+    u2, res = heat_phase(u, ScriptedDice.of([3, 4]), OPT)
+    assert res.engine_damaged and u2.pending_damage.at("engine") == 1
+    assert u2.pending_damage.hull_hits == 0 and u2.damage.at("engine") == 0
+    assert "8 (" not in res.log[1] and "= 8" in res.log[1]
+
+
+def test_rules_notes_d_heat_option_off_never_rolls() -> None:
+    u = unit("U", overheat=5, afterburner_on=True)
+    u2, res = heat_phase(u, ScriptedDice.of([]), replace(OPT, heat_enabled=False))
+    assert u2.overheat == 6 and res.check is None
