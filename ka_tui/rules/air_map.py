@@ -156,6 +156,24 @@ class BattleMap:
             run, end = run + 1, nxt
         return LandingSite(here.surface.label, here.surface, run, None, here.height, end)
 
+    def runway_ahead(self, h: Hex, facing: int) -> int:
+        """R-10 take-off: hexes from ``h`` (itself included) ahead along ``facing``
+        on the same strip, or on alike terrain off a strip (capped at MAX_RUN)."""
+        s = self.strip_at(h)
+        if s is not None:
+            if not s.along(facing):
+                return 1
+            cells = s.hexes() if facing == s.facing else tuple(reversed(s.hexes()))
+            return len(cells) - cells.index(h)
+        here = self.terrain_at(h)
+        run, cur = 1, h
+        while run < MAX_RUN:
+            cur = cur.neighbour(facing)
+            if not self.in_bounds(cur) or self.terrain_at(cur) != here or self.strip_at(cur):
+                break
+            run += 1
+        return run
+
 
 # ---------------------------------------------------------------- text maps
 
