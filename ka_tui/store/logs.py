@@ -1,4 +1,6 @@
-"""The dice-roll log and the append-only event lists of fights and battles.
+"""The append-only event lists of close-combat fights and air battles.
+
+The dice-roll log is ``roll_log.py`` (dice-roller helper).
 
 DESIGN.md: a close-combat fight or an air battle is a list of events, each
 written in its own transaction; state is the replay of the events through the
@@ -8,7 +10,6 @@ rules. Events are never edited (a trigger refuses UPDATE); undo drops the last.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import func
@@ -16,7 +17,7 @@ from sqlmodel import Session, select
 
 from ka_tui.store.db import CampaignDB
 from ka_tui.store.errors import NotFound, ValidationError
-from ka_tui.store.models import Battle, BattleEvent, Fight, FightEvent, RollLog
+from ka_tui.store.models import Battle, BattleEvent, Fight, FightEvent
 
 
 def _dumps(value: Any, field: str) -> str:
@@ -24,35 +25,6 @@ def _dumps(value: Any, field: str) -> str:
         return json.dumps(value, sort_keys=True)
     except (TypeError, ValueError) as e:
         raise ValidationError(field, f"cannot be stored as JSON ({e})") from None
-
-
-# ------------------------------------------------------------------ rolls
-
-def log_roll(db: CampaignDB, *, who: str, what: str, pool: str, faces: Sequence[Any],
-             result: str, explanation: Sequence[str] = ()) -> RollLog:
-    """Record one roll (faces as rolled, the result line and its explanation)."""
-    row = RollLog(who=who, what=what, pool=pool, faces=_dumps(list(faces), "faces"),
-                  result=result, explanation=_dumps(list(explanation), "explanation"))
-    with db.transaction() as s:
-        s.add(row)
-        s.flush()
-        s.refresh(row)
-        return row
-
-
-def recent_rolls(db: CampaignDB, limit: int = 50) -> list[RollLog]:
-    """The newest ``limit`` rolls, newest first."""
-    with db.read() as s:
-        q = select(RollLog).order_by(RollLog.id.desc()).limit(limit)  # type: ignore[union-attr]
-        return list(s.exec(q).all())
-
-
-def clear_rolls(db: CampaignDB) -> int:
-    with db.transaction() as s:
-        rows = s.exec(select(RollLog)).all()
-        for r in rows:
-            s.delete(r)
-        return len(rows)
 
 
 # ---------------------------------------------------------- fights/battles

@@ -117,7 +117,7 @@ class Aircraft(SQLModel, table=True):
     gear_legs: int = 3
     # live status
     hull_hits: int = 0
-    damage: str = "{}"  # JSON {location: hits}
+    damage: str = "{}"  # JSON {"effects": {loc: n}, "hits": {loc: n}} (aircraft_map)
     fuel_left: int = 20
     ammo_left: int = 10
     overheat: int = 0
