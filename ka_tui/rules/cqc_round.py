@@ -153,6 +153,7 @@ def resolve_round(fight: Fight, cards: Iterable[CqcCard], dice: Dice | Sequence[
     errors = validate_round_cards(fight, cards, opts)
     if errors:
         raise CardsInvalid(errors)
+    given = isinstance(dice, Sequence)
     source: Dice = ScriptedDice.of(dice) if isinstance(dice, Sequence) else dice
     rec = RecordingDice(source)
     k_left = {f.id: f.k_points for f in fight.fighters}
@@ -173,7 +174,7 @@ def resolve_round(fight: Fight, cards: Iterable[CqcCard], dice: Dice | Sequence[
                 effects += saves
                 k_left[e.fighter] -= sum(s.amount for s in saves if s.kind is EffectKind.K_LOSS)
         reports.append(PairingReport(p.a, p.b, contest, res.fates, tuple(effects)))
-    if isinstance(source, ScriptedDice) and not source.exhausted:
+    if given and isinstance(source, ScriptedDice) and not source.exhausted:
         raise DiceError(f"{len(source.faces)} face(s) left over: {source.faces}")
     after, round_effects = apply_round(fight, reports, opts)
     report = RoundReport(fight.round, tuple(reports), round_effects, tuple(rec.used),

@@ -1,0 +1,48 @@
+"""Close combat (S0 §Close combat, RULES-NOTES B): the public API in one place.
+
+- Step 1: ``initiative_order(fighters, dice, rules)`` -> ``InitiativeResult``.
+- Step 2: ``CqcCard`` (``CqcCard.build(...)``), ``card_budget(card, pool)`` for
+  the live spent/left figure, ``validate_card`` / ``validate_round_cards``
+  giving ``CardError`` reasons.
+- Steps 3-6: ``resolve_round(fight, cards, dice_or_faces, rules)`` ->
+  ``(Fight, RoundReport)``; ``round_odds(fight, a, b, rules)`` for the exact
+  chance of each side winning the next round.
+- State: ``Fight`` of ``Fighter``s and ``Pairing``s; every object has
+  ``to_dict`` (and state/cards ``from_dict``) for the store's event log.
+
+The modules behind it: ``cqc_card`` (card, budget), ``cqc_state`` (fighter,
+fight), ``cqc_negation`` (S0 §2.1), ``cqc_standing`` (S0 §4 outcome),
+``cqc_resolution`` (S0 §2.2, step 5), ``cqc_round`` (steps 4-6),
+``cqc_report`` (report), ``cqc_initiative`` (step 1, odds).
+"""
+
+from __future__ import annotations
+
+from ka_tui.rules.cqc_card import (
+    ActionKind, Budget, CardError, CardLine, CqcCard, Grade, card_budget, card_cost,
+    validate_card, validate_split,
+)
+from ka_tui.rules.cqc_initiative import (
+    InitiativeResult, InitiativeRoll, RoundOdds, initiative_order, round_odds,
+)
+from ka_tui.rules.cqc_negation import ActionUnit, Cancellation, negate, units_of
+from ka_tui.rules.cqc_report import ContestRecord, PairingReport, RoundReport
+from ka_tui.rules.cqc_resolution import (
+    ActionFate, Effect, EffectKind, Outcome, PairingResolution, resolve_pairing,
+)
+from ka_tui.rules.cqc_round import (
+    CardsInvalid, card_for, contestant, resolve_round, validate_round_cards,
+)
+from ka_tui.rules.cqc_standing import Standing, Standings, standings
+from ka_tui.rules.cqc_state import Fight, Fighter, Pairing, Weapon
+
+__all__ = [
+    "ActionFate", "ActionKind", "ActionUnit", "Budget", "Cancellation", "CardError",
+    "CardLine", "CardsInvalid", "ContestRecord", "CqcCard", "Effect", "EffectKind",
+    "Fight", "Fighter", "Grade", "InitiativeResult", "InitiativeRoll", "Outcome",
+    "Pairing", "PairingReport", "PairingResolution", "RoundOdds", "RoundReport",
+    "Standing", "Standings", "Weapon", "card_budget", "card_cost", "card_for",
+    "contestant", "initiative_order", "negate", "resolve_pairing", "resolve_round",
+    "round_odds", "standings", "units_of", "validate_card", "validate_round_cards",
+    "validate_split",
+]
