@@ -1,10 +1,10 @@
 """The heat phase (R-1.4, R-3.5; scale per RULES-NOTES D, the seeds give none).
 
-The Engine Overheat modifier rises by 1 for a turn flown on afterburner (R-3.5)
-and falls by 1 for a turn without. At ``heat_threshold`` (3) or more the engine
-must pass 2d6 ≥ ``heat_base`` + modifier in the heat phase or be damaged (one
-engine effect: −1 thrust, recorded as pending damage, R-1.3). The heat phase
-owns the tally: movement only sets ``afterburner_on`` for the turn.
+The Engine Overheat modifier rises by 1 when afterburner is engaged (R-3.5;
+``movement.execute_plan`` adds it and sets ``afterburner_on``) and falls by 1
+for a turn without (RULES-NOTES D, here). At ``heat_threshold`` (3) or more the
+engine must pass 2d6 ≥ ``heat_base`` + modifier in the heat phase or be damaged
+(one engine effect: −1 thrust, recorded as pending damage, R-1.3).
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ def heat_target(overheat: int, options: AirOptions) -> TargetNumber:
 
 
 def next_overheat(unit: AirUnit) -> int:
-    """R-3.5: +1 for a turn on afterburner; RULES-NOTES D: −1 for a turn without."""
-    return unit.overheat + 1 if unit.afterburner_on else max(0, unit.overheat - 1)
+    """RULES-NOTES D: −1 for a turn without afterburner; a turn with it was
+    already counted when it was engaged (R-3.5, in movement)."""
+    return unit.overheat if unit.afterburner_on else max(0, unit.overheat - 1)
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,8 @@ def heat_phase(unit: AirUnit, dice: Dice, options: AirOptions) -> tuple[AirUnit,
     if out_of_battle(unit):
         return unit, HeatResult(unit.id, before, before, None, False, ())
     after = next_overheat(unit)
-    why = "afterburner this turn" if unit.afterburner_on else "no afterburner"
+    why = ("afterburner this turn, counted when engaged" if unit.afterburner_on
+           else "no afterburner this turn")
     lines = [f"{unit.id}: Engine Overheat {before} → {after} ({why}; R-3.5, RULES-NOTES D)"]
     out = replace(unit, overheat=after, afterburner_on=False)
     check: CheckRoll | None = None

@@ -13,8 +13,9 @@ from .air_combat_fixtures import unit
 OPT = AirOptions()
 
 
-def test_r3_5_afterburner_turn_raises_overheat_by_one() -> None:
-    u = unit("U", afterburner_on=True)
+def test_r3_5_afterburner_turn_keeps_the_rise_movement_made() -> None:
+    # movement added +1 when the afterburner was engaged; no second rise here
+    u = unit("U", afterburner_on=True, overheat=1)
     u2, res = heat_phase(u, ScriptedDice.of([]), OPT)
     assert u2.overheat == 1 and not u2.afterburner_on and res.check is None
 
@@ -26,8 +27,13 @@ def test_rules_notes_d_turn_without_afterburner_cools_by_one() -> None:
     assert u3.overheat == 0
 
 
+def test_rules_notes_d_below_three_no_roll() -> None:
+    u2, res = heat_phase(unit("U", overheat=2, afterburner_on=True), ScriptedDice.of([]), OPT)
+    assert u2.overheat == 2 and res.check is None
+
+
 def test_rules_notes_d_roll_at_three_or_more() -> None:
-    u = unit("U", overheat=2, afterburner_on=True)
+    u = unit("U", overheat=3, afterburner_on=True)
     assert heat_target(3, OPT).value == 7
     u2, res = heat_phase(u, ScriptedDice.of([3, 4]), OPT)
     assert res.check is not None and res.check.success and not res.engine_damaged
@@ -35,7 +41,7 @@ def test_rules_notes_d_roll_at_three_or_more() -> None:
 
 
 def test_rules_notes_d_failed_heat_roll_damages_engine_pending() -> None:
-    u = unit("U", overheat=3, afterburner_on=True)  # 4 → needs 8
+    u = unit("U", overheat=4, afterburner_on=True)  # 4 → needs 8
     u2, res = heat_phase(u, ScriptedDice.of([3, 4]), OPT)
     assert res.engine_damaged and u2.pending_damage.at("engine") == 1
     assert u2.pending_damage.hull_hits == 0 and u2.damage.at("engine") == 0
@@ -45,4 +51,4 @@ def test_rules_notes_d_failed_heat_roll_damages_engine_pending() -> None:
 def test_rules_notes_d_heat_option_off_never_rolls() -> None:
     u = unit("U", overheat=5, afterburner_on=True)
     u2, res = heat_phase(u, ScriptedDice.of([]), replace(OPT, heat_enabled=False))
-    assert u2.overheat == 6 and res.check is None
+    assert u2.overheat == 5 and res.check is None
