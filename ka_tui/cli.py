@@ -1,16 +1,213 @@
-"""Command line: ``ka-tui [--db PATH] [--demo] [--where] [--new NAME] [export|import FILE]``."""
+"""Command line: ``ka-tui [--db PATH] [--demo] [--new NAME] [--where] [--force] [export|import FILE]``.
+
+Every user error is one line on stderr and exit code 2, never a traceback.
+The campaign file is checked (and migrated) here, before the app starts, with
+the standard library only; Textual and SQLModel load only when needed.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
+
+EXIT_USER_ERROR = 2
+
+EPILOG = """\
+without a command: open the campaign (--db, or the one in the data folder; a
+picker when there are several; the demo on first run).
+  ka-tui export FILE     write the campaign as JSON (FILE "-" = stdout)
+  ka-tui import FILE     read a JSON export into --db PATH or a new file named
+                         after the campaign (refuses to overwrite without --force)
+"""
+
+
+class UserError(Exception):
+    """A problem the user can fix; printed as one line."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="ka-tui", description="King's Angels campaign manager (terminal UI).",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("command", nargs="?", choices=("export", "import"), help=argparse.SUPPRESS)
+    p.add_argument("file", nargs="?", help=argparse.SUPPRESS)
+    p.add_argument("--db", type=Path, metavar="PATH", help="use this campaign file")
+    p.add_argument("--demo", action="store_true",
+                   help="open the demo campaign, creating it if needed")
+    p.add_argument("--new", metavar="NAME", help="create an empty campaign called NAME and open it")
+    p.add_argument("--where", action="store_true",
+                   help="print where campaign files are kept, and exit")
+    p.add_argument("--force", action="store_true",
+                   help="with import/export/--demo: replace an existing file (a backup is kept)")
+    return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="ka-tui")
-    parser.add_argument("--db", type=Path)
-    args = parser.parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)  # argparse itself exits 2 on bad usage
+    try:
+        return _dispatch(parser, args)
+    except UserError as e:
+        return _fail(str(e))
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # noqa: BLE001 — a StoreError or worse: one line, no traceback
+        from ka_tui.store.errors import StoreError
+
+        if isinstance(e, StoreError):
+            return _fail(str(e))
+        return _fail(f"unexpected error: {type(e).__name__}: {e}")
+
+
+def _fail(message: str) -> int:
+    print(f"ka-tui: {message}", file=sys.stderr)
+    return EXIT_USER_ERROR
+
+
+def _say(message: str) -> None:
+    print(f"ka-tui: {message}", file=sys.stderr)
+
+
+def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    if args.command and not args.file:
+        raise UserError(f"{args.command} needs a FILE (try: ka-tui {args.command} campaign.json)")
+    if args.file and not args.command:
+        raise UserError(f"unexpected argument {args.file!r} (see ka-tui --help)")
+    if sum(bool(x) for x in (args.command, args.demo, args.new, args.where)) > 1:
+        raise UserError("use one of --where, --demo, --new, export, import at a time")
+    if args.where:
+        return _where()
+    if args.command == "export":
+        return _export(args.db, args.file, args.force)
+    if args.command == "import":
+        return _import(args.file, args.db, args.force)
+    if args.new is not None:
+        return _run_app(_new(args.new, args.db))
+    if args.demo:
+        return _run_app(_demo(args.db, args.force))
+    return _open_default(args.db)
+
+
+# --------------------------------------------------------------- commands
+
+def _where() -> int:
+    from ka_tui.store.paths import data_dir, default_db_path, list_campaign_files
+
+    print(f"data folder:      {data_dir()}")
+    print(f"demo campaign:    {default_db_path()}")
+    files = list_campaign_files()
+    for f in files:
+        print(f"campaign:         {f}")
+    if not files:
+        print("campaigns:        none yet (the first run creates the demo)")
+    return 0
+
+
+def _new(name: str, db: Path | None) -> Path:
+    from ka_tui.store.db import create_campaign
+    from ka_tui.store.paths import file_for
+
+    if not name.strip():
+        raise UserError("--new needs a campaign name")
+    path = db or file_for(name)
+    if path.exists():
+        raise UserError(f"{path} already exists; choose another name or --db PATH")
+    create_campaign(path, name).close()
+    _say(f"created campaign {name.strip()!r} in {path}")
+    return path
+
+
+def _demo(db: Path | None, force: bool) -> Path:
+    from ka_tui.store.db import backup_file, check_file
+    from ka_tui.store.demo import create_demo
+    from ka_tui.store.paths import default_db_path
+
+    path = db or default_db_path()
+    if path.exists():
+        check_file(path)  # refuse anything that is not a campaign, before any write
+        if not force:
+            return _checked(path)
+        backup = backup_file(path, "bak-demo")
+        for side in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+            side.unlink(missing_ok=True)
+        _say(f"previous file kept as {backup}")
+    create_demo(path).close()
+    _say(f"created the demo campaign in {path}")
+    return path
+
+
+def _open_default(db: Path | None) -> int:
+    if db is not None:
+        if not db.exists():
+            return _run_app(_demo(db, False))
+        return _run_app(_checked(db))
+    from ka_tui.store.paths import list_campaign_files
+
+    files = list_campaign_files()
+    if not files:
+        _say("first run: creating the demo campaign")
+        return _run_app(_demo(None, False))
+    if len(files) == 1:
+        return _run_app(_checked(files[0]))
+    return _run_app(None)  # the app shows the campaign picker
+
+
+def _checked(path: Path) -> Path:
+    """Refuse a bad file, migrate an old one — before the screen is taken over."""
+    from ka_tui.store.db import check_file, migrate
+    from ka_tui.store.migrations import SCHEMA_VERSION
+
+    found = check_file(path)
+    if found.version < SCHEMA_VERSION:
+        backup = migrate(path, found.version)
+        _say(f"upgraded {path} to schema {SCHEMA_VERSION} (backup: {backup})")
+    return path
+
+
+def _source(db: Path | None) -> Path:
+    if db is not None:
+        return db
+    from ka_tui.store.paths import list_campaign_files
+
+    files = list_campaign_files()
+    if len(files) == 1:
+        return files[0]
+    if not files:
+        raise UserError("no campaign yet; name one with --db PATH")
+    names = ", ".join(f.name for f in files)
+    raise UserError(f"several campaigns ({names}); choose one with --db PATH")
+
+
+def _export(db: Path | None, file: str, force: bool) -> int:
+    from ka_tui.store.db import open_campaign
+    from ka_tui.store.transfer import export_campaign
+
+    with open_campaign(_source(db)) as campaign:
+        written = export_campaign(campaign, file, force=force)
+    if written is not None:
+        _say(f"exported {campaign.path} to {written}")
+    return 0
+
+
+def _import(file: str, db: Path | None, force: bool) -> int:
+    from ka_tui.store.paths import file_for
+    from ka_tui.store.transfer import import_campaign, read_document
+
+    target = db
+    if target is None:
+        doc = read_document(file)  # validated twice on this path; cheap, and names the file
+        target = file_for(doc["campaign"]["name"])
+    result = import_campaign(file, target, force=force)
+    result.db.close()
+    if result.backup is not None:
+        _say(f"previous file kept as {result.backup}")
+    _say(f"imported {file} into {target}")
+    return 0
+
+
+def _run_app(path: Path | None) -> int:
     from ka_tui.app import KaApp
 
-    KaApp(args.db or Path("campaign.db")).run()
+    KaApp(path).run()
     return 0

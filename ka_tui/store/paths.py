@@ -8,6 +8,7 @@ from pathlib import Path
 APP_NAME = "ka-tui"
 SUFFIX = ".db"
 DEFAULT_NAME = "campaign"
+DEMO_FILE = "demo.db"
 
 
 def data_dir() -> Path:
@@ -18,12 +19,14 @@ def data_dir() -> Path:
 
 
 def default_db_path() -> Path:
-    return data_dir() / f"{DEFAULT_NAME}{SUFFIX}"
+    """The campaign the first run creates (the demo) and ``--demo`` opens."""
+    return data_dir() / DEMO_FILE
 
 
 def file_for(name: str, folder: Path | None = None) -> Path:
     """A file name for a campaign called ``name`` (lower-case, safe characters)."""
-    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or DEFAULT_NAME
+    plain = re.sub(r"['\u2019]", "", name.lower())  # King's -> kings
+    slug = re.sub(r"[^a-z0-9]+", "-", plain).strip("-") or DEFAULT_NAME
     return (folder or data_dir()) / f"{slug}{SUFFIX}"
 
 
