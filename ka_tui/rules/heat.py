@@ -47,6 +47,8 @@ def heat_phase(unit: AirUnit, dice: Dice, options: AirOptions) -> tuple[AirUnit,
     if out_of_battle(unit):
         return unit, HeatResult(unit.id, before, before, None, False, ())
     after = next_overheat(unit)
+    if before == after == 0 and not unit.afterburner_on:
+        return unit, HeatResult(unit.id, 0, 0, None, False, ())
     why = ("afterburner this turn, counted when engaged" if unit.afterburner_on
            else "no afterburner this turn")
     lines = [f"{unit.id}: Engine Overheat {before} → {after} ({why}; R-3.5, RULES-NOTES D)"]
