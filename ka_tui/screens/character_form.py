@@ -36,36 +36,19 @@ from ka_tui.store.limits import (
     TEXT_MAX,
     WEAPON_RANGES,
 )
+from ka_tui.screens.roster_view import pool_text
+from ka_tui.store.checks import character_errors, skill_errors, weapon_errors
+from ka_tui.store.errors import ValidationError
 from ka_tui.widgets.form_fields import (
     CheckField,
     ChoiceField,
+    FormField,
     FormScreen,
     IntField,
     TextField,
 )
 
 Values = dict[str, Any]
-
-
-def pool_text(level: str, upgrades: int, legendary: bool = False) -> str:
-    """The dice pool of a skill as text, from the rules core when present (S0 §Skills)."""
-    try:
-        from ka_tui.rules.skills import Level, Skill, SkillKind, pool_of
-    except ImportError:
-        return f"{level}+{upgrades}" if upgrades else level
-    try:
-        skill = Skill("x", SkillKind("active"), 0, Level(level), upgrades)
-        pool = pool_of(skill)
-    except (ValueError, TypeError):
-        return f"{level}+{upgrades}" if upgrades else level
-    return _pool_notation(tuple(pool))
-
-
-def _pool_notation(pool: tuple[int, ...]) -> str:
-    counts: dict[int, int] = {}
-    for sides in pool:
-        counts[sides] = counts.get(sides, 0) + 1
-    return "+".join(f"{n}d{s}" for s, n in sorted(counts.items()))
 
 
 def unique_name_check(taken: Collection[str], what: str = "name") -> Callable[[Any], str | None]:
@@ -79,18 +62,18 @@ def unique_name_check(taken: Collection[str], what: str = "name") -> Callable[[A
     return check
 
 
+def store_errors(errors: list[ValidationError]) -> dict[str, str]:
+    """The store's check results as {field: first message}."""
+    out: dict[str, str] = {}
+    for e in errors:
+        out.setdefault(e.field, e.message)
+    return out
+
+
 def skill_cross_errors(values: Values) -> dict[str, str]:
-    """RULES-NOTES A: upgrades bounded by the level's maximum; Legendary needs level L."""
-    errors: dict[str, str] = {}
-    level = values.get("level")
-    upgrades = values.get("upgrades")
-    if isinstance(level, str) and isinstance(upgrades, int):
-        most = MAX_UPGRADES[level]
-        if upgrades > most:
-            errors["upgrades"] = f"{LEVEL_NAMES[level]} allows at most {most}"
-    if values.get("legendary") and level != "L":
-        errors["legendary"] = "only for level L"
-    return errors
+    """RULES-NOTES A: upgrades bounded by the level's maximum; Legendary exactly at L
+    (the store's ``skill_errors``, so the form and the database agree)."""
+    return store_errors(skill_errors(values))
 
 
 class SkillForm(FormScreen[Values]):
@@ -124,6 +107,13 @@ class SkillForm(FormScreen[Values]):
     def cross_errors(self, values: Values) -> dict[str, str]:
         return skill_cross_errors(values)
 
+    def on_form_field_changed(self, event: FormField.Changed) -> None:
+        if event.key == "level":
+            legendary = self.query_one("#field-legendary", CheckField)
+            if legendary.value != (event.field.value == "L"):
+                legendary.value = event.field.value == "L"  # posts its own Changed
+        super().on_form_field_changed(event)
+
     def dismiss(self, result: Values | None = None) -> Any:  # type: ignore[override]
         if result is not None and "id" in self.skill:
             result = {**result, "id": self.skill["id"]}
@@ -156,6 +146,9 @@ class WeaponForm(FormScreen[Values]):
             yield Static(f"Quick slot: 1..{QUICK_SLOTS} or empty (carried, not at hand).",
                          classes="form-status")
         yield Footer()
+
+    def cross_errors(self, values: Values) -> dict[str, str]:
+        return store_errors(weapon_errors(values))
 
     def _slot_free(self, value: Any) -> str | None:
         if value is not None and value in self.taken_slots:
@@ -211,7 +204,7 @@ class CharacterForm(FormScreen[Any]):
         height: auto;
     }
     CharacterForm Grid FormField > .ff-label {
-        width: 13;
+        width: 14;
     }
     CharacterForm DataTable {
         height: 1fr;
@@ -244,13 +237,13 @@ class CharacterForm(FormScreen[Any]):
                     yield ChoiceField("Role", [(r.capitalize(), r) for r in ROLES],
                                       c.get("role", "ground"), key="role")
                     with Grid():
-                        for left, right in zip(_LEFT, (*_RIGHT, None, None)):
+                        for left, right in zip(_LEFT, (*_RIGHT, "conscious", None)):
                             yield self._int_field(left)
-                            if right is None:
+                            if right == "conscious":
                                 yield CheckField("Conscious", bool(c.get("conscious", True)),
-                                                 key="conscious", label_width=13)
-                                break
-                            yield self._int_field(right)
+                                                 key="conscious")
+                            elif right is not None:
+                                yield self._int_field(right)
                     yield TextField("Notes", c.get("notes", ""), key="notes",
                                     max_length=TEXT_MAX)
                 with TabPane("Skills", id="tab-skills"):
@@ -287,7 +280,7 @@ class CharacterForm(FormScreen[Any]):
             level = s["level"] + (" Leg" if s.get("legendary") else "")
             skills.add_row(s["name"], s["kind"], str(s["number"]), level,
                            str(s["upgrades"]),
-                           pool_text(s["level"], s["upgrades"], s.get("legendary", False)),
+                           pool_text(s["level"], s["upgrades"]),
                            key=s["name"])
         if self.skills:
             skills.move_cursor(row=min(row, len(self.skills) - 1))
@@ -302,10 +295,8 @@ class CharacterForm(FormScreen[Any]):
             weapons.move_cursor(row=min(row, len(self.weapons) - 1))
 
     def cross_errors(self, values: Values) -> dict[str, str]:
-        kp, kmax = values.get("k_points"), values.get("k_points_max")
-        if isinstance(kp, int) and isinstance(kmax, int) and kp > kmax:
-            return {"k_points": f"above max {kmax}"}
-        return {}
+        """K-points within the maximum, six wounds is death (R-5): the store's checks."""
+        return store_errors(character_errors(values))
 
     def values(self) -> tuple[Values, dict[str, str]]:
         values, errors = super().values()

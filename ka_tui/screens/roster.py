@@ -109,7 +109,7 @@ class RosterScreen(Screen[None]):
                                     zebra_stripes=True)
             with VerticalScroll(id="detail"):
                 yield Static("Loading the campaign…", id="detail-text", markup=True)
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         for name, state in self.tables.items():
@@ -212,6 +212,9 @@ class RosterScreen(Screen[None]):
             self.query_one(TabbedContent).active = tab
             table.focus()
 
+    def on_resize(self) -> None:
+        self.show_detail()
+
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self.show_detail()
 
@@ -237,10 +240,11 @@ class RosterScreen(Screen[None]):
             text.update(view.aircraft_detail(row, self.tables["characters"].rows))
             return
         cached = self._detail_cache.get(row["id"])
+        width = self.query_one("#detail").content_size.width - 1
         if cached is not None:
-            text.update(view.character_detail(row, cached))
+            text.update(view.character_detail(row, cached, width))
         else:
-            text.update(view.character_detail(row, None))
+            text.update(view.character_detail(row, None, width))
             self.load_detail(row["id"])
 
     @work(thread=True, exclusive=True, group="roster-detail", exit_on_error=False)

@@ -9,12 +9,13 @@ the database agree; ``ValidationError`` carries the field to mark.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from sqlmodel import Session, col, select
 
 from ka_tui.screens.roster_view import RosterData
-from ka_tui.store.checks import character_errors, skill_errors, weapon_errors
+from ka_tui.store import roster
 from ka_tui.store.db import CampaignDB
 from ka_tui.store.errors import StoreError, ValidationError
 from ka_tui.store.models import Aircraft, AircraftCrew, Campaign, Character, Skill, Weapon
@@ -90,126 +91,77 @@ def load_character_full(db: CampaignDB, character_id: int) -> Row:
 
 
 def save_character(db: CampaignDB, values: Row) -> int:
-    """Add (no ``id``) or replace a character with its skills and weapons in ONE
-    transaction; checks everything first and raises ``ValidationError``."""
+    """Add (no ``id``) or update a character with its skills and weapons as ONE
+    transaction (``db.batch()`` around the store's service calls, which check
+    every value before writing). Raises ``ValidationError`` for a field of the
+    character, ``StoreError`` naming the skill or weapon otherwise."""
     fields = {k: values[k] for k in _CHARACTER_FIELDS if k in values}
-    _first(character_errors(fields))
-    skills = [{k: s[k] for k in _SKILL_FIELDS} | ({"id": s["id"]} if "id" in s else {})
-              for s in values.get("skills", [])]
-    weapons = [{k: w.get(k) for k in _WEAPON_FIELDS} | ({"id": w["id"]} if "id" in w else {})
-               for w in values.get("weapons", [])]
-    for i, skill in enumerate(skills):
-        _first(skill_errors(skill), prefix=f"skill {skill.get('name') or i + 1}: ")
-    _unique([s["name"] for s in skills], "skill name")
-    for i, weapon in enumerate(weapons):
-        _first(weapon_errors(weapon), prefix=f"weapon {weapon.get('name') or i + 1}: ")
-    _unique([w["quick_slot"] for w in weapons if w["quick_slot"] is not None], "quick slot")
+    skills = [_item(s, _SKILL_FIELDS) for s in values.get("skills", [])]
+    weapons = [_item(w, _WEAPON_FIELDS) for w in values.get("weapons", [])]
     character_id = values.get("id")
-    with db.transaction() as s:
-        clash = s.exec(select(Character.id).where(
-            col(Character.name).collate("NOCASE") == fields["name"].strip())).first()
-        if clash is not None and clash != character_id:
-            raise ValidationError("name", "another character has this name")
-        fields["name"] = fields["name"].strip()
+    with db.batch():
         if character_id is None:
-            character = Character(**fields)
-            s.add(character)
-            s.flush()
-            assert character.id is not None
-            character_id = character.id
+            character = roster.add_character(db, **fields)
         else:
-            character = s.get(Character, character_id)
-            if character is None:
-                raise StoreError("That character is no longer in the campaign.")
-            for k, v in fields.items():
-                setattr(character, k, v)
-            s.add(character)
-        _replace_children(s, Skill, character_id, skills)
-        _replace_children(s, Weapon, character_id, weapons)
-    return character_id
+            character = roster.update_character(db, character_id, **fields)
+        assert character.id is not None
+        _sync(db, "skill", character.id, skills, roster.list_skills, roster.add_skill,
+              roster.update_skill, roster.delete_skill, clash_field="name")
+        _sync(db, "weapon", character.id, weapons, roster.list_weapons, roster.add_weapon,
+              roster.update_weapon, roster.delete_weapon, clash_field="quick_slot")
+        return character.id
 
 
-def _replace_children(s: Session, model: type[Skill] | type[Weapon], character_id: int,
-                      rows: list[Row]) -> None:
-    existing = {r.id: r for r in s.exec(select(model).where(
-        model.character_id == character_id))}
-    keep = {r["id"] for r in rows if r.get("id") in existing}
-    for row_id, row in existing.items():
-        if row_id not in keep:
-            s.delete(row)
-    s.flush()  # free names and slots before rows take them over
-    for r in rows:
-        data = {k: v for k, v in r.items() if k != "id"}
-        if r.get("id") in existing:
-            obj = existing[r["id"]]
-            for k, v in data.items():
-                setattr(obj, k, v)
-        else:
-            obj = model(character_id=character_id, **data)
-        s.add(obj)
+def _item(values: Row, names: list[str]) -> Row:
+    item = {k: values[k] for k in names if k in values}
+    if values.get("id") is not None:
+        item["id"] = values["id"]
+    return item
 
 
-def _first(errors: list[ValidationError], prefix: str = "") -> None:
-    if errors:
-        e = errors[0]
-        if prefix:
-            raise StoreError(f"{prefix}{e.field}: {e.message}")
-        raise e
-
-
-def _unique(values: list[Any], what: str) -> None:
-    seen: set[Any] = set()
-    for v in values:
-        key = v.casefold() if isinstance(v, str) else v
-        if key in seen:
-            raise StoreError(f"{what} {v} is used twice")
-        seen.add(key)
+def _sync(db: CampaignDB, what: str, character_id: int, wanted: list[Row],
+          list_fn: Callable[..., list[Any]], add_fn: Callable[..., Any],
+          update_fn: Callable[..., Any], delete_fn: Callable[..., None], *,
+          clash_field: str) -> None:
+    """Make the character's skills or weapons equal ``wanted``: delete the rows
+    that went, free the unique field of rows that change it (so two rows can
+    swap names or quick slots), then update and add."""
+    existing = {row.id: row for row in list_fn(db, character_id)}
+    keep = {w["id"] for w in wanted if w.get("id") in existing}
+    current = "?"
+    try:
+        for row_id in existing.keys() - keep:
+            current = existing[row_id].name
+            delete_fn(db, row_id)
+        for w in wanted:
+            current = w.get("name", "?")
+            old = existing.get(w.get("id"))
+            if old is not None and getattr(old, clash_field) != w.get(clash_field):
+                free = None if clash_field == "quick_slot" else f"~{old.id}~{old.name}"[:60]
+                update_fn(db, old.id, **{clash_field: free})
+        for w in wanted:
+            current = w.get("name", "?")
+            data = {k: v for k, v in w.items() if k != "id"}
+            if w.get("id") in existing:
+                update_fn(db, w["id"], **data)
+            else:
+                add_fn(db, character_id, **data)
+    except ValidationError as e:
+        raise StoreError(f"{what} {current}: {e.message}") from None
 
 
 def duplicate(db: CampaignDB, tab: str, row_id: int) -> tuple[int, str]:
     """Copy a character (with skills and weapons) or an aircraft under a free name."""
-    model: type[Character] | type[Aircraft] = Character if tab == "characters" else Aircraft
-    with db.transaction() as s:
-        original = s.get(model, row_id)
-        if original is None:
-            raise StoreError("That row is no longer in the campaign.")
-        taken = {n.casefold() for n in s.exec(select(model.name))}
-        name = _free_name(original.name, taken)
-        data = original.model_dump(exclude={"id"}) | {"name": name}
-        copy = model(**data)
-        s.add(copy)
-        s.flush()
-        assert copy.id is not None
-        if isinstance(original, Character):
-            for child_model in (Skill, Weapon):
-                for child in s.exec(select(child_model).where(
-                        child_model.character_id == row_id)):
-                    s.add(child_model(**child.model_dump(exclude={"id", "character_id"}),
-                                      character_id=copy.id))
-        else:
-            for link in s.exec(select(AircraftCrew).where(AircraftCrew.aircraft_id == row_id)):
-                s.add(AircraftCrew(aircraft_id=copy.id, character_id=link.character_id))
-        return copy.id, name
-
-
-def _free_name(name: str, taken: set[str]) -> str:
-    n = 2
-    base = name
-    if base.endswith(")") and " (" in base:
-        stem, _, num = base[:-1].rpartition(" (")
-        if num.isdigit():
-            base, n = stem, int(num) + 1
-    while f"{base} ({n})".casefold() in taken:
-        n += 1
-    return f"{base} ({n})"
+    copy = (roster.duplicate_character(db, row_id) if tab == "characters"
+            else roster.duplicate_aircraft(db, row_id))
+    assert copy.id is not None
+    return copy.id, copy.name
 
 
 def delete(db: CampaignDB, tab: str, row_id: int) -> None:
-    """Delete a character (its skills, weapons, crew places go with it; an
-    aircraft it piloted keeps flying without a pilot) or an aircraft."""
-    model: type[Character] | type[Aircraft] = Character if tab == "characters" else Aircraft
-    with db.transaction() as s:
-        row = s.get(model, row_id)
-        if row is None:
-            return
-        s.delete(row)
+    """Delete a character (its skills, weapons and crew places go with it; an
+    aircraft he piloted keeps its place without a pilot) or an aircraft."""
+    if tab == "characters":
+        roster.delete_character(db, row_id)
+    else:
+        roster.delete_aircraft(db, row_id)

@@ -93,7 +93,7 @@ def pool_text(level: str, upgrades: int) -> str:
     return "+".join(f"{n}d{s}" for s, n in sorted(counts.items()))
 
 
-def character_detail(c: Row, extra: Row | None) -> str:
+def character_detail(c: Row, extra: Row | None, width: int = 30) -> str:
     """Rich markup for the detail pane: characteristics, Base skills, skills, weapons."""
     base = [f"{label} {c[key]:<2}" for label, key in _BASE_LABELS]
     lines = [f"[b]{escape(c['name'])}[/b]  {c['role']}",
@@ -109,19 +109,33 @@ def character_detail(c: Row, extra: Row | None) -> str:
     else:
         lines.append("[b]Skills[/b]" if extra["skills"] else "[dim]No skills.[/]")
         for s in extra["skills"]:
-            legend = " [b]Legendary[/b]" if s.get("legendary") else ""
-            kind = "" if s["kind"] == "active" else f" ({s['kind']})"
-            lines.append(f" {escape(s['name'])}{kind}: {s['number']} "
-                         f"{escape('[' + s['level'] + ']')} "
-                         f"{pool_text(s['level'], s['upgrades'])}{legend}")
+            lines.append(" " + escape(skill_line(s, width - 1)))
         lines.append("[b]Weapons[/b]" if extra["weapons"] else "[dim]No weapons.[/]")
         for w in extra["weapons"]:
-            slot = f"slot {w['quick_slot']}" if w.get("quick_slot") else "carried"
-            kind = "firearm" if w.get("is_firearm") else "melee"
-            lines.append(f" {escape(w['name'])}: dmg {w['damage']}, {kind}, {slot}")
+            lines.append(" " + escape(weapon_line(w, width - 1)))
     if c.get("notes"):
         lines.append(f"[dim]{escape(c['notes'])}[/]")
     return "\n".join(lines)
+
+
+def skill_line(s: Row, width: int = 29) -> str:
+    """``Aerial Gunne~  6 M 4d12+1d20``; a Passive skill shows the bonus it adds to
+    a d12 Base or characteristic roll (S0 §Skills); Lore is prefixed as in S0."""
+    name = ("Lore: " if s["kind"] == "lore" else "") + s["name"]
+    room = max(13, width - 16)
+    name = name if len(name) <= room else name[:room - 1] + "~"
+    if s["kind"] == "passive":
+        return f"{name:<{room}} +{s['number']} to d12"
+    return f"{name:<{room}} {s['number']:>2} {s['level']} {pool_text(s['level'], s['upgrades'])}"
+
+
+def weapon_line(w: Row, width: int = 29) -> str:
+    """``Service revolver 3 gun #1``: damage, firearm or melee, quick slot."""
+    room = max(14, width - 15)
+    name = w["name"] if len(w["name"]) <= room else w["name"][:room - 1] + "~"
+    slot = f"#{w['quick_slot']}" if w.get("quick_slot") else "bag"
+    kind = "gun" if w.get("is_firearm") else "melee"
+    return f"{name:<{room}} {w['damage']:>2} {kind} {slot}"
 
 
 _BASE_LABELS = (("Wpn", "base_weapons"), ("Tec", "base_tech"), ("Sur", "base_survival"),

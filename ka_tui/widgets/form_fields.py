@@ -186,7 +186,7 @@ class _InputField(FormField):
             type=self._input_type,  # type: ignore[arg-type]
             max_length=self._max_length,
             compact=True,
-            select_on_focus=False,
+            select_on_focus=self._narrow,  # typing replaces a number, appends to text
             classes="-narrow" if self._narrow else "",
             id=f"input-{self.key}",
         )
