@@ -127,13 +127,15 @@ def preview_start(unit: AirUnit, options: AirOptions) -> StartPreview:
     return StartPreview(after, stalls, tuple(checks), tuple(lines))
 
 
-def start_turn(unit: AirUnit, dice: Dice, options: AirOptions) -> tuple[AirUnit, StartReport]:
+def start_turn(unit: AirUnit, dice: Dice, options: AirOptions,
+               battle_map: BattleMap | None = None) -> tuple[AirUnit, StartReport]:
     """R-3.2 at the start of the turn: speed −5; at 0 a piston engine stalls.
 
     A stall loses one level and needs a piloting check; a failure leaves the
     aircraft out of control this turn, and a miss by more than 5 also turns it
     1–``random_move_max_sides`` sides at random (RULES-NOTES D). Clears the
-    per-turn ``moved`` and ``figure_flown`` flags and last turn's stall.
+    per-turn ``moved`` and ``figure_flown`` flags and last turn's stall. Given
+    the map, a stall down to the terrain's height is a crash (R-6.1).
     """
     fresh = replace(unit, moved=False, figure_flown=False, out_of_control=False)
     if unit.landed or unit.crashed or unit.destroyed:
@@ -160,6 +162,11 @@ def start_turn(unit: AirUnit, dice: Dice, options: AirOptions) -> tuple[AirUnit,
         if not roll.success:
             u = replace(u, altitude=u.altitude - 1)
             lines.append(f"{u.id} cannot hold the echelon: drops to level {u.altitude}")
+    if battle_map is not None and u.altitude <= battle_map.height(u.hex):
+        height = battle_map.height(u.hex)
+        crash = TerrainCrash(u.hex, u.altitude, height, u.speed)
+        u = replace(u, altitude=height, crashed=True)
+        lines.append(f"{u.id} falls to the terrain at {_hex_name(u.hex)}: crash (R-6.1)")
     return u, StartReport(unit.speed, after, stalled, tuple(rolls), tuple(lines),
                           random_sides, crash)
 
@@ -235,6 +242,7 @@ class _Flight:
     figure_failed: bool = False
     stalled: bool = False
     fallback_hexes: int | None = None
+    required: int | None = None    # hexes the move had to fly, fixed at its end
     goal: int | None = None
     progress: int = 0
     random_sides: int = 0
@@ -484,7 +492,7 @@ class _Flight:
         if s.points > 0 and new > max(self.unit.profile.move, self.speed):
             raise _Stop(f"thrust {s.points:+d} would make speed {new}, above Move "
                         f"{self.unit.profile.move} (S0 §Flight card, R-3.1)")
-        if new < self.flown:
+        if s.at == "start" and new < self.flown:
             raise _Stop(f"speed {new} is below the {self.flown} hexes flown already")
         self.set_speed(new, f"thrust {s.points:+d} at the {s.at}, R-3.1")
 
@@ -672,6 +680,7 @@ class _Flight:
         if self.after_end_thrust or self.ended:
             return
         target = self.hexes_target()
+        self.required = target
         if self.flown < target:
             if self.dice is None:
                 raise _Stop(f"the plan flies {self.flown} hex(es); speed {target} must fly "
@@ -727,6 +736,8 @@ def _fly(unit: AirUnit, plan: Plan, battle_map: BattleMap, options: AirOptions,
         if dice is not None and (f.figure_failed or f.lost_control):
             f.log.append(f"{unit.id}: the rest of the plan is dropped ({len(plan) - i} step(s))")
             break
+        if f.crashed:
+            break
         f.index = i
         try:
             f.step(step)
@@ -768,7 +779,8 @@ def validate_plan(unit: AirUnit, plan: Plan, battle_map: BattleMap,
             checks.append(RequiredCheck(g.what, g.target, -1, g.on_fail))
     end = _end_unit(unit, f, Damage())
     return PlanCheck(not errors, tuple(errors), tuple(checks), tuple(f.path), end,
-                     f.hexes_target(), f.flown, f.thrust_cap, f.thrust_used, f.sides,
+                     f.required if f.required is not None else f.hexes_target(),
+                     f.flown, f.thrust_cap, f.thrust_used, f.sides,
                      f.crash, tuple(f.notes))
 
 
