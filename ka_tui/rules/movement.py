@@ -538,10 +538,10 @@ class _Flight:
         if kind is FigureKind.SLIDE_SLIP:
             raise _Stop("the slide-slip is a SlideSlip step, not a Figure")
         self.controlled(spec.name)
-        if self.began:
-            raise _Stop(f"{spec.name}: figures only at the start of the movement (R-9)")
         if self.figure or self.unit.figure_flown:
             raise _Stop(f"{spec.name}: only one figure per turn (R-9)")
+        if self.began:
+            raise _Stop(f"{spec.name}: figures only at the start of the movement (R-9)")
         refusal = figure_refusal(self.unit.profile, kind, self.speed)
         if refusal:
             raise _Stop(refusal)
