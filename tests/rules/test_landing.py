@@ -1,0 +1,188 @@
+"""Take-off and landing (R-10) on text maps with strips and a carrier."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from ka_tui.rules.air_check import roll_check
+from ka_tui.rules.air_map import LandingSite, Surface, parse_map
+from ka_tui.rules.air_state import Airman, Damage
+from ka_tui.rules.aircraft import EngineKind
+from ka_tui.rules.dice import ScriptedDice
+from ka_tui.rules.landing import (
+    SIZE_CLASSES,
+    landing_outcome,
+    landing_target,
+    size_class,
+)
+from ka_tui.rules.movement import execute_plan, validate_plan
+from ka_tui.rules.target import Finalizer
+from tests.rules.test_air_move_support import BOMBER, FIGHTER, OPTS, TWIN, at, plan, unit
+
+FIELD = parse_map("""
+    . . . . ~ ~ ~
+    . . . . ~ ~ ~
+    . . . . ~ ~ ~
+    r . . . ~ ~ ~
+    r . f . ~ ~ ~
+    r . f . ~ ~ ~
+    r . f . ~ ~ ~
+    r . f . ~ ~ ~
+    strip Home 1,7 N 6 1 prepared
+    strip Grass 3,7 N 3 1 unprepared
+    carrier Ark 5,7 N 4 1
+""")
+
+
+def site(surface: Surface = Surface.PREPARED, length: int = 6, width: int | None = 1,
+         carrier: bool = False) -> LandingSite:
+    return LandingSite("test", surface, length, width, 0, at(0, 0), carrier)
+
+
+def test_r10_size_classes_table() -> None:
+    assert [(c.max_landing_speed, c.min_length, c.min_width) for c in SIZE_CLASSES.values()] == [
+        (3, 5, 1), (6, 8, 3), (4, 12, 4)]
+    assert size_class(FIGHTER).label == "single-engine"
+    assert size_class(BOMBER).label == "four-engine"
+
+
+def test_r10_land_on_a_prepared_strip_stops_at_its_end() -> None:
+    u = unit(col=1, row=7, altitude=1, speed=3)
+    check = validate_plan(u, plan("LAND"), FIELD, OPTS)
+    assert check.legal, check.reason
+    (c,) = check.checks
+    assert c.target.value == 3 and c.target.render().endswith("- 2 (landing on prepared strip, R-10) = 3")
+    out, rep = execute_plan(u, plan("LAND"), FIELD, ScriptedDice.of([2, 2]), OPTS)
+    assert rep.landed and out.landed and out.hex == at(1, 2)
+    assert out.altitude == 0 and out.speed == 0
+
+
+def test_r10_land_after_flying_onto_the_strip() -> None:
+    u = unit(col=1, row=9, altitude=1, speed=3)
+    out, rep = execute_plan(u, plan("2F LAND"), FIELD, ScriptedDice.of([6, 6]), OPTS)
+    assert out.landed and out.hex == at(1, 2)
+
+
+def test_r10_over_landing_speed_plus_one_per_point() -> None:
+    t = landing_target(unit(), site(), 5, OPTS)
+    assert t.value == 5 + 2 - 2
+
+
+def test_r10_damaged_gear_plus_three_per_leg() -> None:
+    u = unit(damage=Damage(2, (("landing_gear", 2),)))
+    assert landing_target(u, site(), 3, OPTS).value == 5 + 6 - 2
+
+
+@pytest.mark.parametrize("engine_hits,mod", [(4, 4), (2, 2), (1, 0)])
+def test_r10_no_thrust_plus_4_and_halved_thrust_plus_2(engine_hits: int, mod: int) -> None:
+    u = unit(damage=Damage(engine_hits, (("engine", engine_hits),)))
+    assert landing_target(u, site(), 3, OPTS).value == 5 + mod - 2
+
+
+def test_r10_strip_too_short_plus_2_and_narrow_house_rule() -> None:
+    u = unit(profile=TWIN)   # twin-engine: 8 hexes long, 3 wide
+    t = landing_target(u, site(length=6, width=1), 6, OPTS)
+    assert t.value == 5 + 2 + 2 - 2
+    assert "narrow_strip_mod" in t.render()
+    no_width = replace(OPTS, narrow_strip_mod=0)
+    assert landing_target(u, site(length=6, width=1), 6, no_width).value == 5 + 2 - 2
+
+
+@pytest.mark.parametrize("surface,mod", [
+    (Surface.PREPARED, -2), (Surface.UNPREPARED, 2), (Surface.WATER, 3), (Surface.ROUGH, 3),
+    (Surface.FOREST, 5), (Surface.CARRIER, 4), (Surface.OPEN, 3)])
+def test_r10_surface_modifiers(surface: Surface, mod: int) -> None:
+    assert landing_target(unit(), site(surface, width=None), 3, OPTS).value == 5 + mod
+
+
+def test_r10_landing_on_terrain_off_a_strip() -> None:
+    """Water, forest and rough ground come from the map under the aircraft."""
+    water = validate_plan(unit(col=6, row=7, altitude=1, speed=3), plan("LAND"), FIELD, OPTS)
+    assert water.legal and water.checks[0].target.value == 5 + 3
+    forest = validate_plan(unit(col=2, row=7, altitude=1, speed=3), plan("LAND"), FIELD, OPTS)
+    # forest run of 4 hexes is short for a single-engine craft (+2)
+    assert forest.checks[0].target.value == 5 + 5 + 2
+
+
+def test_r10_carrier_plus_4_and_four_engines_barred() -> None:
+    u = unit(col=5, row=7, altitude=1, speed=3)
+    check = validate_plan(u, plan("LAND"), FIELD, OPTS)
+    assert check.legal and check.checks[0].target.value == 5 + 2 + 4   # 4-hex deck: short
+    heavy = unit(col=5, row=7, altitude=1, speed=3, profile=BOMBER)
+    assert "four-engine craft cannot land on a carrier" in validate_plan(
+        heavy, plan("LAND"), FIELD, OPTS).reason
+    fitted = replace(heavy, carrier_equipped=True,
+                     profile=replace(BOMBER, engine_kind=EngineKind.ETERNIUM))
+    assert validate_plan(fitted, plan("LAND"), FIELD, OPTS).legal
+    assert landing_target(heavy, site(Surface.CARRIER, carrier=True), 3,
+                          OPTS).finalizer is Finalizer.IMPOSSIBLE
+
+
+def test_r10_out_of_control_automatic_failure_margin_10() -> None:
+    t = landing_target(unit(), site(), 3, OPTS, in_control=False)
+    assert t.finalizer is Finalizer.AUTO_FAIL
+    out = landing_outcome(roll_check("land", t, ScriptedDice.of([])), go_around=True)
+    assert out.margin == 10 and out.crash_points == 100 and not out.went_around
+
+
+def test_r10_out_of_control_cannot_plan_a_landing() -> None:
+    """R-3.2: an aircraft out of control cannot land."""
+    u = unit(col=1, row=7, altitude=1, speed=3, out_of_control=True)
+    assert "out of control" in validate_plan(u, plan("LAND"), FIELD, OPTS).reason
+
+
+def test_r10_go_around_when_missed_by_3_or_less() -> None:
+    u = unit(col=1, row=7, altitude=1, speed=4, pilot=Airman("Kay", piloting=7))
+    # target 7 + 1 (speed 4 > 3) − 2 = 6; 2+2 = 4 misses by 2
+    out, rep = execute_plan(u, plan("LAND"), FIELD, ScriptedDice.of([2, 2]), OPTS)
+    assert rep.went_around and not out.landed and out.altitude == 1
+    assert out.hex == at(1, 3) and out.pending_damage.hull_hits == 0
+
+
+def test_r10_no_go_around_when_declined() -> None:
+    u = unit(col=1, row=7, altitude=1, speed=4, pilot=Airman("Kay", piloting=7))
+    out, rep = execute_plan(u, plan("LAND!"), FIELD,
+                            ScriptedDice.of([2, 2, 3, 3, 3, 3]), OPTS)
+    assert out.landed and rep.crash_landing_points == 20
+    assert out.pending_damage.hull_hits == 2
+
+
+def test_r10_crash_landing_10_damage_per_point_of_margin() -> None:
+    u = unit(col=1, row=7, altitude=1, speed=7)
+    # target 5 + 4 − 2 = 7; 1+2 = 3 misses by 4 → 40 points = 4 hits, 4 locations
+    dice = ScriptedDice.of([1, 2, 3, 3, 3, 4, 4, 3, 4, 4])
+    out, rep = execute_plan(u, plan("LAND"), FIELD, dice, OPTS)
+    assert rep.crash_landing_points == 40 and out.pending_damage.hull_hits == 4
+    assert out.landed and out.hex == at(1, 7)
+    assert dice.exhausted
+
+
+def test_r10_land_from_one_level_above_the_surface() -> None:
+    u = unit(col=1, row=7, altitude=2, speed=3)
+    check = validate_plan(u, plan("LAND"), FIELD, OPTS)
+    assert not check.legal and "one level above the surface" in check.reason
+
+
+def test_r10_take_off_needs_the_run() -> None:
+    u = unit(col=1, row=7, altitude=0, speed=0, landed=True)
+    check = validate_plan(u, plan("TO"), FIELD, OPTS)
+    assert check.legal, check.reason
+    assert check.end.hex == at(1, 4) and check.end.altitude == 1 and check.end.speed == 3
+    assert not check.end.landed
+    late = replace(u, hex=at(1, 4))
+    assert "needs 4 hexes of strip ahead, 3 here" in validate_plan(late, plan("TO"), FIELD,
+                                                                  OPTS).reason
+
+
+def test_r10_take_off_speed_option() -> None:
+    u = unit(col=1, row=7, altitude=0, speed=0, landed=True)
+    opts = replace(OPTS, takeoff_at_landing_speed=False)
+    assert validate_plan(u, plan("TO"), FIELD, opts).end.speed == 4
+
+
+def test_r10_on_the_ground_only_take_off() -> None:
+    u = unit(col=1, row=7, altitude=0, speed=0, landed=True)
+    assert "take off first" in validate_plan(u, plan("F"), FIELD, OPTS).reason
+    assert validate_plan(u, (), FIELD, OPTS).legal
