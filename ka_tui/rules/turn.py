@@ -514,7 +514,8 @@ def resolve_turn(state: BattleState, orders: Mapping[str, Orders], battle_map: B
                                       evasive=o.evasive)
             except TurnError as err:
                 lines.append(f"{err}; flies straight ahead instead")
-                state, mv = move_unit(state, u.id, straight_plan(u), battle_map, dice, options)
+                state, mv = move_unit(state, u.id, straight_plan(u), battle_map, dice, options,
+                                      evasive=o.evasive and may_evade(u))
             moves.append(mv)
             lines.extend(mv.log)
         state, me = end_movement(state, dice, options)

@@ -1,0 +1,117 @@
+"""Whole turns with scripted dice on small text-defined maps (R-1 … R-8, R-6.1,
+RULES-NOTES D): positions, speeds, altitudes, damage and the log."""
+
+from __future__ import annotations
+
+from ka_tui.rules.air_map import parse_map
+from ka_tui.rules.aircraft import AircraftClass, EngineKind
+from ka_tui.rules.dice import ScriptedDice
+from ka_tui.rules.hexgrid import Hex
+from ka_tui.rules.move_plan import Plan, parse_plan
+from ka_tui.rules.options import AirOptions
+from ka_tui.rules.turn import BattleState, Orders, Phase, resolve_turn
+
+from .air_combat_fixtures import unit
+
+OPT = AirOptions()
+
+# 8 columns × 8 rows, open ground with one hill of height 2 at column 2, row 2.
+MAP = parse_map("""
+. . . . . . . .
+. . . . . . . .
+. . 2 . . . . .
+. . . . . . . .
+. . . . . . . .
+. . . . . . . .
+. . . . . . . .
+. . . . . . . .
+""")
+
+
+def at(col: int, row: int) -> Hex:
+    return Hex.from_offset(col, row)
+
+
+def plan(text: str) -> Plan:
+    steps, errors = parse_plan(text)
+    assert not errors, errors
+    return steps
+
+
+def placed(uid: str, side: str, col: int, row: int, **kw: object):  # type: ignore[no-untyped-def]
+    h = at(col, row)
+    return unit(uid, side, q=h.q, r=h.r, **kw)  # type: ignore[arg-type]
+
+
+def test_scenario_head_on_pass_fighter_hits_bomber() -> None:
+    """Blue wins initiative, closes and shoots; red's bomber flies past and cannot
+    return fire (its target is behind it); R-1.3 puts red's damage in effect."""
+    a = placed("A", "blue", 1, 6, facing=0, speed=8)
+    c = placed("C", "red", 1, 0, facing=3, speed=8, cls=AircraftClass.BOMBER,
+               prof={"evasion": 1, "hull": 6})
+    faces = [6, 6, 1, 1,        # initiative blue 12, red 2 (R-1.1)
+             3, 3,              # A to hit C: 6 vs 4 (range 1)
+             6, 5, 1,           # Firepower: critical, hit, miss
+             2,                 # C Evasion 1d6: no cancel
+             5, 5,              # critical → 10 control surfaces
+             3, 4]              # hit → 7 fuselage
+    dice = ScriptedDice.of(faces)
+    orders = {"A": Orders(plan("+2 F F F F F"), shoot="C"),
+              "C": Orders(plan("F F F"), shoot="A")}
+    s, rep = resolve_turn(BattleState((a, c)), orders, MAP, dice, OPT)
+    assert dice.exhausted
+    a2, c2 = s.unit("A"), s.unit("C")
+    assert (a2.hex, a2.speed, a2.altitude, a2.facing) == (at(1, 1), 5, 2, 0)
+    assert (c2.hex, c2.speed, c2.altitude, c2.facing) == (at(1, 3), 3, 2, 3)
+    assert c2.damage.hull_hits == 2 and c2.damage.at("control_surfaces") == 1
+    assert c2.pending_damage.hull_hits == 0
+    assert a2.ammo == 9 and c2.ammo == 10 and a2.fuel == 19
+    log = "\n".join(rep.log)
+    assert "initiative order: blue, red" in log
+    assert "A to hit C (R-2): 2d6 3+3 = 6 vs 4 (gunnery A-pilot, R-2) → success" in log
+    assert "C cannot shoot at A" in log and "arc" in log
+    assert "C: level 2, speed 3; engine sound; fuel 19; ammo 10; hull 4/6" in log
+    assert s.phase is Phase.BETWEEN_TURNS and s.turn == 1
+
+
+def test_scenario_evasive_fighter_is_harder_to_hit_and_cannot_shoot() -> None:
+    """R-8: red evades (piloting check) and so cannot attack; blue shoots at +3."""
+    a = placed("A", "blue", 4, 7, facing=0, speed=8)
+    b = placed("B", "red", 4, 0, facing=3, speed=8)
+    faces = [1, 1, 6, 6,        # red wins initiative
+             3, 3,              # B evasive check: 6 vs 5 (piloting) → evading
+             5, 5,              # A to hit B: 10 vs 4 + 3 (evading) = 7
+             1, 1, 1]           # Firepower all miss
+    dice = ScriptedDice.of(faces)
+    orders = {"B": Orders(plan("F F F"), evasive=True, shoot="A"),
+              "A": Orders(plan("F F F"), shoot="B")}
+    s, rep = resolve_turn(BattleState((a, b)), orders, MAP, dice, OPT)
+    assert dice.exhausted
+    assert s.unit("A").hex == at(4, 4) and s.unit("B").hex == at(4, 3)
+    assert s.unit("B").evading
+    log = "\n".join(rep.log)
+    assert "B evasive manoeuvre (R-8): 2d6 3+3 = 6 vs 5" in log
+    assert "+ 3 (B evading (Fighter), R-8) = 7" in log
+    assert "B cannot shoot at A" in log and "R-8" in log
+    assert s.unit("B").ammo == 10 and s.unit("A").ammo == 9
+
+
+def test_scenario_terrain_crash_into_hill() -> None:
+    """R-6.1: flying at level 2 into the height-2 hill is a crash of
+    2d6 × 10 × speed points, 10 per hit to random locations."""
+    k = placed("K", "blue", 2, 4, facing=0, speed=7, prof={"hull": 30})
+    e = placed("E", "red", 7, 7, facing=0, speed=6, engine=EngineKind.TURBINE)
+    faces = [6, 6, 1, 1,        # blue first
+             1, 1]              # crash roll 2 → 2 × 10 × speed 2 = 40 points = 4 hits
+    faces += [3, 4] * 4         # 4 locations, all fuselage (point damage effects)
+    dice = ScriptedDice.of(faces)
+    orders = {"K": Orders(plan("F F")), "E": Orders(plan("F"))}
+    s, rep = resolve_turn(BattleState((k, e)), orders, MAP, dice, OPT)
+    assert dice.exhausted
+    k2 = s.unit("K")
+    assert k2.crashed and k2.hex == at(2, 2) and k2.speed == 0
+    # recorded at once, in effect from blue's shooting phase (R-1.3)
+    assert k2.damage.hull_hits == 4 and k2.pending_damage.hull_hits == 0
+    log = "\n".join(rep.log)
+    assert "= 40 points (R-6.1)" in log and "K is down (R-6.1)" in log
+    assert s.unit("E").speed == 1 and s.unit("E").hex == at(7, 6)
