@@ -44,7 +44,7 @@ def card_for(cards: Iterable[CqcCard], owner: str, against: str,
     for c in cards:
         if c.owner != owner:
             continue
-        if options.multi_opponent is MultiOpponent.EACH:
+        if options.multi_opponent == MultiOpponent.EACH:
             return replace(c, against=against)
         if c.against == against:
             return c
@@ -65,7 +65,7 @@ def validate_round_cards(fight: Fight, cards: Iterable[CqcCard],
             continue
         me = fight.fighter(c.owner)
         opponents = fight.opponents_of(c.owner)
-        key = (c.owner, "*" if opts.multi_opponent is MultiOpponent.EACH else c.against)
+        key = (c.owner, "*" if opts.multi_opponent == MultiOpponent.EACH else c.against)
         if key in seen:
             errors.append(CardError(c.owner, "card", f"{me.name} has two cards for the same "
                                     "opponent" if key[1] != "*" else
@@ -75,11 +75,11 @@ def validate_round_cards(fight: Fight, cards: Iterable[CqcCard],
         if not opponents:
             errors.append(CardError(c.owner, "owner", f"{me.name} faces nobody this round"))
             continue
-        if opts.multi_opponent is MultiOpponent.SPLIT and c.against not in opponents:
+        if opts.multi_opponent == MultiOpponent.SPLIT and c.against not in opponents:
             errors.append(CardError(c.owner, "against",
                                     f"{me.name} is not fighting {c.against!r} this round"))
         errors += validate_card(c, me.pool, opts, [w.name for w in me.weapons])
-    if opts.multi_opponent is MultiOpponent.SPLIT:
+    if opts.multi_opponent == MultiOpponent.SPLIT:
         for f in fight.fighters:
             mine = [c for c in cards if c.owner == f.id]
             errors += validate_split(mine, f.pool)
@@ -112,7 +112,7 @@ def roll_save(target: Fighter, hit: Effect, dice: Dice, options: CqcOptions) -> 
     """S0 §2.2/§6: a weapon hit calls for a Resistance or Armour save: d12 +
     stat against ``save_target`` (RULES-NOTES B). A 12 always saves and a 1
     always fails (S0 §Skills critical success / fail)."""
-    if options.save_stat is SaveStat.BEST:
+    if options.save_stat == SaveStat.BEST:
         stat_name, stat = max((("Armour", target.armour), ("Resistance", target.resistance)),
                               key=lambda p: p[1])
     elif target.armour > 0:
@@ -214,7 +214,7 @@ def apply_round(fight: Fight, reports: Sequence[PairingReport],
         for fid, n in kept.items():
             # SPLIT: each card's Defence keeps its own AP; EACH: one card, so
             # the best pairing counts once.
-            if opts.multi_opponent is MultiOpponent.SPLIT:
+            if opts.multi_opponent == MultiOpponent.SPLIT:
                 retained[fid] = retained.get(fid, 0) + n
             else:
                 retained[fid] = max(retained.get(fid, 0), n)
@@ -223,8 +223,10 @@ def apply_round(fight: Fight, reports: Sequence[PairingReport],
     for fid, f in list(fighters.items()):
         if not f.in_fight:
             continue
+        # S0 §2.2 Defence retains AP "from your pool": never more than it held.
+        kept = min(retained.get(fid, 0), f.pool)
         new = f.adjusted(ap_lost=ap_lost.get(fid, 0), k_lost=k_lost.get(fid, 0),
-                         ap_retained=retained.get(fid, 0))
+                         ap_retained=kept)
         if new.out and not f.out:
             round_effects.append(Effect(EffectKind.OUT, fid, fid, 0, None, R_OUT,
                                         f"{f.name} is out of the fight"))
