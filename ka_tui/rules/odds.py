@@ -22,6 +22,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import product
 from math import factorial, prod
+from typing import NamedTuple
 
 from ka_tui.rules.checks import (
     Contestant, Decision, Standing, cancel_counts, decide, opposed_need, settle,
@@ -31,6 +32,8 @@ from ka_tui.rules.options import CritCancel, CritFailRule, SkillOptions
 from ka_tui.rules.skills import Pool
 
 SizeCounts = tuple[tuple[int, int], ...]  # ((die size, count), ...) ascending, counts > 0
+# A Standing as a plain tuple (successes, crit_fail, crit_success): hashed a lot.
+Key = tuple[int, bool, bool]
 
 
 @dataclass(frozen=True)
@@ -78,8 +81,7 @@ class _Mode:
                             spent_crit_wins=self.spent_crit_wins)
 
 
-@dataclass(frozen=True)
-class _State:
+class _State(NamedTuple):
     """A side's roll as class counts (before cancellation)."""
 
     crits: SizeCounts
@@ -129,15 +131,19 @@ def _side_states(pool: Pool, needed: int) -> tuple[tuple[_State, int], ...]:
     return tuple(states.items())
 
 
-def _standing(state: _State, cancelled: Mapping[int, int], needed: int, dice: int,
-              options: SkillOptions) -> Standing:
-    """Steps 2–4 of ``checks`` on counts: remove cancelled criticals, settle."""
+def _cancel_loss(crits: SizeCounts, opponent: SizeCounts, needed: int,
+                 options: SkillOptions) -> tuple[int, int]:
+    """Step 2 on counts: (criticals cancelled, successes lost with them)."""
+    if not crits or not opponent:
+        return 0, 0
+    cancelled = cancel_counts(dict(crits), dict(opponent))
     keeps_success = options.crit_cancel is CritCancel.CRIT_ONLY
     lost = sum(n for size, n in cancelled.items() if not (keeps_success and size >= needed))
-    crits = sum(n for _, n in state.crits) - sum(cancelled.values())
-    successes = sum(n for _, n in state.successes) - lost
-    s = settle(crits, successes, state.ones, dice, options)
-    return Standing(s.successes, s.crit_fail, s.crit_success, 0)
+    return sum(cancelled.values()), lost
+
+
+def _key(s: Standing) -> Key:
+    return s.successes, s.crit_fail, s.crit_success
 
 
 def _profile(state: _State, opponent_pool: Pool) -> SizeCounts:
@@ -147,17 +153,31 @@ def _profile(state: _State, opponent_pool: Pool) -> SizeCounts:
 
 
 def _conditional(pool: Pool, needed: int, opp_pool: Pool, opp_profiles: list[SizeCounts],
-                 options: SkillOptions) -> dict[SizeCounts, dict[SizeCounts, dict[Standing, int]]]:
-    """own profile → opponent profile → own standing → weight."""
-    out: dict[SizeCounts, dict[SizeCounts, dict[Standing, int]]] = {}
+                 options: SkillOptions) -> dict[SizeCounts, dict[SizeCounts, dict[Key, int]]]:
+    """own profile → opponent profile → own standing → weight (steps 2–4)."""
+    # Only criticals, the canceller profile, the success total and the 1s
+    # matter from here on: merge states that agree on them.
+    merged: dict[tuple[SizeCounts, SizeCounts, int, int], int] = defaultdict(int)
     for state, weight in _side_states(pool, needed):
-        mine = out.setdefault(_profile(state, opp_pool), {})
-        crits = dict(state.crits)
+        total = sum(n for _, n in state.successes)
+        merged[state.crits, _profile(state, opp_pool), total, state.ones] += weight
+    dice = len(pool)
+    out: dict[SizeCounts, dict[SizeCounts, dict[Key, int]]] = {}
+    losses: dict[tuple[SizeCounts, SizeCounts], tuple[int, int]] = {}
+    settled: dict[tuple[int, int, int], Key] = {}
+    for (crits, mine, total, ones), weight in merged.items():
+        by_opp = out.setdefault(mine, {})
+        n_crits = sum(n for _, n in crits)
         for opp in opp_profiles:
-            cancelled = cancel_counts(crits, dict(opp)) if crits and opp else {}
-            standing = _standing(state, cancelled, needed, len(pool), options)
-            table = mine.setdefault(opp, {})
-            table[standing] = table.get(standing, 0) + weight
+            loss = losses.get((crits, opp))
+            if loss is None:
+                loss = losses[crits, opp] = _cancel_loss(crits, opp, needed, options)
+            args = (n_crits - loss[0], total - loss[1], ones)
+            key = settled.get(args)
+            if key is None:
+                key = settled[args] = _key(settle(*args, dice, options))
+            table = by_opp.setdefault(opp, {})
+            table[key] = table.get(key, 0) + weight
     return out
 
 
@@ -167,14 +187,14 @@ def _profiles(pool: Pool, needed: int, opp_pool: Pool) -> list[SizeCounts]:
 
 @lru_cache(maxsize=512)
 def _joint(pool_a: Pool, need_a: int, pool_b: Pool, need_b: int, mode: _Mode
-           ) -> tuple[tuple[Standing, Standing, int], ...]:
+           ) -> tuple[tuple[Key, Key, int], ...]:
     """Joint standings of both sides with their face-combination counts."""
     options = mode.options()
     prof_a = _profiles(pool_a, need_a, pool_b)
     prof_b = _profiles(pool_b, need_b, pool_a)
     cond_a = _conditional(pool_a, need_a, pool_b, prof_b, options)
     cond_b = _conditional(pool_b, need_b, pool_a, prof_a, options)
-    joint: dict[tuple[Standing, Standing], int] = defaultdict(int)
+    joint: dict[tuple[Key, Key], int] = defaultdict(int)
     for pa, by_b in cond_a.items():
         for pb, table_a in by_b.items():
             table_b = cond_b[pb][pa]
@@ -184,16 +204,16 @@ def _joint(pool_a: Pool, need_a: int, pool_b: Pool, need_b: int, mode: _Mode
     return tuple((sa, sb, w) for (sa, sb), w in joint.items())
 
 
-def _pool_odds(weights: Mapping[Standing, int], dice: int, total: int) -> PoolOdds:
-    dist = {n: Fraction(0) for n in range(dice + 1)}
-    p_pass = p_fail = p_crit = Fraction(0)
-    for s, w in weights.items():
-        p = Fraction(w, total)
-        dist[s.successes] += p
-        p_pass += p if s.passed else 0
-        p_fail += p if s.crit_fail else 0
-        p_crit += p if s.crit_success else 0
-    return PoolOdds(dist, p_pass, p_fail, p_crit)
+def _pool_odds(weights: Mapping[Key, int], dice: int, total: int) -> PoolOdds:
+    counts = dict.fromkeys(range(dice + 1), 0)
+    passed = failed = crit = 0
+    for (successes, crit_fail, crit_success), w in weights.items():
+        counts[successes] += w
+        passed += w if successes >= 1 and not crit_fail else 0
+        failed += w if crit_fail else 0
+        crit += w if crit_success else 0
+    return PoolOdds({n: Fraction(w, total) for n, w in counts.items()},
+                    Fraction(passed, total), Fraction(failed, total), Fraction(crit, total))
 
 
 def unopposed_odds(pool: Pool, number: int, options: SkillOptions, *, bonus: int = 0
@@ -205,9 +225,11 @@ def unopposed_odds(pool: Pool, number: int, options: SkillOptions, *, bonus: int
 @lru_cache(maxsize=512)
 def _unopposed(pool: Pool, needed: int, mode: _Mode) -> PoolOdds:
     options = mode.options()
-    weights: dict[Standing, int] = defaultdict(int)
+    weights: dict[Key, int] = defaultdict(int)
     for state, w in _side_states(pool, needed):
-        weights[_standing(state, {}, needed, len(pool), options)] += w
+        crits = sum(n for _, n in state.crits)
+        total = sum(n for _, n in state.successes)
+        weights[_key(settle(crits, total, state.ones, len(pool), options))] += w
     return _pool_odds(weights, len(pool), prod(pool))
 
 
@@ -217,14 +239,14 @@ def opposed_odds(a: Contestant, b: Contestant, options: SkillOptions) -> Opposed
     need_b = opposed_need(b, a, options).face
     joint = _joint(a.pool, need_a, b.pool, need_b, _Mode.of(options))
     total = prod(a.pool) * prod(b.pool)
-    side_a: dict[Standing, int] = defaultdict(int)
-    side_b: dict[Standing, int] = defaultdict(int)
+    side_a: dict[Key, int] = defaultdict(int)
+    side_b: dict[Key, int] = defaultdict(int)
     wins = [0, 0]
     decisions: dict[Decision, int] = defaultdict(int)
     for sa, sb, w in joint:
         side_a[sa] += w
         side_b[sb] += w
-        verdict = decide(sa, sb, a, b)
+        verdict = decide(Standing(*sa, 0), Standing(*sb, 0), a, b)
         decisions[verdict.decision] += w
         if verdict.winner is not None:
             wins[verdict.winner] += w
