@@ -108,7 +108,9 @@ class Aircraft(SQLModel, table=True):
     wm_uses: int = 0
     wm_altitude_limit: Optional[int] = None
     g_rating: int = 3
-    turn_mode: str = "[[1,1],[4,2],[7,3],[10,4]]"  # JSON [[min_speed, hexes], …]
+    # JSON [[min_speed, hexes], …]; fits the default move 8 (R-3.4 bands may not start
+    # above move), unlike the SQL default, which only raw inserts see.
+    turn_mode: str = "[[1,1],[4,2],[7,3]]"
     landing_speed: int = 3
     takeoff_run: int = 4
     fuel: int = 20
