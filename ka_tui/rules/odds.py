@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from itertools import product
@@ -234,10 +234,19 @@ def _unopposed(pool: Pool, needed: int, mode: _Mode) -> PoolOdds:
 
 
 def opposed_odds(a: Contestant, b: Contestant, options: SkillOptions) -> OpposedOdds:
-    """Exact odds of ``opposed_test(a, b)`` (S0 §Skills, §Close combat 4)."""
+    """Exact odds of ``opposed_test(a, b)`` (S0 §Skills, §Close combat 4).
+
+    The result is cached and shared: treat it as read-only."""
     need_a = opposed_need(a, b, options).face
     need_b = opposed_need(b, a, options).face
-    joint = _joint(a.pool, need_a, b.pool, need_b, _Mode.of(options))
+    return _opposed(replace(a, name=""), replace(b, name=""), need_a, need_b,
+                    _Mode.of(options))
+
+
+@lru_cache(maxsize=512)
+def _opposed(a: Contestant, b: Contestant, need_a: int, need_b: int, mode: _Mode
+             ) -> OpposedOdds:
+    joint = _joint(a.pool, need_a, b.pool, need_b, mode)
     total = prod(a.pool) * prod(b.pool)
     side_a: dict[Key, int] = defaultdict(int)
     side_b: dict[Key, int] = defaultdict(int)
@@ -267,6 +276,7 @@ def clear_cache() -> None:
     """Forget cached odds (benchmarks measure cold computation)."""
     _side_states.cache_clear()
     _joint.cache_clear()
+    _opposed.cache_clear()
     _unopposed.cache_clear()
 
 
