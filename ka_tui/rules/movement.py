@@ -77,6 +77,7 @@ from ka_tui.rules.target import TargetNumber
 from ka_tui.rules.wounds import WoundResult, in_control
 
 __all__ = ["piloting_target", "preview_start", "start_turn", "validate_plan", "execute_plan",
+           "complete_plan",
            "descent_gain", "speed_cap", "IllegalPlan"]
 
 
@@ -782,6 +783,19 @@ def validate_plan(unit: AirUnit, plan: Plan, battle_map: BattleMap,
                      f.required if f.required is not None else f.hexes_target(),
                      f.flown, f.thrust_cap, f.thrust_used, f.sides,
                      f.crash, tuple(f.notes))
+
+
+def complete_plan(unit: AirUnit, plan: Plan, battle_map: BattleMap,
+                  options: AirOptions) -> Plan:
+    """The plan with straight hexes added to fly its whole speed (R-3.1), placed
+    before any thrust at the end; unchanged if it needs none or fails otherwise."""
+    check = validate_plan(unit, plan, battle_map, options)
+    missing = check.hexes_to_fly - check.hexes_planned
+    if check.legal or missing <= 0 or "the plan flies" not in check.reason:
+        return plan
+    at = next((i for i, s in enumerate(plan) if isinstance(s, Thrust) and s.at == "end"),
+              len(plan))
+    return (*plan[:at], *([Forward()] * missing), *plan[at:])
 
 
 def execute_plan(unit: AirUnit, plan: Plan, battle_map: BattleMap, dice: Dice,

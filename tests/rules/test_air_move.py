@@ -23,6 +23,7 @@ from ka_tui.rules.move_plan import (
     parse_plan,
 )
 from ka_tui.rules.movement import (
+    complete_plan,
     descent_gain,
     execute_plan,
     piloting_target,
@@ -408,6 +409,14 @@ def test_preview_matches_flight_when_every_check_passes() -> None:
         check.end.hex, check.end.facing, check.end.altitude, check.end.speed)
     assert [p.hex for p in rep.path] == [p.hex for p in check.path]
     assert len(rep.rolls) == len(check.checks)
+
+
+def test_complete_plan_fills_the_speed_before_end_thrust() -> None:
+    """R-3.1: the aircraft must fly its speed; the GM may leave the rest straight."""
+    u = unit(speed=3)
+    assert complete_plan(u, plan("F R +1"), OPEN, OPTS) == plan("F R 2F +1")
+    assert complete_plan(u, plan("3F"), OPEN, OPTS) == plan("3F")
+    assert complete_plan(unit(speed=4), plan("F R"), OPEN, OPTS) == plan("F R")  # bad turn
 
 
 def test_execute_refuses_an_illegal_plan_with_the_reason() -> None:
