@@ -5,7 +5,8 @@
   the live spent/left figure, ``validate_card`` / ``validate_round_cards``
   giving ``CardError`` reasons.
 - Steps 3-6: ``resolve_round(fight, cards, dice_or_faces, rules)`` ->
-  ``(Fight, RoundReport)``; ``round_odds(fight, a, b, rules)`` for the exact
+  ``(Fight, RoundReport)``; ``next_die(fight, cards, faces_so_far, rules)``
+  names the next die a GM rolling physical dice must roll; ``round_odds(fight, a, b, rules)`` for the exact
   chance of each side winning the next round.
 - State: ``Fight`` of ``Fighter``s and ``Pairing``s; every object has
   ``to_dict`` (and state/cards ``from_dict``) for the store's event log.
@@ -31,7 +32,8 @@ from ka_tui.rules.cqc_resolution import (
     ActionFate, Effect, EffectKind, Outcome, PairingResolution, resolve_pairing,
 )
 from ka_tui.rules.cqc_round import (
-    CardsInvalid, card_for, contestant, resolve_round, validate_round_cards,
+    CardsInvalid, LabelledDice, NeededDie, card_for, contestant, next_die, resolve_round,
+    validate_round_cards,
 )
 from ka_tui.rules.cqc_standing import Standing, Standings, standings
 from ka_tui.rules.cqc_state import Fight, Fighter, Pairing, Weapon
@@ -39,10 +41,11 @@ from ka_tui.rules.cqc_state import Fight, Fighter, Pairing, Weapon
 __all__ = [
     "ActionFate", "ActionKind", "ActionUnit", "Budget", "Cancellation", "CardError",
     "CardLine", "CardsInvalid", "ContestRecord", "CqcCard", "Effect", "EffectKind",
-    "Fight", "Fighter", "Grade", "InitiativeResult", "InitiativeRoll", "Outcome",
+    "Fight", "Fighter", "Grade", "InitiativeResult", "InitiativeRoll", "LabelledDice",
+    "NeededDie", "Outcome",
     "Pairing", "PairingReport", "PairingResolution", "RoundOdds", "RoundReport",
     "Standing", "Standings", "Weapon", "card_budget", "card_cost", "card_for",
-    "contestant", "initiative_order", "negate", "resolve_pairing", "resolve_round",
+    "contestant", "initiative_order", "negate", "next_die", "resolve_pairing", "resolve_round",
     "round_odds", "standings", "units_of", "validate_card", "validate_round_cards",
     "validate_split",
 ]

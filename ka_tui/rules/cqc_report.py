@@ -59,12 +59,13 @@ class PairingReport:
 class RoundReport:
     """One resolved round. ``faces`` are every die rolled, as (sides, face) in
     roll order: feed them back (``resolve_round(..., [face, ...])``) to replay
-    the round without re-rolling."""
+    the round without re-rolling; ``dice_labels`` says what each die was for."""
 
     round: int
     pairings: tuple[PairingReport, ...]
     effects: tuple[Effect, ...]
     faces: tuple[tuple[int, int], ...]
+    dice_labels: tuple[str, ...]
     lines: tuple[str, ...]
 
     @property
@@ -82,7 +83,8 @@ class RoundReport:
     def to_dict(self) -> dict[str, Any]:
         return {"round": self.round, "pairings": [p.to_dict() for p in self.pairings],
                 "effects": [e.to_dict() for e in self.effects],
-                "faces": [list(f) for f in self.faces], "lines": list(self.lines)}
+                "faces": [list(f) for f in self.faces], "dice_labels": list(self.dice_labels),
+                "lines": list(self.lines)}
 
 
 def render_lines(round_no: int, before: Fight, after: Fight,
@@ -90,6 +92,10 @@ def render_lines(round_no: int, before: Fight, after: Fight,
     """Plain-text lines for the round, in order (ASCII only)."""
     name = {f.id: f.name for f in before.fighters}
     out = [f"Round {round_no}"]
+    for f in before.fighters:
+        if f.controlled_by and f.in_fight:
+            out.append(f"{f.name} is under {name.get(f.controlled_by, f.controlled_by)}'s "
+                       "control this round: the controller may move him (S0 §2.2 Control)")
     for p in pairings:
         c = p.contest
         out.append(f"{name[p.a]} vs {name[p.b]}: opposed test (S0 §4)")

@@ -9,8 +9,8 @@ records every face rolled, so a replay never re-rolls.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from ka_tui.rules.checks import Contestant, opposed_test
 from ka_tui.rules.cqc_card import CardError, CqcCard, validate_card, validate_split
@@ -18,12 +18,85 @@ from ka_tui.rules.cqc_report import ContestRecord, PairingReport, RoundReport, r
 from ka_tui.rules.cqc_resolution import Effect, EffectKind, resolve_pairing
 from ka_tui.rules.cqc_standing import Standings, standings
 from ka_tui.rules.cqc_state import Fight, Fighter, Pairing
-from ka_tui.rules.dice import Dice, DiceError, RecordingDice, ScriptedDice
+from ka_tui.rules.dice import Dice, DiceError, ScriptedDice
 from ka_tui.rules.options import CqcOptions, HouseRules, MultiOpponent, SaveStat
 
 R_SAVE = "S0 §2.2 Attack and §6: a Resistance or Armour save; RULES-NOTES B: d12 + stat vs 13"
 R_OUT = "RULES-NOTES B: K-points at 0: out of the fight"
 R_ZERO_AP = "house rule zero_ap_is_out: no AP left: out of the fight"
+
+
+class LabelledDice:
+    """Records every die as (sides, face) with a label saying what it was for
+    (a GM rolling at the table needs to know which die to roll next)."""
+
+    def __init__(self, inner: Dice) -> None:
+        self.inner = inner
+        self.used: list[tuple[int, int]] = []
+        self.labels: list[str] = []
+        self._stage: tuple[str, ...] = ()
+        self._tail: Callable[[int], str] | None = None
+        self._n = 0
+
+    def stage(self, labels: Sequence[str], then: Callable[[int], str] | None = None) -> None:
+        """The next dice are ``labels`` in order, then ``then(i)`` for the i-th extra."""
+        self._stage, self._tail, self._n = tuple(labels), then, 0
+
+    @property
+    def next_label(self) -> str:
+        i = self._n
+        if i < len(self._stage):
+            return self._stage[i]
+        return self._tail(i - len(self._stage)) if self._tail else "extra die"
+
+    def roll(self, sides: int) -> int:
+        label = self.next_label
+        try:
+            face = self.inner.roll(sides)
+        except _NeedDie as need:
+            raise _NeedDie(NeededDie(sides, label, len(self.used))) from need
+        self.used.append((sides, face))
+        self.labels.append(label)
+        self._n += 1
+        return face
+
+
+@dataclass(frozen=True)
+class NeededDie:
+    """The next die a GM rolling at the table must roll, and what it is for."""
+
+    sides: int
+    label: str
+    index: int  # its place among the round's faces (0-based)
+
+
+class _NeedDie(Exception):
+    def __init__(self, die: NeededDie) -> None:
+        super().__init__(die.label)
+        self.die = die
+
+
+class _Supply(ScriptedDice):
+    """Given faces; running out asks for the next die instead of failing."""
+
+    def roll(self, sides: int) -> int:
+        if not self.faces:
+            raise _NeedDie(NeededDie(sides, "", len(self.used)))
+        return super().roll(sides)
+
+
+def next_die(fight: Fight, cards: Iterable[CqcCard], faces: Sequence[int],
+             rules: HouseRules | None = None) -> NeededDie | None:
+    """For physical dice: which die the round needs after ``faces`` (None when
+    ``faces`` complete it). Raises like ``resolve_round`` on bad cards or faces."""
+    supply = _Supply.of(faces)
+    try:
+        resolve_round(fight, cards, supply, rules)
+    except _NeedDie as need:
+        return need.die
+    if not supply.exhausted:
+        raise DiceError(f"{len(supply.faces)} face(s) left over: {supply.faces}")
+    return None
 
 
 class CardsInvalid(ValueError):
@@ -155,11 +228,12 @@ def resolve_round(fight: Fight, cards: Iterable[CqcCard], dice: Dice | Sequence[
         raise CardsInvalid(errors)
     given = isinstance(dice, Sequence)
     source: Dice = ScriptedDice.of(dice) if isinstance(dice, Sequence) else dice
-    rec = RecordingDice(source)
+    rec = LabelledDice(source)
     k_left = {f.id: f.k_points for f in fight.fighters}
     reports: list[PairingReport] = []
     for p in fight.active_pairings:
         fa, fb = fight.fighter(p.a), fight.fighter(p.b)
+        rec.stage(_contest_labels(fa, fb), _rolloff_label(fa, fb))
         contest = roll_contest(fa, fb, rec, rules)
         st = Standings(contest.standings[0], contest.standings[1],
                        None if contest.winner is None else (0 if contest.winner == fa.id else 1),
@@ -170,16 +244,42 @@ def resolve_round(fight: Fight, cards: Iterable[CqcCard], dice: Dice | Sequence[
         for e in res.effects:
             effects.append(e)
             if e.kind is EffectKind.HIT and k_left[e.fighter] > 0:
+                rec.stage([f"{fight.fighter(e.fighter).name}'s save against {e.weapon} (d12)"])
                 saves = roll_save(fight.fighter(e.fighter), e, rec, opts)
                 effects += saves
                 k_left[e.fighter] -= sum(s.amount for s in saves if s.kind is EffectKind.K_LOSS)
-        reports.append(PairingReport(p.a, p.b, contest, res.fates, tuple(effects)))
+        # S0 §3: actions are revealed in the order of combat, highest first.
+        first = fa.id if _rank(fight, fa.id) <= _rank(fight, fb.id) else fb.id
+        fates = tuple(sorted(res.fates, key=lambda f: f.unit.owner != first))
+        reports.append(PairingReport(p.a, p.b, contest, fates, tuple(effects)))
     if given and isinstance(source, ScriptedDice) and not source.exhausted:
         raise DiceError(f"{len(source.faces)} face(s) left over: {source.faces}")
     after, round_effects = apply_round(fight, reports, opts)
     report = RoundReport(fight.round, tuple(reports), round_effects, tuple(rec.used),
+                         tuple(rec.labels),
                          render_lines(fight.round, fight, after, tuple(reports), round_effects))
     return after, report
+
+
+def _rank(fight: Fight, fid: str) -> int:
+    return fight.order.index(fid) if fid in fight.order else len(fight.order)
+
+
+def _rolloff_label(fa: Fighter, fb: Fighter) -> Callable[[int], str]:
+    """S0 §4 d12 roll-off dice come in pairs, A's then B's (rules core order)."""
+    def label(i: int) -> str:
+        return f"{fa.name} vs {fb.name}: d12 roll-off, {(fa, fb)[i % 2].name}'s die"
+    return label
+
+
+def _contest_labels(fa: Fighter, fb: Fighter) -> list[str]:
+    """S0 §4 dice in the rules core's order: A's pool, B's pool."""
+    out = []
+    for f, other in ((fa, fb), (fb, fa)):
+        n = len(f.cc_pool)
+        out += [f"{f.name}'s Close Combat against {other.name}: d{s} ({i}/{n})"
+                for i, s in enumerate(f.cc_pool, 1)]
+    return out
 
 
 def apply_round(fight: Fight, reports: Sequence[PairingReport],
@@ -224,9 +324,9 @@ def apply_round(fight: Fight, reports: Sequence[PairingReport],
         if not f.in_fight:
             continue
         # S0 §2.2 Defence retains AP "from your pool": never more than it held.
-        kept = min(retained.get(fid, 0), f.pool)
+        keep = min(retained.get(fid, 0), f.pool)
         new = f.adjusted(ap_lost=ap_lost.get(fid, 0), k_lost=k_lost.get(fid, 0),
-                         ap_retained=kept)
+                         ap_retained=keep)
         if new.out and not f.out:
             round_effects.append(Effect(EffectKind.OUT, fid, fid, 0, None, R_OUT,
                                         f"{f.name} is out of the fight"))

@@ -362,3 +362,45 @@ def test_options_defaults_are_the_rules_notes_b_ones() -> None:
     o = CqcOptions()
     assert (o.loser_defence_blocks, o.loser_attacks_land, o.save_target) == (True, True, 13)
     assert HouseRules.from_dict(HouseRules().to_dict()).cqc == o
+
+
+# --- physical dice at the table ---------------------------------------------
+
+def test_next_die_walks_a_gm_through_the_round_die_by_die() -> None:
+    from ka_tui.rules.cqc import next_die
+    fight = duel(b=bob(agility=5))
+    cards = (card("ann", attack="b", weapon="knife"),)
+    entered: list[int] = []
+    asked = []
+    for face in [8, 2, 8, 2, 5, 9, 4]:
+        need = next_die(fight, cards, entered)
+        assert need is not None and need.index == len(entered)
+        asked.append((need.sides, need.label))
+        entered.append(face)
+    assert next_die(fight, cards, entered) is None
+    assert asked[0] == (10, "Ann's Close Combat against Bob: d10 (1/2)")
+    assert asked[4] == (12, "Ann vs Bob: d12 roll-off, Ann's die")
+    assert asked[6] == (12, "Bob's save against knife (d12)")
+    _, rep = resolve_round(fight, cards, entered)
+    assert rep.dice_labels == tuple(label for _, label in asked)
+
+
+def test_next_die_refuses_faces_that_do_not_fit() -> None:
+    from ka_tui.rules.cqc import next_die
+    with pytest.raises(DiceError):
+        next_die(duel(), (), [11])
+    with pytest.raises(DiceError, match="left over"):
+        next_die(duel(), (), [8, 9, 3, 2, 4])
+
+
+def test_s0_3_actions_are_revealed_in_the_order_of_combat() -> None:
+    fight = replace(duel(), order=("bob", "ann"))
+    cards = (card("ann", attack="b"), card("bob", feint="b"))
+    _, rep = resolve_round(fight, cards, [8, 9, 3, 2])
+    assert [f.unit.owner for f in rep.fates] == ["bob", "ann"]
+
+
+def test_report_names_a_controlled_fighter_at_the_start_of_the_round() -> None:
+    fight = duel(b=bob(controlled_by="ann"))
+    _, rep = resolve_round(fight, (), [8, 9, 3, 2])
+    assert any("Bob is under Ann's control this round" in ln for ln in rep.lines)
