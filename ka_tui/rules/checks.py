@@ -75,6 +75,18 @@ def classify(sides: int, face: int, needed: int) -> DieClass:
     return DieClass.SUCCESS if face >= needed else DieClass.FAIL
 
 
+def reach_note(pool: Pool, needed: int) -> str:
+    """A note for the GM when some dice can only succeed on a critical, or
+    when every face but a 1 succeeds (S0 §Skills)."""
+    out_of_reach = sorted({s for s in pool if needed >= s})
+    if out_of_reach:
+        sizes = ", ".join(f"d{s} on a {s}" for s in out_of_reach)
+        return f"; only a critical can succeed ({sizes})"
+    if needed <= 2:
+        return "; every face but a 1 succeeds"
+    return ""
+
+
 def unopposed_needed(number: int, bonus: int = 0) -> int:
     """Face each die needs against magic 13 (S0 §Skills, RULES-NOTES A)."""
     return MAGIC_13 - number - bonus
@@ -443,7 +455,8 @@ def unopposed_test(pool: Pool, number: int, dice: Dice, options: SkillOptions, *
     classes = [classify(s, f, needed) for s, f in zip(pool, faces)]
     bonus_text = f" + bonus {bonus}" if bonus else ""
     head = (f"{pool_text(pool)} @{number}{bonus_text} against 13: needs {needed}+ on each die "
-            f"(13 − {number}{' − ' + str(bonus) if bonus else ''}; {SRC_SKILLS}, {SRC_NOTES})")
+            f"(13 − {number}{' − ' + str(bonus) if bonus else ''}; {SRC_SKILLS}, {SRC_NOTES})"
+            f"{reach_note(pool, needed)}")
     return _side_result(label, pool, faces, needed, classes, {}, options, head)
 
 
@@ -461,9 +474,11 @@ def opposed_test(a: Contestant, b: Contestant, dice: Dice, options: SkillOptions
     cancel_a = _pair_cancellations(cls_a, a.pool, cls_b, b.pool)
     cancel_b = _pair_cancellations(cls_b, b.pool, cls_a, a.pool)
     ra = _side_result(a.name, a.pool, faces_a, need_a.face, cls_a, cancel_a, options,
-                      f"{pool_text(a.pool)} @{a.number} {need_a.render(a.bonus)}", b.pool)
+                      f"{pool_text(a.pool)} @{a.number} {need_a.render(a.bonus)}"
+                      f"{reach_note(a.pool, need_a.face)}", b.pool)
     rb = _side_result(b.name, b.pool, faces_b, need_b.face, cls_b, cancel_b, options,
-                      f"{pool_text(b.pool)} @{b.number} {need_b.render(b.bonus)}", a.pool)
+                      f"{pool_text(b.pool)} @{b.number} {need_b.render(b.bonus)}"
+                      f"{reach_note(b.pool, need_b.face)}", a.pool)
     sa = Standing(ra.successes, ra.crit_fail, ra.crit_success, 0)
     sb = Standing(rb.successes, rb.crit_fail, rb.crit_success, 0)
     verdict = decide(sa, sb, a, b)
@@ -511,3 +526,12 @@ def _verdict_line(v: Verdict, winner: int | None, a: Contestant, b: Contestant,
         rolls = ", ".join(f"{x}–{y}" for x, y in rolloff)
         why = f"a tie all the way; d12 roll-off {rolls}"
     return f"{w} wins: {why} ({SRC_ROUND})"
+
+
+def lore_bonus(result: TestResult, options: SkillOptions) -> int:
+    """The bonus a passed Lore test gives an ally's next related test: +1 per
+    success (S0 §Skills: Lore's "effects usually benefit others"; RULES-NOTES A
+    option ``lore_share_bonus``). 0 when the option is off or the test failed."""
+    if not options.lore_share_bonus or not result.passed:
+        return 0
+    return result.successes

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ka_tui.rules.checks import (
-    Contestant, Decision, opposed_test, unopposed_test,
+    Contestant, Decision, lore_bonus, opposed_test, unopposed_test,
 )
 from ka_tui.rules.dice import DiceError, RandomDice, ScriptedDice
 from ka_tui.rules.options import CritCancel, CritFailRule, SkillOptions
@@ -58,6 +58,20 @@ def test_s0_skills_critical_success_on_max_counts_whatever_the_sum() -> None:
     assert r.dice[0].crit_success and r.dice[0].success
     assert not r.dice[1].success
     assert r.successes == 1 and r.passed and r.crit_success
+
+
+def test_s0_skills_header_says_when_only_a_critical_can_succeed() -> None:
+    r = unopposed((8, 8, 12), 2, [3, 4, 5])  # needs 11+: a d8 only on its 8
+    assert "only a critical can succeed (d8 on a 8)" in r.explanation[0]
+    easy = unopposed((10,), 11, [5])
+    assert "every face but a 1 succeeds" in easy.explanation[0]
+
+
+def test_rules_notes_a_lore_successes_become_an_allys_bonus() -> None:
+    siege = unopposed((10, 10, 10), 6, [7, 9, 2])
+    assert lore_bonus(siege, SEED) == 2
+    assert lore_bonus(siege, SkillOptions(lore_share_bonus=False)) == 0
+    assert lore_bonus(unopposed((10, 10, 10), 6, [3, 4, 2]), SEED) == 0
 
 
 def test_s0_skills_a_one_is_a_critical_fail_even_with_a_high_number() -> None:
