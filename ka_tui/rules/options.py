@@ -88,7 +88,10 @@ def _linear_table(base: int, lo: int, hi: int, sign: int, floor: int = 2) -> dic
 
 @dataclass(frozen=True)
 class SkillOptions:
-    # RULES-NOTES A: crit_fail_rule
+    # A die showing 1 (S0 §Skills, §Close combat 4; RULES-NOTES A): seed — a
+    # critical fail unless a critical success on another die of the pool
+    # negates it, one for one; an unnegated 1 fails the test and loses an
+    # opposed round. all_ones — only when every die shows 1.
     crit_fail_rule: CritFailRule = CritFailRule.SEED
     # RULES-NOTES A `opposed`: die target by (opponent skill − own skill),
     # face ≥ 7 + diff, never below 2. Keys outside the table clamp to its ends.
@@ -100,10 +103,14 @@ class SkillOptions:
         default_factory=lambda: _linear_table(9, -20, 20, -1))
     # RULES-NOTES A Lore: successes may be given to an ally as +1 each.
     lore_share_bonus: bool = True
-    # S0 §Skills gives no effect for a cancelled smaller-die critical.
+    # What a critical keeps when an opponent's success on a larger die cancels
+    # it (S0 §Skills "8 on d8 is beaten and negated by 8 on d10"; the effect is
+    # not stated): negate_die — nothing, no success; crit_only — it stays a
+    # success if its face met the need, but no longer wins automatically.
     crit_cancel: CritCancel = CritCancel.NEGATE_DIE
-    # S0 §Close combat 4 is silent on whether a critical that negated a 1 still
-    # "automatically wins the round"; default: it is spent (still a success).
+    # Whether a critical that negated a 1 in its own pool still "automatically
+    # wins" the opposed round (S0 §Close combat 4 is silent). Off: it is spent
+    # and only counts as a success.
     spent_crit_wins: bool = False
 
 
