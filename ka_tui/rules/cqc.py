@@ -6,7 +6,8 @@
   giving ``CardError`` reasons.
 - Steps 3-6: ``resolve_round(fight, cards, dice_or_faces, rules)`` ->
   ``(Fight, RoundReport)``; ``next_die(fight, cards, faces_so_far, rules)``
-  names the next die a GM rolling physical dice must roll; ``round_odds(fight, a, b, rules)`` for the exact
+  names the next die a GM rolling physical dice must roll; ``replay(start,
+  [(cards, faces), ...], rules)`` rebuilds a fight from its log; ``round_odds(fight, a, b, rules)`` for the exact
   chance of each side winning the next round.
 - State: ``Fight`` of ``Fighter``s and ``Pairing``s; every object has
   ``to_dict`` (and state/cards ``from_dict``) for the store's event log.
@@ -32,7 +33,7 @@ from ka_tui.rules.cqc_resolution import (
     ActionFate, Effect, EffectKind, Outcome, PairingResolution, resolve_pairing,
 )
 from ka_tui.rules.cqc_round import (
-    CardsInvalid, LabelledDice, NeededDie, card_for, contestant, next_die, resolve_round,
+    CardsInvalid, LabelledDice, NeededDie, card_for, contestant, next_die, replay, resolve_round,
     validate_round_cards,
 )
 from ka_tui.rules.cqc_standing import Standing, Standings, standings
@@ -45,7 +46,7 @@ __all__ = [
     "NeededDie", "Outcome",
     "Pairing", "PairingReport", "PairingResolution", "RoundOdds", "RoundReport",
     "Standing", "Standings", "Weapon", "card_budget", "card_cost", "card_for",
-    "contestant", "initiative_order", "negate", "next_die", "resolve_pairing", "resolve_round",
+    "contestant", "initiative_order", "negate", "next_die", "replay", "resolve_pairing", "resolve_round",
     "round_odds", "standings", "units_of", "validate_card", "validate_round_cards",
     "validate_split",
 ]

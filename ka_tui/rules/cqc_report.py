@@ -100,16 +100,12 @@ def render_lines(round_no: int, before: Fight, after: Fight,
         c = p.contest
         out.append(f"{name[p.a]} vs {name[p.b]}: opposed test (S0 §4)")
         out += [f"  {ln}" for ln in c.lines]
-        if c.winner is None:
-            out.append(f"  Nobody wins the round: {c.rule}")
-        else:
-            out.append(f"  {name[c.winner]} wins the round: {c.rule}")
         for fate in p.fates:
             out.append("  " + _fate_line(fate, name))
+        # The other effects repeat a fate line; the totals close the report.
         for e in p.effects:
-            if e.kind in (EffectKind.HIT,):
-                continue
-            out.append(f"  -> {e.text} ({e.rule})")
+            if e.kind in (EffectKind.SAVE, EffectKind.RELEASE):
+                out.append(f"  -> {e.text} ({e.rule})")
     for e in effects:
         out.append(f"-> {e.text} ({e.rule})")
     out.append("After the round:")

@@ -261,6 +261,17 @@ def resolve_round(fight: Fight, cards: Iterable[CqcCard], dice: Dice | Sequence[
     return after, report
 
 
+def replay(start: Fight, rounds: Iterable[tuple[Iterable[CqcCard], Sequence[int]]],
+           rules: HouseRules | None = None) -> tuple[Fight, tuple[RoundReport, ...]]:
+    """Rebuild a fight from its log: each round's cards and recorded faces, in
+    order (DESIGN.md "Fights ... as a log of events"). Never rolls."""
+    fight, reports = start, []
+    for cards, faces in rounds:
+        fight, report = resolve_round(fight, cards, list(faces), rules)
+        reports.append(report)
+    return fight, tuple(reports)
+
+
 def _rank(fight: Fight, fid: str) -> int:
     return fight.order.index(fid) if fid in fight.order else len(fight.order)
 

@@ -168,6 +168,13 @@ class Fight:
         fs = tuple(fighters)
         return cls(fs, tuple(Pairing(a, b) for a, b in pairings), 1, tuple(f.id for f in fs))
 
+    def with_order(self, order: Iterable[str]) -> Fight:
+        """The order of combat from ``initiative_order`` (S0 step 1), highest first."""
+        new = tuple(order)
+        if sorted(new) != sorted(f.id for f in self.fighters):
+            raise ValueError("the order of combat must name every fighter once")
+        return replace(self, order=new)
+
     def fighter(self, fighter_id: str) -> Fighter:
         for f in self.fighters:
             if f.id == fighter_id:

@@ -404,3 +404,21 @@ def test_report_names_a_controlled_fighter_at_the_start_of_the_round() -> None:
     fight = duel(b=bob(controlled_by="ann"))
     _, rep = resolve_round(fight, (), [8, 9, 3, 2])
     assert any("Bob is under Ann's control this round" in ln for ln in rep.lines)
+
+
+def test_a_fight_is_rebuilt_from_its_log_without_rolling() -> None:
+    from ka_tui.rules.cqc import replay
+    fight = duel().with_order(("bob", "ann"))
+    log, live = [], fight
+    dice = RandomDice(3)
+    for _ in range(4):
+        if live.over:
+            break
+        cards = tuple(card(f.id, attack="b", feint="b") if f.pool >= 2 else card(f.id)
+                      for f in live.fighters)
+        live, rep = resolve_round(live, cards, dice)
+        log.append((cards, rep.face_values))
+    rebuilt, reports = replay(fight, log)
+    assert rebuilt == live and len(reports) == len(log)
+    with pytest.raises(ValueError, match="every fighter once"):
+        fight.with_order(("ann",))
