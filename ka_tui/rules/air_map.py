@@ -117,11 +117,20 @@ class BattleMap:
     terrain: dict[Hex, Terrain] = field(default_factory=dict)
     strips: tuple[Strip, ...] = ()
     carriers: tuple[Carrier, ...] = ()
+    # hex → the strip or carrier deck on it, built once (previews run per keypress)
+    _decks: dict[Hex, Strip] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        decks: dict[Hex, Strip] = {}
+        for s in self._all_strips():
+            for h in s.hexes():
+                decks.setdefault(h, s)
+        object.__setattr__(self, "_decks", decks)
 
     def terrain_at(self, h: Hex) -> Terrain:
-        for s in self._all_strips():
-            if h in s.hexes():
-                return Terrain(s.surface, s.height)
+        s = self._decks.get(h)
+        if s is not None:
+            return Terrain(s.surface, s.height)
         return self.terrain.get(h, OPEN_GROUND)
 
     def height(self, h: Hex) -> int:
@@ -136,10 +145,7 @@ class BattleMap:
         return (*self.strips, *(c.as_strip() for c in self.carriers))
 
     def strip_at(self, h: Hex) -> Strip | None:
-        for s in self._all_strips():
-            if h in s.hexes():
-                return s
-        return None
+        return self._decks.get(h)
 
     def landing_site(self, h: Hex, facing: int) -> LandingSite:
         """R-10: the strip or carrier under ``h`` if flown along it, else the terrain."""

@@ -240,6 +240,9 @@ _FIGURE_CODES: dict[str, FigureKind] = {
     "BARREL": FigureKind.BARREL_ROLL,
 }
 
+_SIMPLE_TEXT: dict[Step, str] = {v: k for k, v in _SIMPLE.items()}
+_FIGURE_TEXT: dict[FigureKind, str] = {v: k for k, v in _FIGURE_CODES.items()}
+
 
 def parse_plan(text: str) -> tuple[Plan, list[str]]:
     """Read a plan typed as tokens separated by spaces or commas.
@@ -305,8 +308,8 @@ def format_step(step: Step) -> str:
     if isinstance(step, Descend):
         return "D" if step.levels == 1 else f"D{step.levels}"
     if isinstance(step, Figure):
-        return next(k for k, v in _FIGURE_CODES.items() if v is step.kind)
-    return next(k for k, v in _SIMPLE.items() if v == step)
+        return _FIGURE_TEXT[step.kind]
+    return _SIMPLE_TEXT[step]
 
 
 def format_plan(plan: Plan) -> str:

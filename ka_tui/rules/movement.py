@@ -43,7 +43,7 @@ from ka_tui.rules.air_check import CheckRoll, roll_check
 from ka_tui.rules.air_map import BattleMap
 from ka_tui.rules.air_state import AirUnit, Damage
 from ka_tui.rules.aircraft import MAX_SPEED
-from ka_tui.rules.damage import apply_points
+from ka_tui.rules.damage import apply_points, under_control
 from ka_tui.rules.checks_air import piloting_target, thrust_capacity
 from ka_tui.rules.dice import Dice
 from ka_tui.rules.hexgrid import FACING_NAMES, Hex, opposite, turn
@@ -74,7 +74,7 @@ from ka_tui.rules.move_plan import (
 )
 from ka_tui.rules.options import AirOptions, AltitudeModel, DescentGain, TurnSpeedBasis
 from ka_tui.rules.target import TargetNumber
-from ka_tui.rules.wounds import WoundResult, in_control
+from ka_tui.rules.wounds import WoundResult
 
 __all__ = ["piloting_target", "preview_start", "start_turn", "validate_plan", "execute_plan",
            "complete_plan",
@@ -135,8 +135,9 @@ def start_turn(unit: AirUnit, dice: Dice, options: AirOptions,
     A stall loses one level and needs a piloting check; a failure leaves the
     aircraft out of control this turn, and a miss by more than 5 also turns it
     1–``random_move_max_sides`` sides at random (RULES-NOTES D). Clears the
-    per-turn ``moved`` and ``figure_flown`` flags and last turn's stall. Given
-    the map, a stall down to the terrain's height is a crash (R-6.1).
+    per-turn ``moved`` and ``figure_flown`` flags and last turn's stall. A stall
+    down to the terrain's height (the map's, else the ground at level 0) is a
+    crash (R-6.1).
     """
     fresh = replace(unit, moved=False, figure_flown=False, out_of_control=False)
     if unit.landed or unit.crashed or unit.destroyed:
@@ -163,8 +164,8 @@ def start_turn(unit: AirUnit, dice: Dice, options: AirOptions,
         if not roll.success:
             u = replace(u, altitude=u.altitude - 1)
             lines.append(f"{u.id} cannot hold the echelon: drops to level {u.altitude}")
-    if battle_map is not None and u.altitude <= battle_map.height(u.hex):
-        height = battle_map.height(u.hex)
+    height = battle_map.height(u.hex) if battle_map is not None else 0
+    if u.altitude <= height:
         crash = TerrainCrash(u.hex, u.altitude, height, u.speed)
         u = replace(u, altitude=height, crashed=True)
         lines.append(f"{u.id} falls to the terrain at {_hex_name(u.hex)}: crash (R-6.1)")
@@ -266,7 +267,7 @@ class _Flight:
         self.overheat, self.fuel, self.wm_left = u.overheat, u.fuel, u.wm_uses_left
         self.inverted = u.inverted
         self.goal, self.progress = u.altitude_goal, u.altitude_progress
-        self.uncontrolled = not in_control(u)
+        self.uncontrolled = not under_control(u)
         self.landed = u.landed
         self.thrust_cap = thrust_capacity(u)
         self.point("start")

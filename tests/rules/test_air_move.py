@@ -465,9 +465,10 @@ def test_budget_validate_one_plan_under_1_ms() -> None:
     u = unit(speed=8, altitude=2, straight_run=3)
     p = plan("AB +0 IMM 3F R 3F L 2F")
     assert validate_plan(u, p, OPEN, OPTS).legal
-    n = 300
-    t0 = time.perf_counter()
-    for _ in range(n):
-        validate_plan(u, p, OPEN, OPTS)
-    per_plan = (time.perf_counter() - t0) / n
-    assert per_plan < 0.001, f"{per_plan * 1000:.3f} ms per plan"
+    best = float("inf")
+    for _ in range(5):  # best of 5 batches: other processes share the cores
+        t0 = time.perf_counter()
+        for _ in range(60):
+            validate_plan(u, p, OPEN, OPTS)
+        best = min(best, (time.perf_counter() - t0) / 60)
+    assert best < 0.001, f"{best * 1000:.3f} ms per plan"
