@@ -98,6 +98,16 @@ def test_s0_4_both_critical_most_successes_wins() -> None:
     assert winner(duel(), [10, 2, 10, 8]) == "bob"
 
 
+def test_s0_4_both_critical_equal_successes_highest_skill_wins() -> None:
+    # Ann CC 6 needs 6+, Bob CC 5 needs 8+; a 10 and a 2 each.
+    assert winner(duel(ann(cc_number=6)), [10, 2, 10, 2]) == "ann"
+
+
+def test_s0_4_both_critical_all_equal_roll_off() -> None:
+    _, rep = resolve_round(duel(), (), [10, 2, 10, 2, 5, 11])
+    assert rep.pairings[0].contest.winner == "bob"
+
+
 def test_rules_notes_b_both_fail_stand_off() -> None:
     cards = (card("ann", attack="b", defence="b"), card("bob", attack="b", feint="b"))
     after, rep = resolve_round(duel(), cards, [2, 3, 4, 5])
@@ -237,6 +247,17 @@ def test_house_rule_multi_opponent_split_shares_the_pool() -> None:
     assert after.fighter("cid").ap == 6 - 4
     assert after.fighter("ann").ap == 6 - 3   # Bob's hit lands; Cid failed, so his does not
     assert [f.outcome for f in rep.fates if f.unit.owner == "cid"] == [Outcome.NO_EFFECT]
+
+
+def test_s0_2_2_feint_counts_only_against_that_opponent() -> None:
+    fight, rules = trio()
+    cards = (CqcCard.build("ann", "bob", feint="d"),)
+    after, _ = resolve_round(fight, cards, [8, 9, 3, 2, 8, 9, 3, 2], rules)
+    ann_ = after.fighter("ann")
+    assert ann_.feint_against("bob") == 2 and ann_.feint_against("cid") == 0
+    _, rep = resolve_round(after, (), [8, 9, 3, 2, 8, 9, 3, 2], rules)
+    numbers = {(p.a, p.b): p.contest.numbers for p in rep.pairings}
+    assert numbers == {("ann", "bob"): (7, 5), ("ann", "cid"): (5, 5)}
 
 
 def test_house_rule_multi_opponent_each_applies_one_card_to_every_opponent() -> None:
