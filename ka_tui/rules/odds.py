@@ -50,6 +50,10 @@ class PoolOdds:
     def mean(self) -> Fraction:
         return sum((n * p for n, p in self.successes.items()), Fraction(0))
 
+    def p_at_least(self, k: int) -> Fraction:
+        """Chance of ``k`` or more successes (whatever the critical fails)."""
+        return sum((p for n, p in self.successes.items() if n >= k), Fraction(0))
+
 
 @dataclass(frozen=True)
 class OpposedOdds:
@@ -239,8 +243,13 @@ def opposed_odds(a: Contestant, b: Contestant, options: SkillOptions) -> Opposed
     The result is cached and shared: treat it as read-only."""
     need_a = opposed_need(a, b, options).face
     need_b = opposed_need(b, a, options).face
-    return _opposed(replace(a, name=""), replace(b, name=""), need_a, need_b,
-                    _Mode.of(options))
+    return _opposed(_cache_key(a), _cache_key(b), need_a, need_b, _Mode.of(options))
+
+
+def _cache_key(c: Contestant) -> Contestant:
+    """``c`` without its name, with tuples where a caller may have put lists."""
+    return replace(c, name="", pool=tuple(c.pool),
+                   tiebreaks=tuple((str(n), int(v)) for n, v in c.tiebreaks))
 
 
 @lru_cache(maxsize=512)

@@ -98,6 +98,21 @@ def test_s0_skills_only_criticals_succeed_when_13_is_out_of_reach() -> None:
     assert o.successes[2] == Fraction(1, 64)
 
 
+def test_pool_odds_at_least_and_mean() -> None:
+    o = unopposed_odds((8, 8), 0, SEED)  # only 8s succeed: 1/8 each
+    assert o.p_at_least(0) == 1
+    assert o.p_at_least(1) == Fraction(15, 64)
+    assert o.p_at_least(2) == Fraction(1, 64)
+    assert o.mean == Fraction(1, 4)
+
+
+def test_opposed_odds_accept_lists_from_callers() -> None:
+    a = Contestant("A", [10, 10], 5, tiebreaks=[["CC", 3]])  # type: ignore[arg-type]
+    b = Contestant("B", (10, 10), 5, tiebreaks=(("CC", 3),))
+    assert opposed_odds(a, b, SEED) == opposed_odds(
+        Contestant("A", (10, 10), 5, tiebreaks=(("CC", 3),)), b, SEED)
+
+
 def test_s0_skills_passive_bonus_odds() -> None:
     """d12 + 6 + Brawl 4 needs 3+: faces 3–12 succeed, a 1 still critically fails."""
     o = unopposed_odds((12,), 6, SEED, bonus=4)
