@@ -14,7 +14,7 @@ from ka_tui.rules.checks import (
     Contestant, Decision, lore_bonus, opposed_test, unopposed_test,
 )
 from ka_tui.rules.dice import DiceError, RandomDice, ScriptedDice
-from ka_tui.rules.options import CritCancel, CritFailRule, SkillOptions
+from ka_tui.rules.options import CritCancel, CritFailRule, HouseRules, SkillOptions
 
 SEED = SkillOptions()
 CC = (("Close Combat", 5), ("Agility", 4))
@@ -173,6 +173,15 @@ def test_s0_skills_both_legendary_both_use_challenging() -> None:
     assert {d.needed for d in r.a.dice} == {9} and {d.needed for d in r.b.dice} == {9}
 
 
+def test_campaign_house_rules_tables_reach_the_test() -> None:
+    """A campaign stores its tables as JSON (RULES-NOTES: tables are data)."""
+    rules = HouseRules.from_dict({"skills": {"challenging_table": {"0": 6}}})
+    a = Contestant("Ann", (10,), 5)
+    b = Contestant("Bob", (12,), 5, legendary=True)
+    r = opposed(a, b, [6, 2], rules.skills)
+    assert r.a.dice[0].needed == 6 and r.a.passed
+
+
 def test_house_tables_are_used() -> None:
     options = SkillOptions(opposed_table={0: 4})
     a, b = Contestant("Ann", (10,), 5), Contestant("Bob", (10,), 5)
@@ -193,6 +202,14 @@ def test_s0_skills_8_on_d8_is_beaten_and_negated_by_8_on_d10() -> None:
     assert r.winner == 1 and r.decided_by is Decision.ONLY_PASSED
     assert any("cancelled by the opponent's success on a larger d10" in line
                and "S0 §Skills" in line for line in r.explanation)
+
+
+def test_s0_skills_critical_of_larger_die_also_cancels() -> None:
+    """S0 §Skills: cancelled "by normal and Critical successes of larger dice"."""
+    a, b = Contestant("Ann", (8,), 5), Contestant("Bob", (10,), 5)
+    r = opposed(a, b, [8, 10])
+    assert r.a.dice[0].cancelled_by == 0 and not r.a.crit_success
+    assert r.b.crit_success and r.winner == 1 and r.decided_by is Decision.CRITICAL
 
 
 def test_option_crit_cancel_crit_only_keeps_the_success() -> None:
