@@ -40,6 +40,8 @@ class ModeSpec:
 MODE_SPECS: tuple[ModeSpec, ...] = (
     ModeSpec("roster", "Roster", "1", "ka_tui.screens.roster:RosterScreen",
              "Characters and aircraft of the campaign"),
+    ModeSpec("roller", "Dice roller", "2", "ka_tui.screens.roller:RollerScreen",
+             "Roll a skill or a typed pool, with exact odds and the roll log"),
 )
 
 
@@ -59,6 +61,13 @@ class KaApp(App[None]):
 
     MODES: ClassVar[dict[str, str | Callable[[], Screen[Any]]]] = {  # type: ignore[misc]
         spec.name: _screen_factory(spec) for spec in MODE_SPECS
+    }
+
+    PALETTE_HELP = {
+        "help": "List the keys of this screen and the global ones",
+        "quit": "Leave ka-tui (everything is already saved)",
+        "settings": "View and change this campaign's house-rule options",
+        **{f"mode.{spec.name}": spec.help for spec in MODE_SPECS},
     }
 
     BINDINGS = [
@@ -155,12 +164,51 @@ class KaApp(App[None]):
     def action_export_campaign(self) -> None:
         from ka_tui.screens.transfer import ExportScreen
 
-        self.push_screen(ExportScreen())
+        self.push_screen(ExportScreen(), self._exported)
 
     def action_import_campaign(self) -> None:
         from ka_tui.screens.transfer import ImportScreen
 
-        self.push_screen(ImportScreen())
+        self.push_screen(ImportScreen(), self._imported)
+
+    def _imported(self, path: Path | None) -> None:
+        if path is None:
+            return
+        from ka_tui.screens.confirm import ConfirmScreen
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.open_campaign_file(path)
+            else:
+                self.notify(f"Imported into {path}.")
+
+        self.push_screen(ConfirmScreen(f"Imported into {path}. Open it now?", yes="Open",
+                                       title="Import done"), answered)
+
+    def _exported(self, path: Path | None) -> None:
+        if path is not None:
+            self.notify(f"Exported to {path}.")
+
+    def open_campaign_file(self, path: Path) -> None:
+        """Close the open campaign and show ``path`` in a fresh roster (other
+        modes start again from scratch when next visited)."""
+        self.close_campaign()
+        self.db_path = path
+
+        def reset() -> None:
+            for spec in MODE_SPECS:
+                if spec.name != "roster" and spec.name in self._screen_stacks:
+                    self.remove_mode(spec.name)
+                    self.add_mode(spec.name, _screen_factory(spec))
+            while len(self.screen_stack) > 1:
+                self.pop_screen()
+            roster = self.screen_stack[0]
+            load = getattr(roster, "load", None)
+            if callable(load):
+                load()
+
+        self.switch_mode("roster")
+        self.call_after_refresh(reset)
 
     # -- command palette --------------------------------------------------
 

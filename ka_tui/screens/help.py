@@ -24,40 +24,52 @@ class KeyRow:
 
 
 def key_rows(app: App[object], screen: Screen[object]) -> list[KeyRow]:
-    """Rows for every active binding of ``screen``: focused widget, screen, then app."""
-    seen: set[tuple[str, str]] = set()
-    here: list[KeyRow] = []
+    """Rows for every active binding of ``screen``: the screen's own keys first,
+    then the focused widget's, then the global ones (app and Textual's own)."""
+    own: list[KeyRow] = []
+    widget: list[KeyRow] = []
     glob: list[KeyRow] = []
     for key, active in screen.active_bindings.items():
         binding = active.binding
-        description = binding.description or binding.action
-        if not binding.description and not binding.show:
+        if not binding.description:
             continue
-        marker = (binding.action, description)
         key_text = app.get_key_display(binding)
-        if active.node is app:
+        helps: dict[str, str] = getattr(active.node, "PALETTE_HELP", {})
+        description = helps.get(binding.id or "", binding.description)
+        if active.node is app or (active.node is screen and binding.id is None):
             target, section = glob, "Global"
+        elif active.node is screen:
+            target, section = own, _section_name(screen)
         else:
-            target, section = here, _section_name(active.node, screen)
-        if marker in seen:
-            # Several keys for one action: one row listing them all.
-            for i, row in enumerate(target):
-                if row.description == description and row.section == section:
-                    target[i] = KeyRow(section, f"{row.key} {key_text}", description)
-            continue
-        seen.add(marker)
-        target.append(KeyRow(section, key_text, description))
+            target, section = widget, _section_name(active.node)
+        _add(target, KeyRow(section, key_text, description))
     palette = app.COMMAND_PALETTE_BINDING if app.ENABLE_COMMAND_PALETTE else ""
-    if palette and not any(r.description == "Command palette" for r in glob):
-        glob.append(KeyRow("Global", app.get_key_display(Binding(palette, "")),
-                           "Command palette"))
-    return here + glob
+    if palette:
+        _add(glob, KeyRow("Global", app.get_key_display(Binding(palette, "")),
+                          "Command palette: every action by name"))
+    return own + widget + glob
 
 
-def _section_name(node: object, screen: Screen[object]) -> str:
-    if node is screen:
-        return getattr(screen, "HELP_TITLE", None) or type(screen).__name__.removesuffix("Screen")
-    return getattr(node, "HELP_TITLE", None) or type(node).__name__
+def _add(rows: list[KeyRow], row: KeyRow) -> None:
+    """Append ``row``, or add its key to the row that already does the same."""
+    for i, old in enumerate(rows):
+        if old.description == row.description and old.section == row.section:
+            if row.key not in old.key.split(" "):
+                rows[i] = KeyRow(old.section, f"{old.key} {row.key}", old.description)
+            return
+    rows.append(row)
+
+
+_WIDGET_NAMES = {"DataTable": "Table", "Input": "Text field", "TabbedContent": "Tabs",
+                 "Tabs": "Tabs", "_Toggle": "Field"}
+
+
+def _section_name(node: object) -> str:
+    title = getattr(node, "HELP_TITLE", None)
+    if title:
+        return str(title)
+    name = type(node).__name__
+    return _WIDGET_NAMES.get(name, name.removesuffix("Screen"))
 
 
 class HelpScreen(ModalScreen[None]):

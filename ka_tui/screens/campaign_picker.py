@@ -1,0 +1,161 @@
+"""Choose a campaign when there are several (or none): enter opens, n makes a new one.
+
+Each file is checked in a worker (``store.db.check_file``: reads only) so the
+list shows the campaign's name, or why a file cannot be opened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from ka_tui.store.limits import NAME_MAX
+from ka_tui.widgets.form_fields import FormScreen, TextField
+
+
+class NewCampaignForm(FormScreen[Path]):
+    """Name a new, empty campaign; it is created in the campaign folder."""
+
+    HELP_TITLE = "New campaign"
+
+    def __init__(self, folder: Path | None) -> None:
+        super().__init__()
+        self.folder = folder
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="form-box") as box:
+            box.border_title = "New campaign"
+            yield TextField("Name", "", key="name", required=True, max_length=NAME_MAX,
+                            check=self._free)
+            yield Static("", classes="form-status")
+        yield Footer()
+
+    def _target(self, name: str) -> Path:
+        from ka_tui.store.paths import file_for
+
+        return file_for(name, self.folder)
+
+    def _free(self, name: object) -> str | None:
+        if isinstance(name, str) and name.strip() and self._target(name).exists():
+            return f"{self._target(name).name} exists"
+        return None
+
+    def write(self, values: dict[str, object]) -> Path:  # type: ignore[override]
+        from ka_tui.store.db import create_campaign
+
+        name = str(values["name"])
+        path = self._target(name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        create_campaign(path, name).close()
+        return path
+
+
+class CampaignPickerScreen(Screen[Path | None]):
+    HELP_TITLE = "Campaigns"
+
+    BINDINGS = [
+        Binding("enter", "open", "Open", id="picker.open"),
+        Binding("n", "new", "New campaign", id="picker.new"),
+        Binding("escape", "cancel", "Quit", id="picker.cancel"),
+    ]
+
+    DEFAULT_CSS = """
+    CampaignPickerScreen DataTable {
+        height: 1fr;
+    }
+    CampaignPickerScreen .picker-hint {
+        height: auto;
+        padding: 0 1;
+        color: $text-muted;
+    }
+    """
+
+    def __init__(self, files: Iterable[Path] | None = None, folder: Path | None = None) -> None:
+        super().__init__()
+        self.files = None if files is None else list(files)
+        self.folder = folder
+        self.status: dict[Path, tuple[bool, str]] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="")
+        yield Static("Several campaigns are kept here. Pick one, or press n for a new one.",
+                     classes="picker-hint")
+        yield DataTable(id="campaigns", cursor_type="row", zebra_stripes=True)
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.sub_title = "choose a campaign"
+        table = self.query_one(DataTable)
+        table.add_columns("Campaign", "File", "Status")
+        table.focus()
+        self.scan()
+
+    @work(thread=True, exclusive=True, group="picker", exit_on_error=False)
+    def scan(self) -> None:
+        from ka_tui.store.db import check_file
+        from ka_tui.store.errors import StoreError
+        from ka_tui.store.paths import list_campaign_files
+
+        files = self.files if self.files is not None else list_campaign_files(self.folder)
+        found: list[tuple[Path, bool, str, str]] = []
+        for path in files:
+            try:
+                check = check_file(path)
+                found.append((path, True, check.name, f"schema v{check.version}"))
+            except StoreError as error:
+                found.append((path, False, "-", _short(str(error), path)))
+        self.app.call_from_thread(self._show, found)
+
+    def _show(self, found: list[tuple[Path, bool, str, str]]) -> None:
+        table = self.query_one(DataTable)
+        table.clear()
+        for path, ok, name, status in found:
+            self.status[path] = (ok, status)
+            table.add_row(name, path.name, status, key=str(path))
+        if not found:
+            self.query_one(".picker-hint", Static).update(
+                "No campaigns yet. Press n to make one.")
+
+    def _selected(self) -> Path | None:
+        table = self.query_one(DataTable)
+        if table.row_count == 0:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return Path(key) if key else None
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_open()
+
+    def action_open(self) -> None:
+        path = self._selected()
+        if path is None:
+            return
+        ok, status = self.status.get(path, (False, "not checked yet"))
+        if not ok:
+            self.notify(f"{path.name}: {status}", title="Cannot open", severity="error")
+            return
+        self.dismiss(path)
+
+    def action_new(self) -> None:
+        self.app.push_screen(NewCampaignForm(self.folder), self._created)
+
+    def _created(self, path: Path | None) -> None:
+        if path is not None:
+            self.dismiss(path)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def _short(message: str, path: Path) -> str:
+    """The store's message without the path it starts with (the File column has it)."""
+    text = message.removeprefix(str(path)).strip()
+    return text[:1].upper() + text[1:] if text else message
