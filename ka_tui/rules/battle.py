@@ -79,7 +79,7 @@ def apply_action(state: t.BattleState, kind: str, data: dict[str, Any], battle_m
                  dice: Dice, options: AirOptions) -> tuple[t.BattleState, tuple[str, ...], object]:
     """One step of the turn through the rules: (new state, log lines, result)."""
     if kind == "turn_started":
-        s, start = t.begin_turn(state, dice, options)
+        s, start = t.begin_turn(state, battle_map, dice, options)
         return s, start.log, start
     if kind == "move_committed":
         plan = plan_from_json(data["plan"])

@@ -109,10 +109,13 @@ def terrain_crash(unit: AirUnit, dice: Dice, options: AirOptions) -> tuple[AirUn
     """R-6.1: 2d6 × 10 × current speed points, in blocks of 10 to random
     locations (nose table); the aircraft is down for the rest of the battle."""
     faces = roll_2d6(dice)
-    points = sum(faces) * 10 * unit.speed
+    speed = max(unit.speed, options.crash_min_speed)
+    points = sum(faces) * 10 * speed
+    floor = "" if speed == unit.speed else f" (speed {unit.speed} counted as {speed}, " \
+        "house rule crash_min_speed)"
     head = (f"{unit.id} crashes into the terrain: 2d6 {faces[0]}+{faces[1]} = {sum(faces)}"
-            f" × 10 × speed {unit.speed} = {points} points (R-6.1)")
+            f" × 10 × speed {speed} = {points} points (R-6.1){floor}")
     hurt, report = apply_points(unit, points, dice, options, source="terrain crash, R-6.1")
     down = replace(hurt, crashed=True, speed=0)
-    return down, CrashResult(unit.id, faces, unit.speed, points, report,
+    return down, CrashResult(unit.id, faces, speed, points, report,
                              (head, *report.log, f"{unit.id} is down (R-6.1)"))

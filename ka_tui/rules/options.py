@@ -231,6 +231,9 @@ class AirOptions:
     point_damage_effects: bool = True
     # S0 §Traits Glider: at 0 hull it glides on; the next hit destroys it
     glider_survives_zero_hull: bool = True
+    # multiplies crash damage by the current speed, so a stalled aircraft
+    # falling at speed 0 would take none: count at least this speed
+    crash_min_speed: int = 1
     # R-6 gives no collision damage: each side takes |speed difference| + this
     collision_damage_extra: int = 2
     # R-8 / S0: an aircraft whose evasive check failed still may not attack

@@ -155,9 +155,10 @@ class TurnStart:
     log: tuple[str, ...]
 
 
-def begin_turn(state: BattleState, dice: Dice, options: AirOptions) -> tuple[BattleState,
-                                                                               TurnStart]:
-    """R-1.1 initiative, then R-3.2 for every aircraft still in the battle."""
+def begin_turn(state: BattleState, battle_map: BattleMap, dice: Dice,
+               options: AirOptions) -> tuple[BattleState, TurnStart]:
+    """R-1.1 initiative, then R-3.2 for every aircraft still in the battle; a
+    stall that drops it to the terrain's height is a crash (R-6.1)."""
     if state.phase is not Phase.BETWEEN_TURNS:
         raise TurnError(f"turn {state.turn} is still in its {state.phase.value} phase")
     sides = tuple(dict.fromkeys(u.side for u in state.units if not out_of_battle(u)))
@@ -174,15 +175,22 @@ def begin_turn(state: BattleState, dice: Dice, options: AirOptions) -> tuple[Bat
         fresh, rep = movement.start_turn(fresh, dice, options)
         starts.append((u.id, rep))
         lines.extend(rep.log)
-        if rep.terrain_crash is not None:
-            fresh, crash = terrain_crash(replace(fresh, speed=rep.terrain_crash.speed), dice,
-                                         options)
+        if rep.terrain_crash is not None or _at_terrain(fresh, battle_map):
+            if rep.terrain_crash is None:
+                lines.append(f"{u.id} falls to the terrain's height "
+                             f"({battle_map.height(fresh.hex)}) at {_where(fresh)}: crash (R-6.1)")
+            fresh, crash = terrain_crash(fresh, dice, options)
             crashes.append(crash)
             lines.extend(crash.log)
         units.append(fresh)
     out = BattleState(tuple(units), state.turn + 1, Phase.MOVEMENT, ini.order, 0)
     out = _skip_empty_sides(out)
     return out, TurnStart(out.turn, ini, tuple(starts), tuple(crashes), tuple(lines))
+
+
+def _at_terrain(u: AirUnit, battle_map: BattleMap) -> bool:
+    """R-6.1: at (or below) the terrain's height while flying."""
+    return not (u.landed or out_of_battle(u)) and u.altitude <= battle_map.height(u.hex)
 
 
 # ------------------------------------------------------------------ movement
@@ -496,7 +504,7 @@ def resolve_turn(state: BattleState, orders: Mapping[str, Orders], battle_map: B
                  dice: Dice, options: AirOptions) -> tuple[BattleState, TurnReport]:
     """R-1 start to finish from orders. An illegal plan flies straight ahead
     instead (logged); an illegal attack is skipped (logged)."""
-    state, start = begin_turn(state, dice, options)
+    state, start = begin_turn(state, battle_map, dice, options)
     lines = list(start.log)
     moves: list[MoveOutcome] = []
     ends: list[MovementEnd] = []

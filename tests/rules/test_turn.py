@@ -66,7 +66,7 @@ def two_fighters() -> BattleState:
 
 
 def test_r1_2_winner_moves_and_shoots_first() -> None:
-    s, start = begin_turn(two_fighters(), ScriptedDice.of([6, 6, 1, 1]), OPT)
+    s, start = begin_turn(two_fighters(), MAP, ScriptedDice.of([6, 6, 1, 1]), OPT)
     assert s.order == ("blue", "red") and s.phase is Phase.MOVEMENT and s.active_side == "blue"
     with pytest.raises(TurnError, match="must wait"):
         move_unit(s, "B", plan("F F F"), MAP, ScriptedDice.of([]), OPT)
@@ -80,13 +80,13 @@ def test_r1_2_winner_moves_and_shoots_first() -> None:
 
 
 def test_r1_2_side_must_finish_moving_before_shooting() -> None:
-    s, _ = begin_turn(two_fighters(), ScriptedDice.of([6, 6, 1, 1]), OPT)
+    s, _ = begin_turn(two_fighters(), MAP, ScriptedDice.of([6, 6, 1, 1]), OPT)
     with pytest.raises(TurnError, match="still to move: A"):
         end_movement(s, ScriptedDice.of([]), OPT)
 
 
 def test_r1_2_no_shooting_in_the_movement_phase() -> None:
-    s, _ = begin_turn(two_fighters(), ScriptedDice.of([6, 6, 1, 1]), OPT)
+    s, _ = begin_turn(two_fighters(), MAP, ScriptedDice.of([6, 6, 1, 1]), OPT)
     with pytest.raises(TurnError, match="not the shooting phase"):
         shoot_unit(s, "A", "B", ScriptedDice.of([]), OPT)
 
@@ -94,13 +94,13 @@ def test_r1_2_no_shooting_in_the_movement_phase() -> None:
 def test_r3_2_turn_start_decays_speed_and_clears_flags() -> None:
     s = two_fighters()
     s = s.with_units(replace(s.unit("A"), shot=True, evading=True, moved=True))
-    s, _ = begin_turn(s, ScriptedDice.of([6, 6, 1, 1]), OPT)
+    s, _ = begin_turn(s, MAP, ScriptedDice.of([6, 6, 1, 1]), OPT)
     a = s.unit("A")
     assert a.speed == 3 and not a.shot and not a.evading and not a.moved
 
 
 def test_r1_3_damage_takes_effect_in_own_shooting_phase() -> None:
-    s, _ = begin_turn(two_fighters(), ScriptedDice.of([6, 6, 1, 1]), OPT)
+    s, _ = begin_turn(two_fighters(), MAP, ScriptedDice.of([6, 6, 1, 1]), OPT)
     hurt = replace(s.unit("B"), pending_damage=Damage(1, (("control_surfaces", 1),)))
     s = s.with_units(hurt)
     s, _ = move_unit(s, "A", plan("F F F"), MAP, ScriptedDice.of([]), OPT)
@@ -114,7 +114,7 @@ def test_r1_3_damage_takes_effect_in_own_shooting_phase() -> None:
 
 
 def test_r1_4_heat_then_end_phase_order() -> None:
-    s, _ = begin_turn(two_fighters(), ScriptedDice.of([6, 6, 1, 1]), OPT)
+    s, _ = begin_turn(two_fighters(), MAP, ScriptedDice.of([6, 6, 1, 1]), OPT)
     with pytest.raises(TurnError):
         heat_phase(s, ScriptedDice.of([]), OPT)
     for uid in ("A", "B"):
@@ -159,6 +159,20 @@ def test_r5_no_recovery_roll_for_the_dead() -> None:
 
 
 def test_r1_1_turn_cannot_begin_twice() -> None:
-    s, _ = begin_turn(two_fighters(), ScriptedDice.of([6, 6, 1, 1]), OPT)
+    s, _ = begin_turn(two_fighters(), MAP, ScriptedDice.of([6, 6, 1, 1]), OPT)
     with pytest.raises(TurnError):
-        begin_turn(s, ScriptedDice.of([]), OPT)
+        begin_turn(s, MAP, ScriptedDice.of([]), OPT)
+
+
+def test_r6_1_stall_onto_the_ground_is_a_crash() -> None:
+    """R-3.2 stall loses a level; at level 1 that is the ground (height 0): R-6.1,
+    with speed 0 counted as 1 (house rule crash_min_speed)."""
+    low = unit("L", "blue", q=1, r=5, altitude=1, speed=3, prof={"hull": 9})
+    s = BattleState((low, unit("B", "red", q=5, r=0, speed=8)))
+    # initiative; L stalls: check 1+1 fails by 3 (no random move); crash 2d6 = 2 → 20 points
+    dice = ScriptedDice.of([6, 6, 1, 1, 1, 1, 1, 1, 3, 4, 3, 4])
+    s, start = begin_turn(s, MAP, dice, OPT)
+    low2 = s.unit("L")
+    assert dice.exhausted and low2.crashed and low2.pending_damage.hull_hits == 2
+    assert start.crashes[0].points == 20
+    assert any("house rule crash_min_speed" in line for line in start.log)

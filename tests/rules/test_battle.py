@@ -1,0 +1,148 @@
+"""A battle as an append-only event log (DESIGN.md) replayed through the rules:
+R-1 turn steps recorded with their dice faces; replay, undo, tampering."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ka_tui.rules.air_json import CodecError, decode, encode, plan_from_json, plan_to_json
+from ka_tui.rules.air_map import parse_map
+from ka_tui.rules.air_state import AirUnit
+from ka_tui.rules.battle import Battle, ReplayError, replay
+from ka_tui.rules.dice import RandomDice, ScriptedDice
+from ka_tui.rules.move_plan import Forward, Plan, Thrust, parse_plan
+from ka_tui.rules.options import AirOptions
+from ka_tui.rules.profiles import TEMPEST
+from ka_tui.rules.turn import Phase, TurnError
+
+from .air_combat_fixtures import unit
+
+OPT = AirOptions()
+MAP_TEXT = "\n".join([". . . . . . . ."] * 8)
+MAP = parse_map(MAP_TEXT)
+
+
+def plan(text: str) -> Plan:
+    steps, errors = parse_plan(text)
+    assert not errors
+    return steps
+
+
+def cruise(u: AirUnit) -> Plan:
+    """Full thrust (within the maximum speed), then straight ahead."""
+    thrust = min(u.profile.thrust, u.profile.move - u.speed)
+    steps: Plan = (Thrust(thrust),) if thrust else ()
+    return steps + tuple(Forward() for _ in range(u.speed + thrust))
+
+
+def new_battle() -> Battle:
+    a = unit("A", "blue", q=1, r=5, facing=0, speed=8)
+    b = unit("B", "red", q=1, r=0, facing=3, speed=8)
+    return Battle.start([a, b], MAP, OPT, MAP_TEXT)
+
+
+def play_one_turn(battle: Battle, dice: RandomDice) -> None:
+    battle.begin_turn(dice)
+    for _ in range(2):
+        side = battle.state.active_side
+        mover = "A" if side == "blue" else "B"
+        target = "B" if mover == "A" else "A"
+        battle.move(mover, cruise(battle.state.unit(mover)), dice)
+        battle.end_movement(dice)
+        try:
+            battle.shoot(mover, target, dice)
+        except TurnError:
+            pass
+        battle.end_shooting(dice)
+    battle.heat(dice)
+    battle.end(dice)
+
+
+def test_battle_log_records_every_step_with_faces() -> None:
+    b = new_battle()
+    play_one_turn(b, RandomDice(7))
+    kinds = [e["kind"] for e in b.events]
+    assert kinds[0] == "battle_started" and kinds[1] == "turn_started"
+    assert kinds.count("move_committed") == 2 and kinds[-2:] == ["phase_ended", "phase_ended"]
+    assert [e["seq"] for e in b.events] == list(range(len(b.events)))
+    turn_started = b.events[1]
+    assert len(turn_started["faces"]) >= 4 and all(s == 6 for s, _ in turn_started["faces"])
+    assert any("R-1.1" in line for line in turn_started["log"])
+
+
+def test_battle_log_is_json_and_replays_to_the_same_state() -> None:
+    b = new_battle()
+    dice = RandomDice(11)
+    for _ in range(3):
+        play_one_turn(b, dice)
+    events = json.loads(json.dumps(b.events))
+    assert replay(events, MAP, OPT) == b.state
+    again = Battle.from_events(events, MAP, OPT)
+    assert again.state == b.state and again.state.turn == 3
+
+
+def test_battle_refused_step_appends_nothing() -> None:
+    b = new_battle()
+    b.begin_turn(ScriptedDice.of([6, 6, 1, 1]))
+    n = len(b.events)
+    with pytest.raises(TurnError):
+        b.move("B", plan("F F F"), ScriptedDice.of([]))  # red waits for blue (R-1.2)
+    assert len(b.events) == n
+
+
+def test_battle_undo_drops_the_last_event_and_replays() -> None:
+    b = new_battle()
+    b.begin_turn(ScriptedDice.of([6, 6, 1, 1]))
+    before = b.state
+    b.move("A", plan("F F F"), ScriptedDice.of([]))
+    assert b.state.unit("A").moved
+    last = b.undo()
+    assert last["kind"] == "move_committed" and b.state == before
+
+
+def test_battle_replay_refuses_tampered_faces() -> None:
+    b = new_battle()
+    b.begin_turn(ScriptedDice.of([6, 6, 1, 1]))
+    events = json.loads(json.dumps(b.events))
+    events[1]["faces"] = events[1]["faces"][:3]
+    with pytest.raises(ReplayError, match="no die left"):
+        replay(events, MAP, OPT)
+    events[1]["faces"] = [[6, 6], [6, 6], [6, 1], [6, 1], [6, 3]]
+    with pytest.raises(ReplayError, match="not used"):
+        replay(events, MAP, OPT)
+    events[1]["faces"] = [[8, 6], [6, 6], [6, 1], [6, 1]]
+    with pytest.raises(ReplayError, match="d8"):
+        replay(events, MAP, OPT)
+
+
+def test_battle_replay_refuses_steps_out_of_order() -> None:
+    b = new_battle()
+    events = json.loads(json.dumps(b.events))
+    events.append({"seq": 1, "kind": "move_committed",
+                   "data": {"unit": "A", "plan": [], "evasive": False}, "faces": [], "log": []})
+    with pytest.raises(ReplayError, match="not the movement phase"):
+        replay(events, MAP, OPT)
+
+
+def test_battle_units_need_unique_ids() -> None:
+    with pytest.raises(ValueError):
+        Battle.start([unit("A"), unit("A")], MAP, OPT)
+
+
+def test_json_codec_round_trips_units_and_plans() -> None:
+    u = AirUnit("T", "blue", TEMPEST, unit("X").pilot)
+    assert decode(AirUnit, json.loads(json.dumps(encode(u)))) == u
+    p = plan("+2 AB F F R F C2 CT D3 LOOP > < LAND! -1")
+    assert plan_from_json(json.loads(json.dumps(plan_to_json(p)))) == p
+    with pytest.raises(CodecError):
+        plan_from_json([{"step": "Teleport"}])
+    with pytest.raises(CodecError):
+        decode(AirUnit, {**encode(u), "warp": 9})
+
+
+def test_battle_phase_after_full_turn() -> None:
+    b = new_battle()
+    play_one_turn(b, RandomDice(3))
+    assert b.state.phase is Phase.BETWEEN_TURNS and len(b.log) > 10
