@@ -357,9 +357,10 @@ class _Flight:
     # -- steps
 
     def step(self, s: Step) -> None:
-        if self.ended:
+        end_thrust = isinstance(s, Thrust) and s.at == "end"
+        if self.ended and not (end_thrust and not self.landed and not self.crashed):
             raise _Stop(f"{_step_name(s)}: the move has already ended")
-        if self.unit.landed and not isinstance(s, TakeOff):
+        if self.landed and not isinstance(s, TakeOff):
             raise _Stop(f"{_step_name(s)}: the aircraft is on the ground; take off first (R-10)")
         if self.after_end_thrust and not isinstance(s, Thrust):
             raise _Stop(f"{_step_name(s)}: nothing may follow thrust at the end of movement "
@@ -469,6 +470,8 @@ class _Flight:
                 self.lose_control("failed steep-descent check (R-3.3)")
         self.lost_levels += s.levels
         self.set_alt(self.alt - s.levels, f"descended {s.levels}, R-3.3")
+        if self.crashed:
+            return
         gain = descent_gain(self.lost_levels, self.options) - self.gained
         if gain > 0:
             self.gained += gain
@@ -497,6 +500,8 @@ class _Flight:
         if s.at == "start" and new < self.flown:
             raise _Stop(f"speed {new} is below the {self.flown} hexes flown already")
         self.set_speed(new, f"thrust {s.points:+d} at the {s.at}, R-3.1")
+        if s.at == "start":
+            self.start_speed = self.speed
 
     def boost(self, s: Afterburner | WaterMethanol) -> None:
         self.controlled("engine boost")
@@ -591,6 +596,8 @@ class _Flight:
                 self.echelon_test(self.alt)
         elif spec.altitude_change < 0:
             self.set_alt(self.alt + spec.altitude_change, f"{name}, R-9")
+            if self.crashed:
+                return
         if spec.speed_change:
             new = min(self.speed + spec.speed_change, max(self.speed, speed_cap(self.unit)))
             self.set_speed(new, f"{name}, R-9")
