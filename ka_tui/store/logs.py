@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from ka_tui.store.db import CampaignDB
 from ka_tui.store.errors import NotFound, ValidationError
@@ -58,14 +58,14 @@ def _append(db: CampaignDB, parent: Any, event: Any, key: str, parent_id: int,
 
 def _events(db: CampaignDB, event: Any, key: str, parent_id: int) -> list[Any]:
     with db.read() as s:
-        q = select(event).where(getattr(event, key) == parent_id).order_by(event.seq)
+        q = select(event).where(getattr(event, key) == parent_id).order_by(col(event.seq))
         return list(s.exec(q).all())
 
 
 def _drop_last(db: CampaignDB, event: Any, key: str, parent_id: int) -> Any | None:
     with db.transaction() as s:
         q = (select(event).where(getattr(event, key) == parent_id)
-             .order_by(event.seq.desc()).limit(1))
+             .order_by(col(event.seq).desc()).limit(1))
         row = s.exec(q).first()
         if row is not None:
             s.delete(row)
@@ -93,7 +93,7 @@ def new_fight(db: CampaignDB, name: str) -> Fight:
 
 def list_fights(db: CampaignDB) -> list[Fight]:
     with db.read() as s:
-        return list(s.exec(select(Fight).order_by(Fight.id)).all())
+        return list(s.exec(select(Fight).order_by(col(Fight.id))).all())
 
 
 def end_fight(db: CampaignDB, fight_id: int) -> Fight:
@@ -111,7 +111,7 @@ def fight_events(db: CampaignDB, fight_id: int) -> list[FightEvent]:
 
 def drop_last_fight_event(db: CampaignDB, fight_id: int) -> FightEvent | None:
     """Undo: remove the newest event (returned), or None when there is none."""
-    return _drop_last(db, FightEvent, "fight_id", fight_id)  # type: ignore[no-any-return]
+    return _drop_last(db, FightEvent, "fight_id", fight_id)
 
 
 def new_battle(db: CampaignDB, name: str) -> Battle:
@@ -120,7 +120,7 @@ def new_battle(db: CampaignDB, name: str) -> Battle:
 
 def list_battles(db: CampaignDB) -> list[Battle]:
     with db.read() as s:
-        return list(s.exec(select(Battle).order_by(Battle.id)).all())
+        return list(s.exec(select(Battle).order_by(col(Battle.id))).all())
 
 
 def end_battle(db: CampaignDB, battle_id: int) -> Battle:
@@ -137,7 +137,7 @@ def battle_events(db: CampaignDB, battle_id: int) -> list[BattleEvent]:
 
 
 def drop_last_battle_event(db: CampaignDB, battle_id: int) -> BattleEvent | None:
-    return _drop_last(db, BattleEvent, "battle_id", battle_id)  # type: ignore[no-any-return]
+    return _drop_last(db, BattleEvent, "battle_id", battle_id)
 
 
 def payload_of(event: FightEvent | BattleEvent) -> Any:

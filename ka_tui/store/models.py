@@ -8,7 +8,7 @@ payloads) are JSON text; ``aircraft_map.py`` turns aircraft rows into
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from sqlalchemy import text
 from sqlmodel import Field, SQLModel
@@ -17,7 +17,7 @@ from sqlmodel import Field, SQLModel
 _NOW = text("(strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))")
 
 
-def _created_at() -> Optional[str]:
+def _created_at() -> Any:
     return Field(default=None, sa_column_kwargs={"server_default": _NOW, "nullable": False})
 
 

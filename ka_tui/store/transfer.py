@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlmodel import SQLModel, select
+from sqlmodel import SQLModel, col, select
 
 from ka_tui.rules.options import HouseRules
 from ka_tui.store import checks
@@ -74,17 +74,17 @@ def campaign_document(db: CampaignDB) -> dict[str, Any]:
         camp = s.get(Campaign, 1)
         if camp is None:
             raise StoreError(f"{db.path} has no campaign row")
-        chars = s.exec(select(Character).order_by(Character.id)).all()
-        skills = s.exec(select(Skill).order_by(Skill.id)).all()
-        weapons = s.exec(select(Weapon).order_by(Weapon.id)).all()
-        planes = s.exec(select(Aircraft).order_by(Aircraft.id)).all()
+        chars = s.exec(select(Character).order_by(col(Character.id))).all()
+        skills = s.exec(select(Skill).order_by(col(Skill.id))).all()
+        weapons = s.exec(select(Weapon).order_by(col(Weapon.id))).all()
+        planes = s.exec(select(Aircraft).order_by(col(Aircraft.id))).all()
         crew = s.exec(select(AircraftCrew)).all()
-        rolls = s.exec(select(RollLog).order_by(RollLog.id)).all()
-        fights = s.exec(select(Fight).order_by(Fight.id)).all()
-        fevents = s.exec(select(FightEvent).order_by(FightEvent.fight_id, FightEvent.seq)).all()
-        battles = s.exec(select(Battle).order_by(Battle.id)).all()
-        bevents = s.exec(select(BattleEvent).order_by(BattleEvent.battle_id,
-                                                       BattleEvent.seq)).all()
+        rolls = s.exec(select(RollLog).order_by(col(RollLog.id))).all()
+        fights = s.exec(select(Fight).order_by(col(Fight.id))).all()
+        fevents = s.exec(select(FightEvent).order_by(col(FightEvent.fight_id), col(FightEvent.seq))).all()
+        battles = s.exec(select(Battle).order_by(col(Battle.id))).all()
+        bevents = s.exec(select(BattleEvent).order_by(col(BattleEvent.battle_id),
+                                                       col(BattleEvent.seq))).all()
     characters = []
     for c in chars:
         doc = _plain(c)
@@ -377,7 +377,8 @@ def read_document(file: Path | str) -> dict[str, Any]:
     except json.JSONDecodeError as e:
         raise ValidationError("document", f"{file} is not JSON (line {e.lineno}, "
                                           f"column {e.colno}: {e.msg})") from None
-    return validate_document(data)
+    doc: dict[str, Any] = validate_document(data)
+    return doc
 
 
 def _writer(doc: dict[str, Any]) -> Callable[[CampaignDB], None]:
