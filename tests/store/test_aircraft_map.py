@@ -33,7 +33,7 @@ def test_every_library_profile_survives_the_database(db_path: Path,
         assert roster.aircraft_profile(db, row.id) == profile
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(
     manoeuvres=st.lists(st.builds(Manoeuvre, st.sampled_from(ManoeuvreKind),
                                   st.integers(1, 12), st.booleans()), max_size=8),
@@ -48,7 +48,7 @@ def test_json_columns_round_trip(manoeuvres: list[Manoeuvre], echelons: frozense
     assert to_profile(from_profile(p)) == p
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(hits=st.integers(0, 40),
        effects=st.dictionaries(st.sampled_from(["engine", "cockpit", "fuel_tank"]),
                                st.integers(1, 5)),
