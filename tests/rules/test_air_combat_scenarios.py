@@ -3,7 +3,10 @@ RULES-NOTES D): positions, speeds, altitudes, damage and the log."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ka_tui.rules.air_map import parse_map
+from ka_tui.rules.air_state import Airman
 from ka_tui.rules.aircraft import AircraftClass, EngineKind
 from ka_tui.rules.dice import ScriptedDice
 from ka_tui.rules.hexgrid import Hex
@@ -115,3 +118,51 @@ def test_scenario_terrain_crash_into_hill() -> None:
     log = "\n".join(rep.log)
     assert "= 40 points (R-6.1)" in log and "K is down (R-6.1)" in log
     assert s.unit("E").speed == 1 and s.unit("E").hex == at(7, 6)
+
+
+def test_scenario_red_rams_after_both_have_moved() -> None:
+    """R-7: red moves second into blue's hex and rams (both have moved);
+    6 + 0 (equal pilots) + 4 (target a fighter) − 2 (attacker a fighter) = 8."""
+    a = placed("A", "blue", 3, 7, facing=0, speed=10, prof={"hull": 9, "move": 10})
+    r = placed("R", "red", 3, 0, facing=3, speed=7, prof={"hull": 9})
+    faces = [6, 6, 1, 1,        # blue first
+             4, 4]              # ram: 8 vs 8 → success
+    faces += [3, 4] * 10        # |5 − 2| + 2 = 5 hits each: 5 locations for A, 5 for R
+    dice = ScriptedDice.of(faces)
+    orders = {"A": Orders(plan("F F F F F")), "R": Orders(plan("F F"), ram="A")}
+    s, rep = resolve_turn(BattleState((a, r)), orders, MAP, dice, OPT)
+    assert dice.exhausted
+    a2, r2 = s.unit("A"), s.unit("R")
+    assert a2.hex == r2.hex == at(3, 2)
+    assert (a2.speed, r2.speed) == (5, 2)
+    # recorded at once, in effect from each unit's own next shooting phase (R-1.3)
+    assert a2.pending_damage.hull_hits == 5 and a2.damage.hull_hits == 0
+    assert r2.pending_damage.hull_hits == 5
+    log = "\n".join(rep.log)
+    assert "R rams A (R-7): 2d6 4+4 = 8 vs 6 (ramming, R-7) + 4 (target is a fighter, R-7)" \
+        " - 2 (attacker is a fighter, R-7) = 8 → success" in log
+    assert "A takes 5 hit(s), R 5 (RULES-NOTES D)" in log
+
+
+def test_scenario_unconscious_pilot_collides_and_stays_out() -> None:
+    """R-5: an unconscious pilot's machine is out of control; sharing a hex with
+    it calls for one R-6 roll (11+); in the end phase he fails to come round."""
+    a = placed("A", "blue", 3, 5, facing=0, speed=8, prof={"hull": 9})
+    a = replace(a, pilot=Airman("Ace", wounds=1, conscious=False))
+    b = placed("B", "red", 3, 0, facing=3, speed=7, prof={"hull": 9})
+    faces = [6, 6, 1, 1,        # blue first
+             6, 5]              # collision roll at A's hex: 11 → A collides with B (the only other)
+    faces += [3, 4] * 6         # |3 − 2| + 2 = 3 hits each
+    faces += [1, 1]             # end phase: Ace needs 3 to come round (1 wound), rolls 2
+    dice = ScriptedDice.of(faces)
+    s, rep = resolve_turn(BattleState((a, b)), {"A": Orders(plan("F F F")),
+                                                "B": Orders(plan("F F"))}, MAP, dice, OPT)
+    assert dice.exhausted
+    a2, b2 = s.unit("A"), s.unit("B")
+    assert a2.hex == b2.hex == at(3, 2)
+    assert a2.pending_damage.hull_hits == 3 and b2.damage.hull_hits == 3
+    assert not a2.pilot.conscious
+    log = "\n".join(rep.log)
+    assert "collision at" in log and "11 (collision, R-6)" in log
+    assert "A collides with B: 3 hit(s) each" in log
+    assert "Ace comes round (R-5): 2d6 1+1 = 2 vs 3 (1 wound carried, R-5) → failure" in log
