@@ -102,7 +102,7 @@ class _Sixes:
         return sides
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=80)
 @given(units(easy=True), plans)
 def test_preview_agrees_with_a_flight_whose_checks_pass(u: AirUnit, p: tuple) -> None:  # type: ignore[type-arg]
     p = complete_plan(u, p, MAP, OPTS)
