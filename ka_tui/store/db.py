@@ -112,8 +112,18 @@ def _check_header(path: Path) -> None:
     pages, = struct.unpack(">I", head[28:32])
     counter, valid_for = struct.unpack(">I", head[24:28])[0], struct.unpack(">I", head[92:96])[0]
     short = size % page_size != 0 or (counter == valid_for and pages and size < pages * page_size)
+    if short and _has_wal(path):
+        short = False  # a checkpoint cut short: the WAL still holds the pages (quick_check decides)
     if page_size < 512 or short:
         raise NotACampaign(f"{path} is truncated or damaged ({size} bytes); it was not changed.")
+
+
+def _has_wal(path: Path) -> bool:
+    wal = Path(f"{path}-wal")
+    try:
+        return wal.stat().st_size > 0
+    except OSError:
+        return False
 
 
 # ---------------------------------------------------------------- creating

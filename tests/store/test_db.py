@@ -302,3 +302,20 @@ def test_import_of_the_store_creates_no_engine_or_folder(tmp_path: Path) -> None
                          check=True)
     assert out.stdout.split() == ["False", "False"]
     assert not (tmp_path / "d").exists()
+
+
+def test_a_campaign_copied_with_its_uncheckpointed_wal_opens_with_all_data(
+        tmp_path: Path, db_path: Path) -> None:
+    """What a crash leaves behind: recent actions only in the -wal file."""
+    import shutil
+
+    db = open_campaign(db_path)
+    with db.transaction() as s:
+        s.add(Character(name="Only in the WAL", role="ground"))
+    assert Path(f"{db_path}-wal").stat().st_size > 0
+    copy = tmp_path / "crashed.db"
+    for suffix in ("", "-wal"):
+        shutil.copyfile(f"{db_path}{suffix}", f"{copy}{suffix}")
+    db.close()
+    with open_campaign(copy) as again, again.read() as s:
+        assert s.get(Character, 1).name == "Only in the WAL"  # type: ignore[union-attr]
