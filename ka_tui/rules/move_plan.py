@@ -30,6 +30,7 @@ from ka_tui.rules.air_check import CheckRoll
 from ka_tui.rules.air_state import AirUnit, Damage
 from ka_tui.rules.hexgrid import Hex
 from ka_tui.rules.target import TargetNumber
+from ka_tui.rules.wounds import WoundResult
 
 Side = Literal["left", "right"]
 When = Literal["start", "end"]
@@ -189,7 +190,7 @@ class MoveReport:
     rolls: tuple[CheckRoll, ...]
     log: tuple[str, ...]
     damage: Damage = field(default_factory=Damage)
-    wounds: tuple[object, ...] = ()   # wounds.WoundResult, one per wound taken
+    wounds: tuple[WoundResult, ...] = ()   # R-5, one per wound taken (G-load, crash landing)
     terrain_crash: TerrainCrash | None = None
     landed: bool = False
     went_around: bool = False

@@ -250,10 +250,8 @@ class _Flight:
     random_sides: int = 0
     crash_points: int = 0
     crash: TerrainCrash | None = None
-    damage: Damage = field(default_factory=Damage)
     checks: list[RequiredCheck] = field(default_factory=list)
     rolls: list[CheckRoll] = field(default_factory=list)
-    wounds: list[WoundResult] = field(default_factory=list)
     path: list[PathPoint] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)

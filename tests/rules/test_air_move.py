@@ -472,3 +472,22 @@ def test_budget_validate_one_plan_under_1_ms() -> None:
             validate_plan(u, p, OPEN, OPTS)
         best = min(best, (time.perf_counter() - t0) / 60)
     assert best < 0.001, f"{best * 1000:.3f} ms per plan"
+
+
+def test_s0_echelon_test_every_turn_option() -> None:
+    """S0 "flying on this altitude requires additional test": option, off by default."""
+    u = unit(speed=8, altitude=4)
+    assert preview_start(u, OPTS).checks == ()
+    opts = replace(OPTS, echelon_test_every_turn=True)
+    (c,) = preview_start(u, opts).checks
+    assert c.target.value == 5
+    out, rep = start_turn(u, ScriptedDice.of([1, 1]), opts)
+    assert out.altitude == 3 and not rep.rolls[0].success
+
+
+def test_r3_2_random_move_sides_option() -> None:
+    """RULES-NOTES D ``random_move_max_sides``: 1 means always one side."""
+    u = unit(speed=5, altitude=3, pilot=Airman("Kay", piloting=9))
+    opts = replace(OPTS, random_move_max_sides=1)
+    out, rep = start_turn(u, ScriptedDice.of([1, 1, 5]), opts)  # d6 5 → right
+    assert rep.random_move == 1 and out.facing == 1

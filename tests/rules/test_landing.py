@@ -186,3 +186,16 @@ def test_r10_on_the_ground_only_take_off() -> None:
     u = unit(col=1, row=7, altitude=0, speed=0, landed=True)
     assert "take off first" in validate_plan(u, plan("F"), FIELD, OPTS).reason
     assert validate_plan(u, (), FIELD, OPTS).legal
+
+
+def test_r10_take_off_runs_by_class() -> None:
+    """R-10: 4 hexes for a fighter, 6 for a heavy fighter or attack aircraft."""
+    from ka_tui.rules.aircraft import AircraftClass
+    from ka_tui.rules.landing import SEED_TAKEOFF_RUN
+    assert SEED_TAKEOFF_RUN == {AircraftClass.FIGHTER: 4, AircraftClass.HEAVY_FIGHTER: 6,
+                                AircraftClass.ATTACK: 6}
+    twin = unit(col=1, row=11, altitude=0, speed=0, landed=True, profile=TWIN)
+    strip6 = parse_map("\n".join([". . ."] * 12) + "\nstrip S 1,11 N 6 1 prepared")
+    assert validate_plan(twin, plan("TO"), strip6, OPTS).end.hex == at(1, 6)
+    assert "needs 6 hexes" in validate_plan(replace(twin, hex=at(1, 10)), plan("TO"), strip6,
+                                            OPTS).reason
