@@ -130,7 +130,8 @@ class AirUnit:
     @property
     def hull_left(self) -> int:
         """Hull never reported below 0."""
-        return max(0, self.profile.hull - self.total_damage.hull_hits)
+        hits = self.damage.hull_hits + self.pending_damage.hull_hits
+        return max(0, self.profile.hull - hits)
 
     @property
     def everyone(self) -> tuple[Airman, ...]:

@@ -100,6 +100,11 @@ def shot_problems(shooter: AirUnit, target: AirUnit, options: AirOptions) -> tup
 def to_hit_target(shooter: AirUnit, target: AirUnit, options: AirOptions,
                   weapon: WeaponKind = WeaponKind.GUNS) -> TargetNumber:
     """RULES-NOTES D: gunnery + range band + evasive (R-8) + own wounds and damage."""
+    return _to_hit(shooter, target, options, weapon, shot_problems(shooter, target, options))
+
+
+def _to_hit(shooter: AirUnit, target: AirUnit, options: AirOptions, weapon: WeaponKind,
+            problems: tuple[str, ...]) -> TargetNumber:
     t = TargetNumber(shooter.pilot.gunnery, f"gunnery {shooter.pilot.name}", "R-2")
     hexes = distance(shooter.hex, target.hex)
     band = range_band(hexes, options)
@@ -116,7 +121,6 @@ def to_hit_target(shooter: AirUnit, target: AirUnit, options: AirOptions,
     cs = shooter.damage.at("control_surfaces")
     t = t.plus(options.gunnery_control_surface_mod * cs,
                f"control surfaces damaged ×{cs}", "RULES-NOTES D")
-    problems = shot_problems(shooter, target, options)
     if problems:
         t = t.finalized(Finalizer.IMPOSSIBLE, problems[0])
     return t
@@ -139,7 +143,7 @@ class ShotPreview:
 def preview_shot(shooter: AirUnit, target: AirUnit, options: AirOptions,
                  weapon: WeaponKind = WeaponKind.GUNS) -> ShotPreview:
     problems = shot_problems(shooter, target, options)
-    t = to_hit_target(shooter, target, options, weapon)
+    t = _to_hit(shooter, target, options, weapon, problems)
     return ShotPreview(not problems, problems, t, t.probability())
 
 
@@ -188,7 +192,7 @@ def shoot(shooter: AirUnit, target: AirUnit, dice: Dice, options: AirOptions,
     An illegal shot rolls nothing and changes nothing; the result says why.
     """
     problems = shot_problems(shooter, target, options)
-    t = to_hit_target(shooter, target, options, weapon)
+    t = _to_hit(shooter, target, options, weapon, problems)
     if problems:
         line = f"{shooter.id} cannot shoot at {target.id}: {problems[0]}"
         return shooter, target, ShotResult(shooter.id, target.id, False, problems, (), False,
