@@ -72,12 +72,18 @@ from ka_tui.rules.move_plan import (
     WaterMethanol,
     format_step,
 )
-from ka_tui.rules.options import AirOptions, AltitudeModel, DescentGain, TurnSpeedBasis
+from ka_tui.rules.options import (
+    AirOptions,
+    AltitudeModel,
+    DescentGain,
+    SteepDescentBasis,
+    TurnSpeedBasis,
+)
 from ka_tui.rules.target import TargetNumber
 from ka_tui.rules.wounds import WoundResult
 
 __all__ = ["piloting_target", "preview_start", "start_turn", "validate_plan", "execute_plan",
-           "complete_plan",
+           "complete_plan", "roll_random_move",
            "descent_gain", "speed_cap", "IllegalPlan"]
 
 
@@ -185,7 +191,7 @@ def _stall(u: AirUnit, dice: Dice, options: AirOptions) -> tuple[AirUnit, CheckR
         lines.append(f"{u.id} is out of control: straight ahead at speed {u.speed}, "
                      "no thrust, turn, climb or landing (R-3.2)")
         if roll.margin < -5:
-            sides = _random_move(dice, options)
+            sides = roll_random_move(dice, options)
             u = replace(u, facing=turn(u.facing, sides), straight_run=0)
             lines.append(f"{u.id} missed by more than 5: random move, {abs(sides)} side(s) "
                          f"{'right' if sides > 0 else 'left'}, now facing "
@@ -193,8 +199,10 @@ def _stall(u: AirUnit, dice: Dice, options: AirOptions) -> tuple[AirUnit, CheckR
     return u, roll, sides, lines
 
 
-def _random_move(dice: Dice, options: AirOptions) -> int:
-    """RULES-NOTES D: d6 for the side (1–3 left, 4–6 right), then 1..max sides."""
+def roll_random_move(dice: Dice, options: AirOptions) -> int:
+    """R-3.2 random move (RULES-NOTES D): d6 for the side (1–3 left, 4–6 right),
+    then 1..``random_move_max_sides`` sides; signed sides, + = right. Part B may
+    call it for a critical damage effect (R-3.2 "or because of a critical damage")."""
     side = -1 if dice.roll(6) <= 3 else 1
     n = max(1, options.random_move_max_sides)
     return side * (dice.roll(n) if n > 1 else 1)
@@ -243,6 +251,7 @@ class _Flight:
     went_around: bool = False
     figure_failed: bool = False
     stalled: bool = False
+    off_map: bool = False
     fallback_hexes: int | None = None
     required: int | None = None    # hexes the move had to fly, fixed at its end
     goal: int | None = None
@@ -319,7 +328,7 @@ class _Flight:
         if roll is not None and not roll.success:
             self.lose_control("failed stall check (R-3.2)")
             if roll.margin < -5 and self.dice is not None:
-                self.random_sides = _random_move(self.dice, self.options)
+                self.random_sides = roll_random_move(self.dice, self.options)
                 self.facing = turn(self.facing, self.random_sides)
                 self.run = 0
                 self.log.append(f"random move: {abs(self.random_sides)} side(s), now facing "
@@ -376,6 +385,10 @@ class _Flight:
         self.began = True
         self.hex_ = nxt
         self.flown += 1
+        if self.battle_map.cols and not self.battle_map.in_bounds(nxt) and not self.off_map:
+            self.off_map = True
+            self.notes.append(f"leaves the map at {_hex_name(nxt)}")
+            self.log.append(f"{self.unit.id} leaves the map at {_hex_name(nxt)}")
         if straight:
             self.run += 1
         if self.options.altitude_model is AltitudeModel.S0 and self.goal is not None:
@@ -459,10 +472,12 @@ class _Flight:
             self.log.append(f"{self.unit.id} notes a descent to level {self.goal} "
                             "(S0 §Changing altitude)")
             return
-        if s.levels > 2:
+        per_turn = self.options.steep_descent_basis is SteepDescentBasis.TURN
+        levels = self.lost_levels + s.levels if per_turn else s.levels
+        if levels > 2 and not (per_turn and self.lost_levels > 2):
             t = piloting_target(self.unit, "steep descent", "R-3.3").plus(
-                s.levels, f"descending {s.levels} levels at once", "R-3.3")
-            roll = self.check(f"{self.unit.id} descent of {s.levels} levels (R-3.3)", t,
+                levels, f"descending {levels} levels at once", "R-3.3")
+            roll = self.check(f"{self.unit.id} descent of {levels} levels (R-3.3)", t,
                               "out of control for the rest of the move")
             if roll is not None and not roll.success:
                 self.lose_control("failed steep-descent check (R-3.3)")
@@ -708,7 +723,7 @@ def _step_name(s: Step) -> str:
 
 def _hex_name(h: Hex) -> str:
     col, row = h.to_offset()
-    return f"{col:02d}{row:02d}"
+    return f"{col},{row}"
 
 
 _HANDLERS: dict[type[Any], Callable[[_Flight, Any], None]] = {

@@ -40,6 +40,13 @@ class AltitudeModel(str, Enum):
     S0 = "s0"  # S0 §Altitude explained: a move of 6, split over rounds
 
 
+class SteepDescentBasis(str, Enum):
+    """R-3.3 "descends more than 2 levels at once": in one step, or in one turn."""
+
+    STEP = "step"   # one Descend step of 3+ levels; penalty = that step's levels
+    TURN = "turn"   # 3+ levels lost over the turn; checked once, penalty = the total
+
+
 class TurnSpeedBasis(str, Enum):
     """R-3.4: which speed picks the turn-mode band when speed changes mid-move."""
 
@@ -251,6 +258,8 @@ class AirOptions:
     # R-3.4 does not say which speed sets the turn mode when speed changes
     # mid-move: the speed at the moment of the turn, or at the start of movement
     turn_speed_basis: TurnSpeedBasis = TurnSpeedBasis.CURRENT
+    # R-3.3 "more than 2 levels at once": per descent step (default) or per turn
+    steep_descent_basis: SteepDescentBasis = SteepDescentBasis.STEP
     # S0 §Altitude explained: a red/grey echelon "requires additional test"
     # (no number): a piloting check with this penalty on climbing into it ...
     echelon_test_penalty: int = 0

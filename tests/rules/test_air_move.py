@@ -491,3 +491,19 @@ def test_r3_2_random_move_sides_option() -> None:
     opts = replace(OPTS, random_move_max_sides=1)
     out, rep = start_turn(u, ScriptedDice.of([1, 1, 5]), opts)  # d6 5 → right
     assert rep.random_move == 1 and out.facing == 1
+
+
+def test_r3_3_steep_descent_per_turn_option() -> None:
+    """R-3.3 "at once": per step (default) or per turn (``steep_descent_basis``)."""
+    from ka_tui.rules.options import SteepDescentBasis
+    u = unit(speed=4, altitude=4)
+    p = plan("D2 F D 4F")
+    assert validate_plan(u, p, OPEN, OPTS).checks == ()
+    per_turn = replace(OPTS, steep_descent_basis=SteepDescentBasis.TURN)
+    (c,) = validate_plan(u, p, OPEN, per_turn).checks
+    assert c.target.value == 5 + 3 and c.step == 2
+
+
+def test_leaving_the_map_is_noted() -> None:
+    check = validate_plan(unit(col=3, row=1, speed=3), plan("3F"), OPEN, OPTS)
+    assert check.legal and check.notes == ("leaves the map at 3,-1",)
