@@ -507,3 +507,23 @@ def test_r3_3_steep_descent_per_turn_option() -> None:
 def test_leaving_the_map_is_noted() -> None:
     check = validate_plan(unit(col=3, row=1, speed=3), plan("3F"), OPEN, OPTS)
     assert check.legal and check.notes == ("leaves the map at 3,-1",)
+
+
+def test_part_a_house_rules_round_trip_through_the_campaign_dict() -> None:
+    """Every part A option is stored per campaign and validated on load."""
+    from ka_tui.rules.options import HouseRules
+    rules = HouseRules().with_changes("air", turn_speed_basis=TurnSpeedBasis.START,
+                                      echelon_test_penalty=2, takeoff_at_landing_speed=False)
+    back = HouseRules.from_dict(rules.to_dict())
+    assert back.air.turn_speed_basis is TurnSpeedBasis.START
+    assert back.air.echelon_test_penalty == 2 and not back.air.takeoff_at_landing_speed
+    with pytest.raises(ValueError, match="steep_descent_basis must be one of step, turn"):
+        HouseRules.from_dict({"air": {"steep_descent_basis": "sometimes"}})
+
+
+def test_required_check_renders_target_odds_and_consequence() -> None:
+    check = validate_plan(unit(speed=6, altitude=4), plan("D3 7F"), OPEN, OPTS)
+    assert check.checks[0].render() == (
+        "A1 descent of 3 levels (R-3.3): 5 (Kay piloting: steep descent, R-3.3) + 3 "
+        "(descending 3 levels at once, R-3.3) = 8 — 42% (5/12); on failure out of control "
+        "for the rest of the move")
