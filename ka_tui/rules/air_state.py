@@ -122,6 +122,10 @@ class AirUnit:
     inverted: bool = False
     # four-engine craft may land on carriers only with special equipment
     carrier_equipped: bool = False
+    # --- part B (combat) ---
+    # why this unit may not attack this turn (a failed evasive check, …);
+    # cleared at the start of the turn
+    attack_forfeit: str = ""
 
     @property
     def total_damage(self) -> Damage:

@@ -75,8 +75,8 @@ def declare_evasive(unit: AirUnit, dice: Dice,
                     options: AirOptions) -> tuple[AirUnit, EvasiveResult]:
     """R-8: the piloting check; on a success the unit is evading this turn.
 
-    Declaring costs the unit its attack this turn (R-8); whether a failed check
-    also costs it is ``AirOptions.failed_evasive_may_shoot``.
+    Declaring costs the unit its attack this turn (R-8, ``attack_forfeit``);
+    whether a failed check also costs it is ``AirOptions.failed_evasive_may_shoot``.
     """
     check = roll_check(f"{unit.id} evasive manoeuvre (R-8)", evasive_target(unit), dice)
     lines = [check.render()]
@@ -88,5 +88,8 @@ def declare_evasive(unit: AirUnit, dice: Dice,
     else:
         lines.append(f"{unit.id} fails to evade" +
                      ("" if may_attack else "; it has given up its attack this turn (R-8)"))
-    out = replace(unit, evading=check.success, shot=unit.shot or not may_attack)
+    forfeit = "" if may_attack else (
+        "it is flying an evasive manoeuvre (R-8)" if check.success
+        else "it tried an evasive manoeuvre (R-8, house rule failed_evasive_may_shoot)")
+    out = replace(unit, evading=check.success, attack_forfeit=forfeit or unit.attack_forfeit)
     return out, EvasiveResult(unit.id, check, check.success, may_attack, tuple(lines))

@@ -53,8 +53,9 @@ def ram_problems(attacker: AirUnit, target: AirUnit) -> tuple[str, ...]:
         out.append(f"{attacker.id} must have moved this turn (R-7)")
     if not target.moved:
         out.append(f"{target.id} must already have moved this turn (R-7)")
-    if attacker.evading:
-        out.append(f"{attacker.id} is evading and may not attack (R-8)")
+    if attacker.attack_forfeit or attacker.evading:
+        why = attacker.attack_forfeit or "it is flying an evasive manoeuvre (R-8)"
+        out.append(f"{attacker.id} may not attack this turn: {why}")
     elif attacker.shot:
         out.append(f"{attacker.id} has already attacked this turn (R-1.2)")
     if not under_control(attacker):

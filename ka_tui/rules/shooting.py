@@ -69,8 +69,9 @@ def shot_problems(shooter: AirUnit, target: AirUnit, options: AirOptions) -> tup
         out.append(f"{shooter.id} is out of the battle")
     if out_of_battle(target):
         out.append(f"{target.id} is already out of the battle")
-    if shooter.evading:
-        out.append(f"{shooter.id} is flying an evasive manoeuvre and may not attack (R-8)")
+    if shooter.attack_forfeit or shooter.evading:
+        why = shooter.attack_forfeit or "it is flying an evasive manoeuvre (R-8)"
+        out.append(f"{shooter.id} may not attack this turn: {why}")
     elif shooter.shot:
         out.append(f"{shooter.id} has already attacked this turn (R-1.2)")
     if shooter.landed:

@@ -168,7 +168,7 @@ def begin_turn(state: BattleState, battle_map: BattleMap, dice: Dice,
     starts: list[tuple[str, StartReport]] = []
     crashes: list[CrashResult] = []
     for u in state.units:
-        fresh = replace(u, shot=False, evading=False, moved=False)
+        fresh = replace(u, shot=False, evading=False, moved=False, attack_forfeit="")
         if out_of_battle(u):
             units.append(fresh)
             continue

@@ -42,16 +42,19 @@ def test_r8_needs_a_piloting_check_with_shared_modifiers() -> None:
 
 def test_r8_success_evades_and_gives_up_the_attack() -> None:
     u2, res = declare_evasive(unit("U"), ScriptedDice.of([2, 3]), OPT)
-    assert res.evading and u2.evading and not res.may_attack and u2.shot
+    assert res.evading and u2.evading and not res.may_attack and "R-8" in u2.attack_forfeit
     assert res.check.faces == (2, 3) and "R-8" in res.log[0]
 
 
 def test_r8_failed_check_no_evasion() -> None:
     u2, res = declare_evasive(unit("U"), ScriptedDice.of([1, 2]), OPT)
-    assert not u2.evading and u2.shot and not res.may_attack
+    assert not u2.evading and not res.may_attack
+    target = unit("T", "red", q=0, r=-1)
+    assert "tried an evasive manoeuvre" in preview_shot(u2, target, OPT).reason
     lenient = replace(OPT, failed_evasive_may_shoot=True)
     u3, res = declare_evasive(unit("U"), ScriptedDice.of([1, 2]), lenient)
-    assert not u3.evading and not u3.shot and res.may_attack
+    assert not u3.evading and not u3.attack_forfeit and res.may_attack
+    assert preview_shot(u3, target, OPT).legal
 
 
 @pytest.mark.parametrize("cls,mod", [(AircraftClass.FIGHTER, 3), (AircraftClass.HEAVY_FIGHTER, 2),

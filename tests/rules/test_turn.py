@@ -93,10 +93,12 @@ def test_r1_2_no_shooting_in_the_movement_phase() -> None:
 
 def test_r3_2_turn_start_decays_speed_and_clears_flags() -> None:
     s = two_fighters()
-    s = s.with_units(replace(s.unit("A"), shot=True, evading=True, moved=True))
+    s = s.with_units(replace(s.unit("A"), shot=True, evading=True, moved=True,
+                             attack_forfeit="evasive (R-8)"))
     s, _ = begin_turn(s, MAP, ScriptedDice.of([6, 6, 1, 1]), OPT)
     a = s.unit("A")
     assert a.speed == 3 and not a.shot and not a.evading and not a.moved
+    assert a.attack_forfeit == ""
 
 
 def test_r1_3_damage_takes_effect_in_own_shooting_phase() -> None:
