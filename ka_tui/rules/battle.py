@@ -14,6 +14,7 @@ is what the GM read when it happened. Kinds:
 
 ``replay(events, battle_map, options)`` rebuilds the state; the store writes
 each event in its own transaction and undoes by dropping the last one.
+``Battle`` keeps the state at each turn start, so an undo replays one turn.
 """
 
 from __future__ import annotations
@@ -120,16 +121,27 @@ def replay(events: Sequence[Event], battle_map: BattleMap, options: AirOptions) 
     """Rebuild the battle from its log; the logged faces are the only dice."""
     if not events:
         raise ReplayError("an empty log has no battle")
-    state = initial_state(events[0])
-    for ev in events[1:]:
-        where = f"event {ev.get('seq')} ({ev.get('kind')})"
-        dice = _ReplayDice(ev.get("faces", []), where)
-        try:
-            state, _, _ = apply_action(state, ev["kind"], ev.get("data", {}), battle_map, dice,
-                                       options)
-        except t.TurnError as err:
-            raise ReplayError(f"{where}: {err}") from None
-        dice.finish()
+    return replay_from(initial_state(events[0]), events[1:], battle_map, options)
+
+
+def replay_from(state: t.BattleState, events: Iterable[Event], battle_map: BattleMap,
+                options: AirOptions) -> t.BattleState:
+    """Apply logged events to a state (a cached snapshot, DESIGN.md)."""
+    for ev in events:
+        state = _replay_one(state, ev, battle_map, options)
+    return state
+
+
+def _replay_one(state: t.BattleState, ev: Event, battle_map: BattleMap,
+                options: AirOptions) -> t.BattleState:
+    where = f"event {ev.get('seq')} ({ev.get('kind')})"
+    dice = _ReplayDice(ev.get("faces", []), where)
+    try:
+        state, _, _ = apply_action(state, ev["kind"], ev.get("data", {}), battle_map, dice,
+                                   options)
+    except t.TurnError as err:
+        raise ReplayError(f"{where}: {err}") from None
+    dice.finish()
     return state
 
 
@@ -146,22 +158,35 @@ class Battle:
     options: AirOptions
     events: list[Event] = field(default_factory=list)
     state: t.BattleState = field(default_factory=lambda: t.BattleState(()))
+    # state before events[n], kept at every turn start so undo replays one turn at most
+    checkpoints: dict[int, t.BattleState] = field(default_factory=dict)
 
     @classmethod
     def start(cls, units: Iterable[AirUnit], battle_map: BattleMap, options: AirOptions,
               map_text: str | None = None) -> Battle:
         ev = start_event(units, map_text)
-        return cls(battle_map, options, [ev], initial_state(ev))
+        state = initial_state(ev)
+        return cls(battle_map, options, [ev], state, {1: state})
 
     @classmethod
     def from_events(cls, events: Sequence[Event], battle_map: BattleMap,
                     options: AirOptions) -> Battle:
-        return cls(battle_map, options, list(events), replay(events, battle_map, options))
+        if not events:
+            raise ReplayError("an empty log has no battle")
+        state = initial_state(events[0])
+        checkpoints = {1: state}
+        for i, ev in enumerate(events[1:], start=1):
+            if ev.get("kind") == "turn_started":
+                checkpoints[i] = state
+            state = _replay_one(state, ev, battle_map, options)
+        return cls(battle_map, options, list(events), state, checkpoints)
 
     def _do(self, kind: str, data: dict[str, Any], dice: Dice) -> object:
         rec = RecordingDice(dice)
         state, log, result = apply_action(self.state, kind, data, self.battle_map, rec,
                                           self.options)
+        if kind == "turn_started":
+            self.checkpoints[len(self.events)] = self.state
         self.state = state
         self.events.append({"seq": len(self.events), "kind": kind, "data": data,
                             "faces": [[s, f] for s, f in rec.used], "log": list(log)})
@@ -209,7 +234,11 @@ class Battle:
         if len(self.events) <= 1:
             raise ReplayError("nothing to undo")
         last = self.events.pop()
-        self.state = replay(self.events, self.battle_map, self.options)
+        n = len(self.events)
+        self.checkpoints = {k: v for k, v in self.checkpoints.items() if k <= n}
+        at = max(self.checkpoints)
+        self.state = replay_from(self.checkpoints[at], self.events[at:], self.battle_map,
+                                 self.options)
         return last
 
     @property

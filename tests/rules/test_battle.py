@@ -146,3 +146,26 @@ def test_battle_phase_after_full_turn() -> None:
     b = new_battle()
     play_one_turn(b, RandomDice(3))
     assert b.state.phase is Phase.BETWEEN_TURNS and len(b.log) > 10
+
+
+def test_battle_undo_across_turns_matches_a_full_replay() -> None:
+    b = new_battle()
+    dice = RandomDice(5)
+    play_one_turn(b, dice)
+    play_one_turn(b, dice)
+    assert len(b.checkpoints) == 2  # one per turn start
+    while len(b.events) > 3:
+        b.undo()
+        assert b.state == replay(b.events, MAP, OPT)
+    again = Battle.from_events(json.loads(json.dumps(b.events)), MAP, OPT)
+    assert again.state == b.state
+
+
+def test_battle_from_events_keeps_turn_checkpoints() -> None:
+    b = new_battle()
+    dice = RandomDice(9)
+    play_one_turn(b, dice)
+    play_one_turn(b, dice)
+    again = Battle.from_events(b.events, MAP, OPT)
+    assert again.checkpoints.keys() == b.checkpoints.keys()
+    assert all(again.checkpoints[k] == b.checkpoints[k] for k in b.checkpoints)
