@@ -16,6 +16,7 @@ from ka_tui.rules.aircraft import AircraftClass, AircraftProfile, EngineKind
 from ka_tui.rules.checks_air import piloting_target, thrust_capacity
 from ka_tui.rules.options import AirOptions
 from ka_tui.rules.target import Finalizer, TargetNumber
+from ka_tui.rules.traits import ignores
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,11 @@ def takeoff_run(profile: AircraftProfile) -> int:
     """R-10: strip hexes needed to reach take-off speed (the profile's figure,
     which the shipped profiles set from ``SEED_TAKEOFF_RUN``)."""
     return profile.takeoff_run
+
+
+# S0 §Traits Bulky "may ignore effects of ... rough landing strips": the rough
+# surfaces of R-10's table (rough ground, an unprepared strip, open ground).
+ROUGH_STRIPS = frozenset({Surface.ROUGH, Surface.UNPREPARED, Surface.OPEN})
 
 
 def surface_modifier(surface: Surface, options: AirOptions) -> tuple[int, str]:
@@ -103,7 +109,8 @@ def landing_target(unit: AirUnit, site: LandingSite, speed: int, options: AirOpt
                    f"{site.width}-hex wide, {cls.label} needs {cls.min_width}",
                    "R-10, house rule narrow_strip_mod")
     mod, label = surface_modifier(site.surface, options)
-    t = t.plus(mod, label, "R-10")
+    if not (site.surface in ROUGH_STRIPS and ignores(p, "rough landing strips")):
+        t = t.plus(mod, label, "R-10")
     if not in_control:
         t = t.finalized(Finalizer.AUTO_FAIL, "aircraft out of control, margin counts as 10 (R-10)")
     return t
