@@ -116,3 +116,6 @@ def test_invariants_random_battles(data: st.DataObject, seed: int, n: int, turns
         assert all(v == 1 for v in moves.values())
         assert all(v <= 1 for v in attacks.values())
     assert replay(json.loads(json.dumps(battle.events)), MAP, OPT) == battle.state
+    for line in battle.log:  # every check shows its target number and its source
+        if "→ success" in line or "→ failure" in line:
+            assert " vs " in line and ("R-" in line or "RULES-NOTES" in line or "S0" in line)
