@@ -243,6 +243,8 @@ class AirOptions:
     crash_min_speed: int = 1
     # R-6 gives no collision damage: each side takes |speed difference| + this
     collision_damage_extra: int = 2
+    # the seeds never say whether an aircraft may fire on its own side
+    friendly_fire: bool = False
     # R-8 / S0: an aircraft whose evasive check failed still may not attack
     failed_evasive_may_shoot: bool = False
     # R-8 large ships' anti-torpedo/anti-artillery manoeuvre: no number given

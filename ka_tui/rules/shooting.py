@@ -65,6 +65,8 @@ def shot_problems(shooter: AirUnit, target: AirUnit, options: AirOptions) -> tup
     out: list[str] = []
     if shooter.id == target.id:
         out.append("an aircraft cannot shoot at itself")
+    elif shooter.side == target.side and not options.friendly_fire:
+        out.append(f"{target.id} is on {shooter.id}'s side (house rule friendly_fire)")
     if out_of_battle(shooter):
         out.append(f"{shooter.id} is out of the battle")
     if out_of_battle(target):

@@ -267,3 +267,10 @@ def test_rules_notes_d_scripted_dice_must_fit() -> None:
     a, b = pair()
     with pytest.raises(DiceError):
         shoot(a, b, ScriptedDice.of([4]), OPT)
+
+
+def test_friendly_fire_refused_by_default() -> None:
+    a, b = pair()
+    friend = replace(b, side="blue")
+    assert "side" in preview_shot(a, friend, OPT).reason
+    assert preview_shot(a, friend, replace(OPT, friendly_fire=True)).legal
