@@ -6,6 +6,7 @@ Run: ``.venv/bin/python benchmarks/air_turn.py``. Prints:
   no dice) for aircraft in mid-battle, and the time per plan;
 - the time to resolve a full turn (R-1: initiative, 40 moves, collisions,
   shots, heat, end phase) for 40 aircraft, recorded as a battle log;
+- the time for exact shot odds over every pair of 40 aircraft;
 - the time to replay that log (DESIGN.md: state is rebuilt from the events).
 """
 
@@ -30,6 +31,7 @@ from ka_tui.rules.movement import validate_plan
 from ka_tui.rules.options import AirOptions
 from ka_tui.rules.profiles import LIBRARY
 from ka_tui.rules.shooting import preview_shot
+from ka_tui.rules.shot_odds import shot_odds
 from ka_tui.rules.turn import BattleState, Orders, Phase, resolve_turn
 
 BUDGET_PLAN_MS = 1.0
@@ -136,6 +138,13 @@ def main() -> int:
     per_plan_ms = elapsed * 1000 / 1000
     print(f"validate 1,000 candidate plans: {elapsed * 1000:.1f} ms "
           f"({per_plan_ms:.3f} ms per plan, {legal} legal; budget {BUDGET_PLAN_MS} ms per plan)")
+
+    units = fleet(40, random.Random(4))
+    start = time.perf_counter()
+    pairs = sum(shot_odds(a, b, OPT).legal for a in units for b in units)
+    took = time.perf_counter() - start
+    print(f"exact shot odds for all 1,600 pairs of 40 aircraft: {took * 1000:.1f} ms "
+          f"({took * 1e6 / 1600:.0f} µs per pair, {pairs} legal shots)")
 
     best = float("inf")
     for seed in range(3):

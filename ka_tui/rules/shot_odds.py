@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from math import comb, factorial
 
 from ka_tui.rules.air_state import AirUnit
@@ -26,11 +27,17 @@ Counts = tuple[int, int]   # (normal hits, critical hits)
 
 def _faces(options: AirOptions) -> tuple[Fraction, Fraction, Fraction]:
     """One Firepower die: (miss, hit, critical)."""
-    crit = Fraction(max(0, 7 - options.firepower_crit_on), 6)
-    hit = Fraction(max(0, options.firepower_crit_on - options.firepower_hit_on), 6)
+    return _faces_of(options.firepower_hit_on, options.firepower_crit_on)
+
+
+@cache
+def _faces_of(hit_on: int, crit_on: int) -> tuple[Fraction, Fraction, Fraction]:
+    crit = Fraction(max(0, 7 - crit_on), 6)
+    hit = Fraction(max(0, crit_on - hit_on), 6)
     return 1 - hit - crit, hit, crit
 
 
+@cache
 def _multinomial(n: int, p: tuple[Fraction, Fraction, Fraction]) -> dict[tuple[int, int, int],
                                                                          Fraction]:
     out: dict[tuple[int, int, int], Fraction] = {}
@@ -44,7 +51,12 @@ def _multinomial(n: int, p: tuple[Fraction, Fraction, Fraction]) -> dict[tuple[i
 
 def firepower_counts(dice: int, accuracy: int, options: AirOptions) -> dict[Counts, Fraction]:
     """Firepower d6 (4+ hit, 6 critical), then up to ``accuracy`` missed dice re-rolled."""
-    p = _faces(options)
+    return dict(_firepower_counts(dice, accuracy, _faces(options)))
+
+
+@cache
+def _firepower_counts(dice: int, accuracy: int,
+                      p: tuple[Fraction, Fraction, Fraction]) -> dict[Counts, Fraction]:
     out: dict[Counts, Fraction] = defaultdict(Fraction)
     for (m, h, c), pr in _multinomial(dice, p).items():
         for (_, h2, c2), pr2 in _multinomial(min(m, accuracy), p).items():
@@ -54,7 +66,12 @@ def firepower_counts(dice: int, accuracy: int, options: AirOptions) -> dict[Coun
 
 def saves(dice: int, rerolls: int, options: AirOptions) -> dict[int, Fraction]:
     """Evasion d6 (4+ cancels), then up to ``rerolls`` failed dice re-rolled."""
-    q = Fraction(max(0, 7 - options.evasion_cancel_on), 6)
+    return dict(_saves(dice, rerolls, options.evasion_cancel_on))
+
+
+@cache
+def _saves(dice: int, rerolls: int, cancel_on: int) -> dict[int, Fraction]:
+    q = Fraction(max(0, 7 - cancel_on), 6)
     out: dict[int, Fraction] = defaultdict(Fraction)
     for s in range(dice + 1):
         p1 = comb(dice, s) * q ** s * (1 - q) ** (dice - s)
@@ -113,12 +130,22 @@ def _after_hit(shooter: AirUnit, target: AirUnit, options: AirOptions) -> dict[C
     upgrades = critical_upgrades(shooter.profile, options.critical_default_count)
     no_crits = shooter.profile.firepower <= options.bulky_light_arms_firepower and \
         ignores(target.profile, "light arms")
-    evasion = saves(target.profile.evasion, reroll_dice(target.profile, RerollTarget.EVASION),
-                    options) if under_control(target) else {0: Fraction(1)}
+    evasion = (target.profile.evasion, reroll_dice(target.profile, RerollTarget.EVASION)) \
+        if under_control(target) else (0, 0)
     robust = reroll_dice(target.profile, RerollTarget.HIT_EFFECT) \
         if options.robust_mode is RobustMode.REROLL_HIT_DIE else 0
+    return _hits_reaching(shooter.profile.firepower, accuracy, upgrades, no_crits, evasion,
+                          robust, _faces(options), options.evasion_cancel_on)
+
+
+@cache
+def _hits_reaching(firepower: int, accuracy: int, upgrades: int, no_crits: bool,
+                   evasion: tuple[int, int], robust: int,
+                   faces: tuple[Fraction, Fraction, Fraction],
+                   cancel_on: int) -> dict[Counts, Fraction]:
     out: dict[Counts, Fraction] = defaultdict(Fraction)
-    for (n, c), pr in firepower_counts(shooter.profile.firepower, accuracy, options).items():
+    save_odds = _saves(evasion[0], evasion[1], cancel_on)
+    for (n, c), pr in _firepower_counts(firepower, accuracy, faces).items():
         u = min(n, upgrades)
         n, c = n - u, c + u
         if no_crits:
@@ -126,16 +153,17 @@ def _after_hit(shooter: AirUnit, target: AirUnit, options: AirOptions) -> dict[C
         if n + c == 0:
             out[(0, 0)] += pr
             continue
-        for s, ps in evasion.items():
+        for s, ps in save_odds.items():
             off_n = min(s, n)
             off_c = min(s - off_n, c)
-            for counts, pr2 in _robust(n - off_n, c - off_c, robust, no_crits, options).items():
+            for counts, pr2 in _robust(n - off_n, c - off_c, robust, no_crits, faces).items():
                 out[counts] += pr * ps * pr2
     return dict(out)
 
 
+@cache
 def _robust(n: int, c: int, count: int, no_crits: bool,
-            options: AirOptions) -> dict[Counts, Fraction]:
+            faces: tuple[Fraction, Fraction, Fraction]) -> dict[Counts, Fraction]:
     """S0 §Traits Robust (reroll_hit_die): up to ``count`` hits, criticals first,
     re-rolled; each die independently misses, hits or (unless Bulky) crits."""
     rc = min(c, count)
@@ -143,7 +171,7 @@ def _robust(n: int, c: int, count: int, no_crits: bool,
     if n + c == 0 or rc + rn == 0:
         return {(n, c): Fraction(1)}
     out: dict[Counts, Fraction] = defaultdict(Fraction)
-    for (_, h2, c2), pr in _multinomial(rc + rn, _faces(options)).items():
+    for (_, h2, c2), pr in _multinomial(rc + rn, faces).items():
         if no_crits:
             h2, c2 = h2 + c2, 0
         out[(n - rn + h2, c - rc + c2)] += pr
