@@ -476,6 +476,38 @@ def end_phase(state: BattleState, dice: Dice, options: AirOptions) -> tuple[Batt
     return out, EndPhase(state.turn, tuple(reports), tuple(recoveries), tuple(lines))
 
 
+# ------------------------------------------------------------------ what next
+
+@dataclass(frozen=True)
+class NextStep:
+    """What the turn waits for (R-1), for the tactical view's status line."""
+
+    phase: Phase
+    side: str | None
+    units: tuple[str, ...]      # aircraft that may still act in this step
+    text: str
+
+
+def what_next(state: BattleState) -> NextStep:
+    side = state.active_side
+    if state.phase is Phase.BETWEEN_TURNS:
+        return NextStep(state.phase, None, (), f"turn {state.turn + 1}: roll initiative (R-1.1)")
+    if state.phase is Phase.MOVEMENT:
+        todo = unmoved(state)
+        text = (f"{side} moves: {', '.join(todo)} (R-1.2)" if todo
+                else f"{side} has moved: end the movement (R-6 collision rolls)")
+        return NextStep(state.phase, side, todo, text)
+    if state.phase is Phase.SHOOTING:
+        ready = tuple(u.id for u in state.side_units(side or "")
+                      if not (out_of_battle(u) or u.shot or u.attack_forfeit or u.evading))
+        text = (f"{side} shoots or rams: {', '.join(ready)}, or ends its shooting (R-1.2)"
+                if ready else f"{side}: nothing left to shoot; end its shooting")
+        return NextStep(state.phase, side, ready, text)
+    if state.phase is Phase.HEAT:
+        return NextStep(state.phase, None, (), "heat phase (R-1.4)")
+    return NextStep(state.phase, None, (), "end phase: status and recovery rolls (R-1.4, R-5)")
+
+
 # ------------------------------------------------------------------ a whole turn
 
 @dataclass(frozen=True)

@@ -178,3 +178,17 @@ def test_r6_1_stall_onto_the_ground_is_a_crash() -> None:
     assert dice.exhausted and low2.crashed and low2.pending_damage.hull_hits == 2
     assert start.crashes[0].points == 20
     assert any("house rule crash_min_speed" in line for line in start.log)
+
+
+def test_r1_what_next_follows_the_turn() -> None:
+    from ka_tui.rules.turn import what_next
+
+    s = two_fighters()
+    assert "initiative" in what_next(s).text
+    s, _ = begin_turn(s, MAP, ScriptedDice.of([6, 6, 1, 1]), OPT)
+    nxt = what_next(s)
+    assert nxt.phase is Phase.MOVEMENT and nxt.side == "blue" and nxt.units == ("A",)
+    s, _ = move_unit(s, "A", plan("F F F"), MAP, ScriptedDice.of([]), OPT)
+    assert what_next(s).units == () and "end the movement" in what_next(s).text
+    s, _ = end_movement(s, ScriptedDice.of([]), OPT)
+    assert what_next(s).units == ("A",) and what_next(s).phase is Phase.SHOOTING
