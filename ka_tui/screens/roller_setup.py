@@ -1,0 +1,155 @@
+"""What the roller offers and rolls, as plain values (no Textual, no SQLModel).
+
+A character's roll choices are its five Base skills (S0 §Skills: one d12),
+its characteristics (a d12 "Characteristics test", S0 §Skills Passive) and
+its skills; a Passive skill needs the Base skill or characteristic it adds
+to. Each choice turns into pool notation (``pool_notation``) that fills the
+screen's pool field, so what is rolled is always what the GM sees and may edit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ka_tui.rules.checks import Contestant
+from ka_tui.rules.options import SkillOptions
+from ka_tui.rules.pool_notation import PoolSpec
+from ka_tui.rules.skills import BASE_SKILLS, Level, Skill, SkillKind, pool_text, roll_setup
+
+# S0 §Skills: the five Base skills, stored as character columns.
+BASE_COLUMNS: tuple[tuple[str, str], ...] = tuple(
+    (name, f"base_{name.lower()}") for name in BASE_SKILLS)
+# The characteristics a Passive skill may add to (S0 §Skills "Characteristics test").
+CHARACTERISTICS: tuple[tuple[str, str], ...] = (
+    ("Strength", "strength"), ("Agility", "agility"), ("Endurance", "endurance"),
+    ("Resistance", "resistance"), ("Armour", "armour"))
+# S0 §Close combat 4: equal successes → higher Close Combat skill, then Agility.
+TIEBREAK_SKILL = "Close Combat"
+TIEBREAK_CHARACTERISTIC = "Agility"
+
+
+@dataclass(frozen=True)
+class RollChoice:
+    """One thing a character can roll. ``key`` is stable across reloads."""
+
+    key: str
+    label: str
+    skill: Skill
+
+    @property
+    def passive(self) -> bool:
+        return self.skill.kind is SkillKind.PASSIVE
+
+
+@dataclass(frozen=True)
+class RollerCharacter:
+    id: int
+    name: str
+    choices: tuple[RollChoice, ...]
+    # What a Passive skill can add to: Base skills then characteristics (name, number).
+    bases: tuple[tuple[str, int], ...]
+    tiebreaks: tuple[tuple[str, int], ...] = ()
+
+    def choice(self, key: str) -> RollChoice | None:
+        return next((c for c in self.choices if c.key == key), None)
+
+
+@dataclass(frozen=True)
+class RollerData:
+    campaign: str = ""
+    characters: tuple[RollerCharacter, ...] = ()
+    options: SkillOptions = field(default_factory=SkillOptions)
+
+    def character(self, character_id: int | None) -> RollerCharacter | None:
+        return next((c for c in self.characters if c.id == character_id), None)
+
+
+def skill_of_row(name: str, kind: str, number: int, level: str | None, upgrades: int) -> Skill:
+    """A stored skill row as a rules ``Skill`` (a Passive has no level, S0 §Skills)."""
+    skill_kind = SkillKind(kind)
+    if skill_kind in (SkillKind.PASSIVE, SkillKind.BASE):
+        return Skill(name, skill_kind, number)
+    return Skill(name, skill_kind, number, Level(level or "B"), upgrades)
+
+
+def choice_label(skill: Skill) -> str:
+    """``Assault Rifles 5 [T2] 4d10``, ``Brawl +4 (passive)``, ``Weapons 5 (base) d12``."""
+    if skill.kind is SkillKind.PASSIVE:
+        return f"{skill.name} +{skill.number} (passive)"
+    if skill.kind is SkillKind.BASE or skill.level is None:
+        return f"{skill.name} {skill.number} (base) d12"
+    upgrades = str(skill.upgrades) if skill.upgrades else ""
+    pool = roll_setup(skill).pool
+    return f"{skill.name} {skill.number} [{skill.level.value}{upgrades}] {pool_text(pool)}"
+
+
+def character_of_row(row: dict[str, object], skills: list[dict[str, object]]
+                     ) -> RollerCharacter:
+    """A character row and its skill rows (dicts of column values) as roll choices."""
+    def number(column: str) -> int:
+        value = row.get(column, 0)
+        return value if isinstance(value, int) else 0
+
+    choices: list[RollChoice] = []
+    for s in skills:
+        skill = skill_of_row(str(s["name"]), str(s["kind"]), int(str(s["number"])),
+                             str(s.get("level") or "B"), int(str(s.get("upgrades") or 0)))
+        choices.append(RollChoice(f"skill:{s['id']}", choice_label(skill), skill))
+    bases = [(name, number(column)) for name, column in BASE_COLUMNS]
+    bases += [(name, number(column)) for name, column in CHARACTERISTICS]
+    for name, column in BASE_COLUMNS:
+        skill = Skill(name, SkillKind.BASE, number(column))
+        choices.append(RollChoice(f"base:{column}", choice_label(skill), skill))
+    for name, column in CHARACTERISTICS:
+        skill = Skill(name, SkillKind.BASE, number(column))
+        choices.append(RollChoice(f"char:{column}", f"{name} {number(column)} (characteristic) d12",
+                                  skill))
+    close_combat = next((c.skill.number for c in choices
+                         if c.skill.name.casefold() == TIEBREAK_SKILL.casefold()), None)
+    tiebreaks: list[tuple[str, int]] = []
+    if close_combat is not None:
+        tiebreaks.append((TIEBREAK_SKILL, close_combat))
+    tiebreaks.append((TIEBREAK_CHARACTERISTIC, number("agility")))
+    return RollerCharacter(int(str(row["id"])), str(row["name"]), tuple(choices),
+                           tuple(bases), tuple(tiebreaks))
+
+
+def notation_for(choice: RollChoice, base_number: int | None = None) -> str:
+    """The pool text for ``choice`` (``roll_setup``, S0 §Skills), e.g. ``3d10+1d12 @7``;
+    a Passive adds its number as a bonus on ``base_number``."""
+    setup = roll_setup(choice.skill, base_number=base_number if choice.passive else None)
+    return PoolSpec(setup.pool, setup.number, setup.bonus).render()
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a roll as the screen has it: who, what and the parsed pool."""
+
+    who: str
+    what: str
+    spec: PoolSpec
+    legendary: bool = False
+    tiebreaks: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def number(self) -> int:
+        return self.spec.number if self.spec.number is not None else 0
+
+    @property
+    def label(self) -> str:
+        return f"{self.who} ({self.what})" if self.what else self.who
+
+    def contestant(self) -> Contestant:
+        """The side for ``opposed_test`` (S0 §Skills, §Close combat 4)."""
+        return Contestant(self.who, self.spec.pool, self.number,
+                          legendary=self.legendary or self.spec.legendary,
+                          bonus=self.spec.bonus, tiebreaks=self.tiebreaks)
+
+
+def distinct_names(a: Side, b: Side) -> tuple[Side, Side]:
+    """Two sides with different names (the result lines are told apart by name)."""
+    if a.who != b.who:
+        return a, b
+    from dataclasses import replace
+
+    return replace(a, who=f"{a.who} (A)"), replace(b, who=f"{b.who} (B)")
