@@ -14,7 +14,7 @@ from enum import Enum
 from typing import Any
 
 from ka_tui.rules.cqc_card import ActionKind, CqcCard, Grade
-from ka_tui.rules.cqc_negation import ActionUnit, Cancellation, negate, units_of
+from ka_tui.rules.cqc_negation import ActionUnit, Cancellation, Value, negate, units_of
 from ka_tui.rules.cqc_standing import Standing, Standings
 from ka_tui.rules.cqc_state import Fighter, Weapon
 from ka_tui.rules.options import CqcOptions
@@ -176,7 +176,7 @@ def _of(units: Iterable[ActionUnit], *kinds: ActionKind) -> list[ActionUnit]:
     return [u for u in units if u.kind in kinds]
 
 
-def _attack_value(opts: CqcOptions) -> Any:
+def _attack_value(opts: CqcOptions) -> Value:
     def value(u: ActionUnit) -> int:
         if u.kind is ActionKind.ATTACK:
             return 100 * attack_hits(u, opts)
@@ -217,7 +217,7 @@ def _with_winner(w: Fighter, l: Fighter, wc: CqcCard, lc: CqcCard,
 
 
 def _winner_cancels(led: _Ledger, wu: Sequence[ActionUnit], lu: Sequence[ActionUnit],
-                    against: dict[str, str], disengaging: bool, value: Any) -> None:
+                    against: dict[str, str], disengaging: bool, value: Value) -> None:
     """RULES-NOTES B: the winner's Defence cancels Attacks; his Evade Attacks,
     Disarm and Control; his Feint the loser's Feint -- each by S0 §2.1."""
     opts = led.opts
