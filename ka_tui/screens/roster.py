@@ -157,6 +157,12 @@ class RosterScreen(Screen[None]):
         ready = self.ka_app.on_roster_ready
         if ready is not None:
             self.call_after_refresh(ready)
+        self._warm_up()
+
+    @work(thread=True, exclusive=True, group="roster-warm", exit_on_error=False)
+    def _warm_up(self) -> None:
+        """Import the write half (SQLModel) after the first frame, before the first edit."""
+        _data().warm_up()
 
     def refill(self, tab: str) -> None:
         state = self.tables[tab]

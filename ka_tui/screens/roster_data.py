@@ -1,57 +1,96 @@
-"""The roster's store calls, run in worker threads (imports SQLModel).
+"""The roster's store calls, run in worker threads.
 
-Each function is one user action and uses one transaction (``db.transaction()``
-for writes, ``db.read()`` for reads); rows go back to the screen as plain dicts.
-Validation uses the store's pure checks (``store/checks.py``) so the form and
-the database agree; ``ValidationError`` carries the field to mark.
+Reads use the standard library's ``sqlite3`` (one read transaction each), so
+the roster's first frame does not wait for SQLModel/SQLAlchemy to import
+(~0.4 s); writes go through the store's service (``store/roster.py``), imported
+on first use, inside ``db.batch()`` so one user action is one transaction and
+every value is checked before anything is written. Rows reach the screen as
+plain dicts of model field names.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Callable
-from typing import Any
-
-from sqlmodel import Session, col, select
+import sqlite3
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from ka_tui.screens.roster_view import RosterData
-from ka_tui.store import roster
-from ka_tui.store.db import CampaignDB
 from ka_tui.store.errors import StoreError, ValidationError
-from ka_tui.store.models import Aircraft, AircraftCrew, Campaign, Character, Skill, Weapon
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
 
 Row = dict[str, Any]
 
-_CHARACTER_FIELDS = [f for f in Character.model_fields if f != "id"]
-_SKILL_FIELDS = [f for f in Skill.model_fields if f not in ("id", "character_id")]
-_WEAPON_FIELDS = [f for f in Weapon.model_fields if f not in ("id", "character_id")]
+# SQLite keeps booleans as 0/1 (tests/ui/test_roster_data.py checks these
+# against the models' bool fields).
+BOOL_COLUMNS = {
+    "character": frozenset({"conscious"}),
+    "skill": frozenset({"legendary"}),
+    "weapon": frozenset({"is_firearm"}),
+    "aircraft": frozenset({"roll", "loop", "immelmann"}),
+}
+_SKILL_ORDER = "CASE kind WHEN 'active' THEN 0 WHEN 'lore' THEN 1 ELSE 2 END, name COLLATE NOCASE"
+_WEAPON_ORDER = "quick_slot IS NULL, quick_slot, name COLLATE NOCASE"
+
+
+@contextlib.contextmanager
+def _reading(db: CampaignDB) -> Iterator[sqlite3.Connection]:
+    """A plain connection holding one read transaction (a consistent snapshot)."""
+    from ka_tui.store.db import BUSY_TIMEOUT_MS
+
+    try:
+        con = sqlite3.connect(db.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    except sqlite3.Error as e:
+        raise StoreError(f"cannot read {db.path}: {e}") from None
+    try:
+        con.row_factory = sqlite3.Row
+        con.execute("BEGIN")
+        yield con
+        con.execute("COMMIT")
+    except sqlite3.Error as e:
+        raise StoreError(f"cannot read {db.path}: {e}") from None
+    finally:
+        con.close()
+
+
+def _rows(con: sqlite3.Connection, table: str, sql: str, *args: Any) -> list[Row]:
+    flags = BOOL_COLUMNS[table]
+    out = []
+    for r in con.execute(sql, args):
+        row = dict(r)
+        for key in flags:
+            row[key] = bool(row[key])
+        out.append(row)
+    return out
 
 
 def load_roster(db: CampaignDB) -> RosterData:
     """Campaign name, default AP and every character and aircraft (one read)."""
-    with db.read() as s:
-        campaign = s.get(Campaign, 1)
-        name = campaign.name if campaign else "?"
-        default_ap = _default_ap(campaign)
-        characters = [c.model_dump() for c in s.exec(select(Character))]
+    with _reading(db) as con:
+        campaign = con.execute("SELECT name, house_rules FROM campaign WHERE id = 1").fetchone()
+        characters = _rows(con, "character", "SELECT * FROM character")
         names = {c["id"]: c["name"] for c in characters}
         crews: dict[int, list[int]] = {}
-        for link in s.exec(select(AircraftCrew)):
-            crews.setdefault(link.aircraft_id, []).append(link.character_id)
-        aircraft = []
-        for a in s.exec(select(Aircraft)):
-            row = a.model_dump()
-            row["pilot_name"] = names.get(a.pilot_id) if a.pilot_id else None
-            row["crew_ids"] = crews.get(a.id or 0, [])
-            row["trait_text"] = _trait_text(a.traits)
-            aircraft.append(row)
-    return RosterData(name, default_ap, characters, aircraft)
+        for aircraft_id, character_id in con.execute(
+                "SELECT aircraft_id, character_id FROM aircraft_crew"):
+            crews.setdefault(aircraft_id, []).append(character_id)
+        aircraft = _rows(con, "aircraft", "SELECT * FROM aircraft")
+    for row in aircraft:
+        row["pilot_name"] = names.get(row["pilot_id"]) if row["pilot_id"] else None
+        row["crew_ids"] = crews.get(row["id"], [])
+        row["trait_text"] = _trait_text(row["traits"])
+    name = campaign["name"] if campaign else "?"
+    return RosterData(name, _default_ap(campaign["house_rules"] if campaign else "{}"),
+                      characters, aircraft)
 
 
-def _default_ap(campaign: Campaign | None) -> int:
+def _default_ap(house_rules_json: str) -> int:
+    """RULES-NOTES B: a new character's AP is the campaign's ``cqc.default_ap``."""
     try:
-        rules = json.loads(campaign.house_rules) if campaign else {}
-        return int(rules.get("cqc", {}).get("default_ap", 6))
+        return int(json.loads(house_rules_json).get("cqc", {}).get("default_ap", 6))
     except (ValueError, TypeError, AttributeError):
         return 6
 
@@ -62,32 +101,42 @@ def _trait_text(traits_json: str) -> str:
     except ValueError:
         return ""
     return ", ".join(
-        t[0].replace("_", " ").capitalize() + (f" {t[1]}" if t[1] else "") for t in traits)
+        str(t[0]).replace("_", " ").capitalize() + (f" {t[1]}" if t[1] else "") for t in traits)
 
 
 def load_character_extra(db: CampaignDB, character_id: int) -> Row:
-    """Skills (by name) and weapons (by slot) of one character."""
-    with db.read() as s:
-        return _extra(s, character_id)
+    """Skills (Active, Lore, Passive, each by name) and weapons (by slot) of one character."""
+    with _reading(db) as con:
+        return _extra(con, character_id)
 
 
-def _extra(s: Session, character_id: int) -> Row:
-    skills = s.exec(select(Skill).where(Skill.character_id == character_id)
-                    .order_by(col(Skill.name))).all()
-    weapons = s.exec(select(Weapon).where(Weapon.character_id == character_id)
-                     .order_by(col(Weapon.quick_slot).is_(None), col(Weapon.quick_slot),
-                               col(Weapon.name))).all()
-    return {"skills": [k.model_dump() for k in skills],
-            "weapons": [w.model_dump() for w in weapons]}
+def _extra(con: sqlite3.Connection, character_id: int) -> Row:
+    return {
+        "skills": _rows(con, "skill", f"SELECT * FROM skill WHERE character_id = ? "
+                                      f"ORDER BY {_SKILL_ORDER}", character_id),
+        "weapons": _rows(con, "weapon", f"SELECT * FROM weapon WHERE character_id = ? "
+                                        f"ORDER BY {_WEAPON_ORDER}", character_id),
+    }
 
 
 def load_character_full(db: CampaignDB, character_id: int) -> Row:
     """One character with ``skills`` and ``weapons`` lists, for the form."""
-    with db.read() as s:
-        c = s.get(Character, character_id)
-        if c is None:
+    with _reading(db) as con:
+        found = _rows(con, "character", "SELECT * FROM character WHERE id = ?", character_id)
+        if not found:
             raise StoreError("That character is no longer in the campaign.")
-        return {**c.model_dump(), **_extra(s, character_id)}
+        return {**found[0], **_extra(con, character_id)}
+
+
+def _service() -> Any:
+    from ka_tui.store import roster
+
+    return roster
+
+
+def warm_up() -> None:
+    """Import the write half (SQLModel) ahead of the first edit; call from a worker."""
+    _service()
 
 
 def save_character(db: CampaignDB, values: Row) -> int:
@@ -95,9 +144,12 @@ def save_character(db: CampaignDB, values: Row) -> int:
     transaction (``db.batch()`` around the store's service calls, which check
     every value before writing). Raises ``ValidationError`` for a field of the
     character, ``StoreError`` naming the skill or weapon otherwise."""
-    fields = {k: values[k] for k in _CHARACTER_FIELDS if k in values}
-    skills = [_item(s, _SKILL_FIELDS) for s in values.get("skills", [])]
-    weapons = [_item(w, _WEAPON_FIELDS) for w in values.get("weapons", [])]
+    from ka_tui.store.models import Character, Skill, Weapon
+
+    roster = _service()
+    fields = {k: values[k] for k in _fields(Character) if k in values}
+    skills = [_item(s, _fields(Skill)) for s in values.get("skills", [])]
+    weapons = [_item(w, _fields(Weapon)) for w in values.get("weapons", [])]
     character_id = values.get("id")
     with db.batch():
         if character_id is None:
@@ -110,6 +162,10 @@ def save_character(db: CampaignDB, values: Row) -> int:
         _sync(db, "weapon", character.id, weapons, roster.list_weapons, roster.add_weapon,
               roster.update_weapon, roster.delete_weapon, clash_field="quick_slot")
         return character.id
+
+
+def _fields(model: Any) -> list[str]:
+    return [f for f in model.model_fields if f not in ("id", "character_id")]
 
 
 def _item(values: Row, names: list[str]) -> Row:
@@ -152,6 +208,7 @@ def _sync(db: CampaignDB, what: str, character_id: int, wanted: list[Row],
 
 def duplicate(db: CampaignDB, tab: str, row_id: int) -> tuple[int, str]:
     """Copy a character (with skills and weapons) or an aircraft under a free name."""
+    roster = _service()
     copy = (roster.duplicate_character(db, row_id) if tab == "characters"
             else roster.duplicate_aircraft(db, row_id))
     assert copy.id is not None
@@ -161,6 +218,7 @@ def duplicate(db: CampaignDB, tab: str, row_id: int) -> tuple[int, str]:
 def delete(db: CampaignDB, tab: str, row_id: int) -> None:
     """Delete a character (its skills, weapons and crew places go with it; an
     aircraft he piloted keeps its place without a pilot) or an aircraft."""
+    roster = _service()
     if tab == "characters":
         roster.delete_character(db, row_id)
     else:

@@ -62,10 +62,11 @@ class FormField(Widget):
     }
     FormField > .ff-error {
         width: 1fr;
-        height: auto;
-        min-height: 1;
+        height: 1;
         color: $text-error;
         padding: 0 0 0 1;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
     }
     FormField > Input {
         width: 24;
@@ -152,6 +153,7 @@ class FormField(Widget):
         self.set_class(bool(message), "-invalid")
         if self.is_mounted:
             self.query_one(".ff-error", Static).update(message)
+            self.tooltip = message or None
 
     def on_mount(self) -> None:
         self.watch_error(self.error)
@@ -479,11 +481,23 @@ class FormScreen(ModalScreen[R], Generic[R]):
                     if own:
                         break
             f.set_error(own or cross.get(f.key))
-        self.set_status("")
+        field = event.field
+        if field.error:
+            self.set_status(f"{field.label}: {field.error}", error=True)
+        else:
+            self.set_status("")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.focus_next()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The focused field's whole error (the one beside it may be cut short)."""
+        node = event.widget
+        while node is not None and not isinstance(node, FormField):
+            node = node.parent  # type: ignore[assignment]
+        if isinstance(node, FormField) and node.error:
+            self.set_status(f"{node.label}: {node.error}", error=True)
 
     def set_status(self, message: str, *, error: bool = False) -> None:
         for status in self.query(".form-status"):

@@ -1,0 +1,33 @@
+"""The roster's read half uses plain sqlite3 (fast first frame); these check it
+agrees with the SQLModel models and the store's own reads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ka_tui.screens import roster_data
+from ka_tui.store import roster
+from ka_tui.store.db import open_campaign
+from ka_tui.store.models import Aircraft, Character, Skill, Weapon
+
+
+def test_bool_columns_match_the_models() -> None:
+    for table, model in (("character", Character), ("skill", Skill), ("weapon", Weapon),
+                         ("aircraft", Aircraft)):
+        bools = {name for name, f in model.model_fields.items() if f.annotation is bool}
+        assert roster_data.BOOL_COLUMNS[table] == bools, table
+
+
+def test_load_roster_matches_the_store_service(demo_db: Path) -> None:
+    with open_campaign(demo_db) as db:
+        data = roster_data.load_roster(db)
+        assert sorted(data.characters, key=lambda c: c["id"]) == sorted(
+            (c.model_dump() for c in roster.list_characters(db)), key=lambda c: c["id"])
+        for row in data.aircraft:
+            plain = {k: v for k, v in row.items()
+                     if k not in ("pilot_name", "crew_ids", "trait_text")}
+            assert plain == roster.get_aircraft(db, row["id"]).model_dump()
+        someone = data.characters[0]["id"]
+        extra = roster_data.load_character_extra(db, someone)
+        assert extra["skills"] == [s.model_dump() for s in roster.list_skills(db, someone)]
+        assert extra["weapons"] == [w.model_dump() for w in roster.list_weapons(db, someone)]
