@@ -322,3 +322,33 @@ async def test_detail_pane_shows_skills_with_pools(demo_db: Path) -> None:
         if "E" in levels:
             assert "3d10" in text
         assert "Skills" in text and "Weapons" in text
+
+
+async def test_add_and_edit_aircraft_through_the_aircraft_form(demo_db: Path) -> None:
+    """The roster opens the one aircraft form (flight-card helper's) and lists the result."""
+    from ka_tui.screens.aircraft_form import AircraftForm
+
+    app = KaApp(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await roster(pilot)
+        await pilot.press("t", "a")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, AircraftForm)
+        form.query_one("#input-name", Input).value = "Hurricane KA-Z"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await roster(pilot)
+        assert "Hurricane KA-Z" in table_names(screen, "aircraft")
+        await select_name(pilot, screen, "Hurricane KA-Z", "aircraft")
+        await pilot.press("e")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, AircraftForm)
+        form.query_one("#input-name", Input).value = "Hurricane KA-Y"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await roster(pilot)
+    assert rows(demo_db, "SELECT count(*) FROM aircraft WHERE name LIKE 'Hurricane%'") == [(1,)]
+    assert rows(demo_db, "SELECT name FROM aircraft WHERE name LIKE 'Hurricane%'") == [
+        ("Hurricane KA-Y",)]
