@@ -11,6 +11,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from ka_tui.rules.skills import Skill, pool_of
+
 
 @dataclass(frozen=True)
 class Weapon:
@@ -59,10 +61,27 @@ class Fighter:
 
     @classmethod
     def new(cls, id: str, name: str, *, strength: int, agility: int, cc_number: int,
-            cc_pool: Iterable[int], ap_max: int = 6, **rest: Any) -> Fighter:
+            cc_pool: Iterable[int], ap_max: int = 6, cc_legendary: bool = False,
+            resistance: int = 0, armour: int = 0, k_points: int = 10,
+            weapons: Iterable[Weapon] = (), ci_pool: Iterable[int] = (),
+            ci_number: int = 0) -> Fighter:
         """A fighter at the start of a fight: full AP, no Feints, free."""
-        return cls(id, name, strength, agility, cc_number, tuple(cc_pool),
-                   ap_max=ap_max, ap=ap_max, **rest)
+        return cls(id, name, strength, agility, cc_number, tuple(cc_pool), cc_legendary,
+                   resistance, armour, k_points, ap_max, ap_max, 0, tuple(weapons),
+                   ci_pool=tuple(ci_pool), ci_number=ci_number)
+
+    @classmethod
+    def from_skills(cls, id: str, name: str, *, close_combat: Skill,
+                    combat_initiative: Skill | None = None, strength: int, agility: int,
+                    **rest: Any) -> Fighter:
+        """From the character's skills (rules core ``pool_of``, S0 §Skills):
+        Close Combat for step 4, Combat Initiative (if any) for step 1."""
+        ci = combat_initiative
+        return cls.new(id, name, strength=strength, agility=agility,
+                       cc_number=close_combat.number, cc_pool=pool_of(close_combat),
+                       cc_legendary=close_combat.legendary,
+                       ci_pool=pool_of(ci) if ci else (), ci_number=ci.number if ci else 0,
+                       **rest)
 
     @property
     def pool(self) -> int:

@@ -89,3 +89,16 @@ def test_round_odds_agree_with_many_rounds() -> None:
         _, rep = resolve_round(fight, (), dice)
         wins += rep.pairings[0].contest.winner == "ann"
     assert abs(wins / n - float(o.p_a_wins)) < 0.04  # ~3 sigma; seeded
+
+
+def test_fighter_from_skills_takes_pools_from_the_rules_core() -> None:
+    from ka_tui.rules.skills import Level, Skill, SkillKind
+    cc = Skill("Close Combat", SkillKind.ACTIVE, 6, Level.EXPERT, 1)
+    ci = Skill("Combat Initiative", SkillKind.ACTIVE, 3, Level.TRAINED)
+    f = Fighter.from_skills("ann", "Ann", close_combat=cc, combat_initiative=ci,
+                            strength=2, agility=4, k_points=7)
+    assert (f.cc_pool, f.cc_number, f.ci_pool, f.ci_number) == ((10, 10, 10, 12), 6, (10, 10), 3)
+    assert f.k_points == 7 and f.pool == 6
+    legend = Fighter.from_skills("bob", "Bob", strength=1, agility=1,
+                                 close_combat=Skill("CC", SkillKind.ACTIVE, 9, Level.LEGENDARY, 4))
+    assert legend.cc_legendary and legend.cc_pool == (20, 20, 20, 20) and legend.ci_pool == ()
