@@ -285,11 +285,31 @@ class AirOptions:
     takeoff_at_landing_speed: bool = True
 
 
+class OpposedTiebreak(str, Enum):
+    """What breaks a tie of equal successes in an opposed test outside a
+    close-combat round (S0 §Close combat 4 names tie-breaks for the round only)."""
+
+    SKILL_THEN_AGILITY = "skill_then_agility"  # the rolled skill's number, then Agility
+    CLOSE_COMBAT_THEN_AGILITY = "close_combat_then_agility"  # S0 §4 as written, for any test
+    ROLLOFF = "rolloff"  # straight to the d12 roll-off
+
+
+@dataclass(frozen=True)
+class RollerOptions:
+    # S0 §Close combat 4 breaks a tie of equal successes by "highest Close
+    # Combat skill", then Agility, then a d12 roll-off — for a close-combat
+    # round. For any other opposed roll on the dice roller the seeds are
+    # silent; default: the skill number rolled, then Agility, then the roll-off
+    # (the same thing in a close-combat roll).
+    opposed_tiebreak: OpposedTiebreak = OpposedTiebreak.SKILL_THEN_AGILITY
+
+
 @dataclass(frozen=True)
 class HouseRules:
     skills: SkillOptions = field(default_factory=SkillOptions)
     cqc: CqcOptions = field(default_factory=CqcOptions)
     air: AirOptions = field(default_factory=AirOptions)
+    roller: RollerOptions = field(default_factory=RollerOptions)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = _jsonable(asdict(self))
@@ -302,6 +322,7 @@ class HouseRules:
             skills=_section(SkillOptions, data.get("skills", {}), "skills"),
             cqc=_section(CqcOptions, data.get("cqc", {}), "cqc"),
             air=_section(AirOptions, data.get("air", {}), "air"),
+            roller=_section(RollerOptions, data.get("roller", {}), "roller"),
         )
 
     def with_changes(self, section: str, **changes: Any) -> HouseRules:

@@ -38,10 +38,10 @@ from ka_tui.rules.odds import opposed_odds, unopposed_odds
 from ka_tui.rules.pool_notation import NotationError, PoolSpec, check_faces, parse_pool
 from ka_tui.rules.skills import pool_text
 from ka_tui.screens.roller_setup import (
-    RollChoice, RollerCharacter, RollerData, Side, distinct_names, notation_for,
+    RollChoice, RollerCharacter, RollerData, Side, distinct_names, notation_for, tiebreaks,
 )
 from ka_tui.widgets.dice_panel import DicePanel, OddsView, opposed_lines, unopposed_lines
-from ka_tui.widgets.dice_panel import opposed_summary, test_summary
+from ka_tui.widgets.dice_panel import opposed_summary, log_summary
 from ka_tui.widgets.form_fields import TextField
 from ka_tui.widgets.roll_log import RollLogPane
 
@@ -365,8 +365,10 @@ class RollerScreen(Screen[None]):
         """The side as typed; raises ``NotationError`` for a pool that can't be read."""
         spec = parse_pool(self._pool_field(side).input.value, require_number=True)
         character, choice = self._character(side), self._choice(side)
+        ties = tiebreaks(self.data.roller.opposed_tiebreak, spec.number or 0, character)
         if character is None:
-            return Side("Table" if side == "a" else "Opponent", "typed pool", spec)
+            return Side("Table" if side == "a" else "Opponent", "typed pool", spec,
+                        tiebreaks=ties)
         what = "typed pool"
         legendary = False
         if choice is not None:
@@ -375,7 +377,7 @@ class RollerScreen(Screen[None]):
             if not _same_pool(spec, self._pool_field(side).input.value, choice, character,
                               self.query_one(f"#select-{self._ids(side)[2]}", Select).value):
                 what += " (edited)"
-        return Side(character.name, what, spec, legendary, character.tiebreaks)
+        return Side(character.name, what, spec, legendary, ties)
 
     def _opposed(self) -> bool:
         return self.query_one("#select-versus", Select).value != NOBODY
@@ -521,7 +523,7 @@ class RollerScreen(Screen[None]):
                 bonus=setup.a.spec.bonus, label=setup.a.who)
             assert isinstance(result, TestResult)
             panel.show_test(title, setup.a.who, result)
-            summary = test_summary(result)
+            summary = log_summary(result)
         else:
             result = opposed_test(setup.a.contestant(), setup.b.contestant(), recording, options)
             names = (setup.a.who, setup.b.who)

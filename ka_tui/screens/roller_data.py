@@ -15,7 +15,7 @@ from ka_tui.store.models import Campaign, Character, Skill
 
 
 def load_roller_data(db: CampaignDB) -> RollerData:
-    """Campaign name, skill options, and every character's roll choices (one read)."""
+    """Campaign name, skill and roller options, and every character's roll choices (one read)."""
     with db.read() as s:
         campaign = s.get(Campaign, 1)
         characters = [c.model_dump() for c in s.exec(select(Character))]
@@ -28,4 +28,5 @@ def load_roller_data(db: CampaignDB) -> RollerData:
         campaign=campaign.name if campaign else "",
         characters=tuple(character_of_row(c, skills.get(int(c["id"]), []))
                          for c in characters),
-        options=rules.skills if rules is not None else RollerData().options)
+        options=rules.skills if rules is not None else RollerData().options,
+        roller=rules.roller if rules is not None else RollerData().roller)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ka_tui.rules.checks import Contestant
-from ka_tui.rules.options import SkillOptions
+from ka_tui.rules.options import OpposedTiebreak, RollerOptions, SkillOptions
 from ka_tui.rules.pool_notation import PoolSpec
 from ka_tui.rules.skills import BASE_SKILLS, Level, Skill, SkillKind, pool_text, roll_setup
 
@@ -48,7 +48,8 @@ class RollerCharacter:
     choices: tuple[RollChoice, ...]
     # What a Passive skill can add to: Base skills then characteristics (name, number).
     bases: tuple[tuple[str, int], ...]
-    tiebreaks: tuple[tuple[str, int], ...] = ()
+    agility: int = 0
+    close_combat: int | None = None  # his Close Combat skill's number, if he has one
 
     def choice(self, key: str) -> RollChoice | None:
         return next((c for c in self.choices if c.key == key), None)
@@ -59,6 +60,7 @@ class RollerData:
     campaign: str = ""
     characters: tuple[RollerCharacter, ...] = ()
     options: SkillOptions = field(default_factory=SkillOptions)
+    roller: RollerOptions = field(default_factory=RollerOptions)
 
     def character(self, character_id: int | None) -> RollerCharacter | None:
         return next((c for c in self.characters if c.id == character_id), None)
@@ -106,12 +108,25 @@ def character_of_row(row: dict[str, object], skills: list[dict[str, object]]
                                   skill))
     close_combat = next((c.skill.number for c in choices
                          if c.skill.name.casefold() == TIEBREAK_SKILL.casefold()), None)
-    tiebreaks: list[tuple[str, int]] = []
-    if close_combat is not None:
-        tiebreaks.append((TIEBREAK_SKILL, close_combat))
-    tiebreaks.append((TIEBREAK_CHARACTERISTIC, number("agility")))
     return RollerCharacter(int(str(row["id"])), str(row["name"]), tuple(choices),
-                           tuple(bases), tuple(tiebreaks))
+                           tuple(bases), number("agility"), close_combat)
+
+
+def tiebreaks(rule: OpposedTiebreak, number: int, character: RollerCharacter | None
+              ) -> tuple[tuple[str, int], ...]:
+    """What an opposed test compares, in order, when both sides pass with equal
+    successes (S0 §Close combat 4; house rule ``roller.opposed_tiebreak``).
+    The rules compare only the names both sides have; then a d12 roll-off."""
+    if rule is OpposedTiebreak.ROLLOFF:
+        return ()
+    first: list[tuple[str, int]] = []
+    if rule is OpposedTiebreak.SKILL_THEN_AGILITY:
+        first.append(("skill", number))
+    elif character is not None and character.close_combat is not None:
+        first.append((TIEBREAK_SKILL, character.close_combat))
+    if character is not None:
+        first.append((TIEBREAK_CHARACTERISTIC, character.agility))
+    return tuple(first)
 
 
 def notation_for(choice: RollChoice, base_number: int | None = None) -> str:

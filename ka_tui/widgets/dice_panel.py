@@ -62,7 +62,7 @@ def verdict_text(result: TestResult) -> tuple[str, str]:
     return f"{count}: failed", "bold $warning"
 
 
-def test_summary(result: TestResult) -> str:
+def log_summary(result: TestResult) -> str:
     """The log's short result: ``PASS: 2 successes, crit``, ``FAIL: 0 successes``,
     ``CRIT FAIL: 1 success``."""
     n = result.successes
