@@ -50,8 +50,7 @@ def parse_dial(text: str) -> tuple[tuple[Manoeuvre, ...], list[FieldError]]:
         if m is None:
             errors.append(FieldError(
                 "manoeuvres",
-                f"'{tok}' is not a manoeuvre: write A, T or H and a speed, "
-                "with ! for Stressful (e.g. A3 T2 !H1)"))
+                f"'{tok}' is not a manoeuvre (A, T or H + speed; ! = Stressful)"))
             continue
         out.append(Manoeuvre(LETTER_KIND[m.group(2).upper()], int(m.group(3)),
                              stressful=bool(m.group(1))))
@@ -72,7 +71,7 @@ def parse_turn_mode(text: str) -> tuple[tuple[TurnBand, ...], list[FieldError]]:
         if m is None:
             errors.append(FieldError(
                 "turn_mode",
-                f"'{tok}' is not a band: write speed:hexes (e.g. 1:1 4:2 7:3)"))
+                f"'{tok}' is not a band (speed:hexes, e.g. 4:2)"))
             continue
         out.append(TurnBand(int(m.group(1)), int(m.group(2))))
     if not out and not errors:

@@ -367,6 +367,8 @@ class AircraftForm(FormScreen[Any]):
         self.write = write  # type: ignore[assignment]
         self.taken_names = {n.casefold() for n in taken_names}
         self.library = list(library)
+        self._check_pending = False
+        self._last_change: FormField.Changed | None = None
 
     # -- layout ----------------------------------------------------------
 
@@ -452,11 +454,22 @@ class AircraftForm(FormScreen[Any]):
         return {k: m for k, m in form_errors(good, self.profile).items() if k not in bad}
 
     def on_form_field_changed(self, event: FormField.Changed) -> None:
+        """Re-check the whole form once per burst of changes (filling from a
+        template or mounting changes every field; one pass is enough)."""
+        event.prevent_default()  # FormScreen's per-change pass runs in _check_all
         if event.key == "template" and event.field.value:
-            event.stop()
             self.fill(next(p for p in self.library if p.name == event.field.value))
-        super().on_form_field_changed(event)
+        self._last_change = event
+        if not self._check_pending:
+            self._check_pending = True
+            self.call_after_refresh(self._check_all)
+
+    def _check_all(self) -> None:
+        self._check_pending = False
+        if self._last_change is not None:
+            FormScreen.on_form_field_changed(self, self._last_change)
         self._mark_tabs()
+        self.refresh(layout=True)  # error texts changed height outside a message handler
 
     def _mark_tabs(self) -> None:
         """A tab holding a field in error gets a ``!`` so errors on hidden tabs show."""
