@@ -8,7 +8,8 @@
   ``(Fight, RoundReport)``; ``next_die(fight, cards, faces_so_far, rules)``
   names the next die a GM rolling physical dice must roll; ``replay(start,
   [(cards, faces), ...], rules)`` rebuilds a fight from its log; ``round_odds(fight, a, b, rules)`` for the exact
-  chance of each side winning the next round.
+  chance of each side winning the next round; ``preview_pairing(fight, cards,
+  a, b, opts)`` what the cards would do under each way the round can end.
 - State: ``Fight`` of ``Fighter``s and ``Pairing``s; every object has
   ``to_dict`` (and state/cards ``from_dict``) for the store's event log.
 
@@ -28,6 +29,7 @@ from ka_tui.rules.cqc_initiative import (
     InitiativeResult, InitiativeRoll, RoundOdds, initiative_order, round_odds,
 )
 from ka_tui.rules.cqc_negation import ActionUnit, Cancellation, negate, units_of
+from ka_tui.rules.cqc_preview import Scenario, preview_pairing, summarize
 from ka_tui.rules.cqc_report import ContestRecord, PairingReport, RoundReport
 from ka_tui.rules.cqc_resolution import (
     ActionFate, Effect, EffectKind, Outcome, PairingResolution, resolve_pairing,
@@ -44,7 +46,7 @@ __all__ = [
     "CardLine", "CardsInvalid", "ContestRecord", "CqcCard", "Effect", "EffectKind",
     "Fight", "Fighter", "Grade", "InitiativeResult", "InitiativeRoll", "LabelledDice",
     "NeededDie", "Outcome",
-    "Pairing", "PairingReport", "PairingResolution", "RoundOdds", "RoundReport",
+    "Pairing", "PairingReport", "PairingResolution", "Scenario", "preview_pairing", "summarize", "RoundOdds", "RoundReport",
     "Standing", "Standings", "Weapon", "card_budget", "card_cost", "card_for",
     "contestant", "initiative_order", "negate", "next_die", "replay", "resolve_pairing", "resolve_round",
     "round_odds", "standings", "units_of", "validate_card", "validate_round_cards",
