@@ -59,7 +59,7 @@ class KaApp(App[None]):
     SUB_TITLE = "King's Angels campaign manager"
     CSS_PATH = "app.tcss"
 
-    MODES: ClassVar[dict[str, str | Callable[[], Screen[Any]]]] = {  # type: ignore[misc]
+    MODES: ClassVar[dict[str, str | Callable[[], Screen[Any]]]] = {
         spec.name: _screen_factory(spec) for spec in MODE_SPECS
     }
 
@@ -154,7 +154,7 @@ class KaApp(App[None]):
 
         if type(self.screen).__name__ == "HelpScreen":
             return
-        self.push_screen(HelpScreen(key_rows(self, self.screen)))
+        self.push_screen(HelpScreen(key_rows(self, self.screen)))  # type: ignore[arg-type]
 
     def action_settings(self) -> None:
         from ka_tui.screens.settings import SettingsScreen

@@ -47,7 +47,7 @@ class NewCampaignForm(FormScreen[Path]):
             return f"{self._target(name).name} exists"
         return None
 
-    def write(self, values: dict[str, object]) -> Path:  # type: ignore[override]
+    def write(self, values: dict[str, object]) -> Path:
         from ka_tui.store.db import create_campaign
 
         name = str(values["name"])

@@ -114,7 +114,7 @@ class SkillForm(FormScreen[Values]):
                 legendary.value = event.field.value == "L"  # posts its own Changed
         super().on_form_field_changed(event)
 
-    def dismiss(self, result: Values | None = None) -> Any:  # type: ignore[override]
+    def dismiss(self, result: Values | None = None) -> Any:
         if result is not None and "id" in self.skill:
             result = {**result, "id": self.skill["id"]}
         return super().dismiss(result)
@@ -155,7 +155,7 @@ class WeaponForm(FormScreen[Values]):
             return f"slot {value} is taken"
         return None
 
-    def dismiss(self, result: Values | None = None) -> Any:  # type: ignore[override]
+    def dismiss(self, result: Values | None = None) -> Any:
         if result is not None and "id" in self.weapon:
             result = {**result, "id": self.weapon["id"]}
         return super().dismiss(result)
@@ -220,7 +220,7 @@ class CharacterForm(FormScreen[Any]):
         super().__init__()
         self.character = dict(character or {})
         self.taken_names = taken_names
-        self.write = write  # type: ignore[assignment]
+        self.write = write
         self.default_ap = default_ap
         self.skills: list[Values] = [dict(s) for s in self.character.get("skills", [])]
         self.weapons: list[Values] = [dict(w) for w in self.character.get("weapons", [])]

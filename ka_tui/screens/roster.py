@@ -371,7 +371,7 @@ class RosterScreen(Screen[None]):
         db_app = self.ka_app
 
         def write(values: Row) -> int:
-            return _data().save_character(db_app.campaign_db(), values)
+            return int(_data().save_character(db_app.campaign_db(), values))
 
         form = CharacterForm(character, taken_names=self._names("characters", except_id),
                              write=write, default_ap=self.default_ap)

@@ -161,7 +161,7 @@ def save_character(db: CampaignDB, values: Row) -> int:
               roster.update_skill, roster.delete_skill, clash_field="name")
         _sync(db, "weapon", character.id, weapons, roster.list_weapons, roster.add_weapon,
               roster.update_weapon, roster.delete_weapon, clash_field="quick_slot")
-        return character.id
+        return int(character.id)
 
 
 def _fields(model: Any) -> list[str]:

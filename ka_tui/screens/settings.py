@@ -166,7 +166,7 @@ class OptionForm(FormScreen[Any]):
             return str(error).removeprefix("house rules: ").removeprefix(self.option.key + " ")
         return None
 
-    def dismiss(self, result: Any = None) -> Any:  # type: ignore[override]
+    def dismiss(self, result: Any = None) -> Any:
         if isinstance(result, dict):
             result = self._converted(result["value"])
         return super().dismiss(result)
@@ -177,7 +177,7 @@ class SettingsScreen(Screen[None]):
 
     BINDINGS = [
         Binding("e", "edit", "Edit", id="settings.edit"),
-        Binding("space", "toggle", "Toggle", id="settings.toggle"),
+        Binding("space", "flip", "Toggle", id="settings.toggle"),
         Binding("r", "reset", "Default", id="settings.reset"),
         Binding("ctrl+s", "save", "Save", id="settings.save"),
         Binding("escape", "close", "Back", id="settings.close"),
@@ -278,7 +278,7 @@ class SettingsScreen(Screen[None]):
         self.action_edit()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("edit", "toggle", "reset", "save") and not self.loaded:
+        if action in ("edit", "flip", "reset", "save") and not self.loaded:
             return None
         if action == "save":
             return self.values != self.saved or None
@@ -307,7 +307,7 @@ class SettingsScreen(Screen[None]):
 
         self.app.push_screen(OptionForm(option, current, self.values), done)
 
-    def action_toggle(self) -> None:
+    def action_flip(self) -> None:
         option = self._current()
         if option is None:
             return

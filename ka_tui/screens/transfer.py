@@ -72,7 +72,7 @@ class ExportScreen(FormScreen[Path]):
             return
         super().action_save()
 
-    def write(self, values: dict[str, Any]) -> Path:  # type: ignore[override]
+    def write(self, values: dict[str, Any]) -> Path:
         from ka_tui.store.transfer import export_campaign
 
         app: KaApp = self.app  # type: ignore[assignment]
@@ -112,7 +112,7 @@ class ImportScreen(FormScreen[Path]):
             return "no such folder"
         return None
 
-    def write(self, values: dict[str, Any]) -> Path:  # type: ignore[override]
+    def write(self, values: dict[str, Any]) -> Path:
         from ka_tui.store.errors import StoreError, ValidationError
         from ka_tui.store.paths import file_for
         from ka_tui.store.transfer import import_campaign, read_document

@@ -343,7 +343,7 @@ class CheckField(FormField):
     """Yes / no. Space or enter toggles."""
 
     BINDINGS = [
-        Binding("space,enter", "toggle", "Toggle", show=False, id="check.toggle"),
+        Binding("space,enter", "flip", "Toggle", show=False, id="check.toggle"),
     ]
 
     def __init__(self, label: str, value: bool = False, *, key: str, **kwargs: Any) -> None:
@@ -369,7 +369,7 @@ class CheckField(FormField):
             self.query_one(_Toggle).update(self._render_check())
         self._changed()
 
-    def action_toggle(self) -> None:
+    def action_flip(self) -> None:
         self.value = not self._checked
 
 
