@@ -102,7 +102,8 @@ class PairingResolution:
 
 def attack_hits(unit: ActionUnit, opts: CqcOptions) -> int:
     """Hits an Attack lands: house rule ``attack_hits`` by grade (S0 §2.2 is silent)."""
-    return opts.attack_hits[min(unit.grade.rank, len(opts.attack_hits) - 1)]
+    table = opts.attack_hits or (1,)  # a GM's short table repeats its last entry
+    return max(0, table[min(unit.grade.rank, len(table) - 1)])
 
 
 def pick_weapon(weapons: Sequence[Weapon], wanted: str | None) -> Weapon | None:

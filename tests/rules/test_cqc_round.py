@@ -389,6 +389,16 @@ def test_options_defaults_are_the_rules_notes_b_ones() -> None:
     o = CqcOptions()
     assert (o.loser_defence_blocks, o.loser_attacks_land, o.save_target) == (True, True, 13)
     assert HouseRules.from_dict(HouseRules().to_dict()).cqc == o
+    gm = HouseRules.from_dict({"cqc": {"multi_opponent": "each", "attack_hits": [1, 3, 5]}})
+    assert gm.cqc.multi_opponent is MultiOpponent.EACH and gm.cqc.attack_hits == (1, 3, 5)
+    with pytest.raises(ValueError, match="multi_opponent"):
+        HouseRules.from_dict({"cqc": {"multi_opponent": "both"}})
+
+
+def test_a_short_attack_hits_table_repeats_its_last_entry() -> None:
+    rules = HouseRules().with_changes("cqc", attack_hits=(2,))
+    after, _ = resolve_round(duel(), (card("ann", attack="d"),), [8, 9, 3, 2], rules)
+    assert after.fighter("bob").ap == 6 - 2 * 2
 
 
 # --- physical dice at the table ---------------------------------------------
