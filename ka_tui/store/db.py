@@ -186,19 +186,41 @@ def _build(path: Path, name: str, schema: int) -> None:
 
 
 def _apply(con: sqlite3.Connection, version: int) -> None:
-    """Run migration ``version`` and record it, all in one transaction."""
-    script = (
-        "BEGIN IMMEDIATE;\n" + MIGRATIONS[version - 1] +
-        f"\nPRAGMA user_version = {version};"
-        "\nINSERT OR REPLACE INTO ka_meta (key, value) VALUES ('app', 'ka-tui');"
-        f"\nINSERT OR REPLACE INTO ka_meta (key, value) VALUES ('schema_version', '{version}');"
-        "\nCOMMIT;")
+    """Run migration ``version`` and record it, all in one transaction.
+
+    The version is re-read under the write lock, so a second ka-tui opening
+    the same old file at the same moment skips what the first one did.
+    """
+    con.execute("BEGIN IMMEDIATE")
     try:
-        con.executescript(script)
-    except sqlite3.Error:
+        if con.execute("PRAGMA user_version").fetchone()[0] >= version:
+            con.execute("ROLLBACK")
+            return
+        for statement in _statements(MIGRATIONS[version - 1]):
+            con.execute(statement)
+        con.execute(f"PRAGMA user_version = {version}")
+        con.execute("INSERT OR REPLACE INTO ka_meta (key, value) VALUES ('app', 'ka-tui')")
+        con.execute("INSERT OR REPLACE INTO ka_meta (key, value) VALUES ('schema_version', ?)",
+                    (str(version),))
+        con.execute("COMMIT")
+    except BaseException:
         if con.in_transaction:
             con.execute("ROLLBACK")
         raise
+
+
+def _statements(script: str) -> list[str]:
+    """Split SQL into complete statements (a trigger's BEGIN … END stays whole)."""
+    out: list[str] = []
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            out.append(pending.strip())
+            pending = ""
+    if pending.strip():
+        raise ValueError(f"incomplete SQL at the end of a migration: {pending.strip()[:60]}")
+    return out
 
 
 def _publish(tmp: Path, path: Path) -> None:
@@ -292,12 +314,14 @@ class CampaignDB:
         self.path = Path(path)
         self._engine: Engine | None = None
         self._local = threading.local()  # the batch session of this thread, if any
+        self._engine_lock = threading.Lock()
 
     @property
     def engine(self) -> Engine:
-        if self._engine is None:
-            self._engine = _make_engine(self.path)
-        return self._engine
+        with self._engine_lock:
+            if self._engine is None:
+                self._engine = _make_engine(self.path)
+            return self._engine
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[Session]:
@@ -358,9 +382,10 @@ class CampaignDB:
             session.close()
 
     def close(self) -> None:
-        if self._engine is not None:
-            self._engine.dispose()
-            self._engine = None
+        with self._engine_lock:
+            if self._engine is not None:
+                self._engine.dispose()
+                self._engine = None
 
     def __enter__(self) -> CampaignDB:
         return self
