@@ -173,6 +173,23 @@ class PlanCheck:
     def reason(self) -> str:
         return self.errors[0] if self.errors else ""
 
+    def summary(self) -> str:
+        """One line for the tactical view's status bar."""
+        if not self.legal:
+            return f"illegal: {self.reason}"
+        parts = [f"{self.hexes_planned}/{self.hexes_to_fly} hexes",
+                 f"thrust {self.thrust_used}/{self.thrust_available}"]
+        if self.sides_turned:
+            parts.append(f"G {self.sides_turned}")
+        if self.checks:
+            p = self.all_pass_probability
+            parts.append(f"{len(self.checks)} check(s), all pass {float(p) * 100:.0f}%")
+        else:
+            parts.append("no checks")
+        if self.terrain_crash is not None:
+            parts.append("CRASH (R-6.1)")
+        return "legal: " + " · ".join(parts + list(self.notes))
+
     @property
     def all_pass_probability(self) -> Fraction:
         """Chance that every listed check passes (they are independent rolls)."""

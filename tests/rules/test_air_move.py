@@ -527,3 +527,10 @@ def test_required_check_renders_target_odds_and_consequence() -> None:
         "A1 descent of 3 levels (R-3.3): 5 (Kay piloting: steep descent, R-3.3) + 3 "
         "(descending 3 levels at once, R-3.3) = 8 — 42% (5/12); on failure out of control "
         "for the rest of the move")
+
+
+def test_plan_summary_line() -> None:
+    ok = validate_plan(unit(speed=6, altitude=4), plan("D3 3F R 4F"), OPEN, OPTS)
+    assert ok.summary() == ("legal: 7/7 hexes · thrust 0/4 · G 1 · 1 check(s), all pass 42%")
+    bad = validate_plan(unit(speed=6), plan("F R 5F"), OPEN, OPTS)
+    assert bad.summary().startswith("illegal: step 2 (R): turn needs 2 straight hexes")
