@@ -138,6 +138,14 @@ class SaveStat(str, Enum):
     BEST = "best"                    # the higher of the two
 
 
+class UntrainedCloseCombat(str, Enum):
+    """S0 §Close combat 4 names the Close Combat skill but not what a
+    character without it rolls."""
+
+    AGILITY = "agility"  # one d12 on Agility, as step 1 falls back to Agility
+    WEAPONS = "weapons"  # one d12 on the Weapons Base skill (S0 §Skills)
+
+
 @dataclass(frozen=True)
 class CqcOptions:
     # RULES-NOTES B: default AP for a new character
@@ -178,6 +186,12 @@ class CqcOptions:
     feint_counts_in_tiebreak: bool = True
     # S0 §Close combat is silent on several opponents (see MultiOpponent).
     multi_opponent: MultiOpponent = MultiOpponent.SPLIT
+    # --- close-combat screen (issue 5 UI) ---
+    # S0 §Close combat 4 is silent on a fighter with no Close Combat skill.
+    untrained_close_combat: UntrainedCloseCombat = UntrainedCloseCombat.AGILITY
+    # S0 §2.2 Disarm "use it for greater good": on, a weapon taken by Disarm
+    # stays with the taker when the fight ends. Off: back to its owner.
+    disarm_keeps_weapon: bool = True
 
 
 @dataclass(frozen=True)
