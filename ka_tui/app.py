@@ -12,6 +12,7 @@ binding with an id, and a command-palette entry.
 from __future__ import annotations
 
 import threading
+from concurrent.futures import Future
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import import_module
@@ -89,6 +90,30 @@ class KaApp(App[None]):
         self._db_lock = threading.Lock()
         # Called once the roster shows its data (benchmarks/startup.py).
         self.on_roster_ready: Callable[[], None] | None = None
+        self._preload: Future[Any] | None = None
+        if db_path is not None:
+            self._preload = self._start_preload()
+
+    def _start_preload(self) -> Future[Any]:
+        """Open the campaign and read the roster while Textual starts up, so the
+        roster's first frame can already show its rows (plain sqlite3; no SQLModel)."""
+        future: Future[Any] = Future()
+
+        def run() -> None:
+            try:
+                from ka_tui.screens import roster_data
+
+                future.set_result(roster_data.load_roster(self.campaign_db()))
+            except BaseException as error:  # noqa: BLE001 - handed to the roster screen
+                future.set_exception(error)
+
+        threading.Thread(target=run, name="ka-preload", daemon=True).start()
+        return future
+
+    def take_preloaded_roster(self) -> Future[Any] | None:
+        """The startup read of the roster, once (later loads read afresh)."""
+        future, self._preload = self._preload, None
+        return future
 
     # -- campaign handle -------------------------------------------------
 

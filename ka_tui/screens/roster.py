@@ -10,15 +10,18 @@ store call, i.e. one transaction.
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedContent, TabPane
+from textual.reactive import reactive
+from textual.widgets import DataTable, Footer, Input, Static
 
 from ka_tui.screens import roster_view as view
 
@@ -97,16 +100,13 @@ class RosterScreen(Screen[None]):
     # -- layout -------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Header(icon="")
-        yield Input(placeholder="filter by name (esc clears)", id="filter", compact=True)
+        # One line for title and tabs (no Header/TabbedContent: fewer widgets,
+        # a faster first frame, two more rows for the table at 80x24).
+        yield Static("", id="title-bar")
         with Horizontal(id="roster-body"):
-            with TabbedContent(id="roster-tabs"):
-                with TabPane("Characters", id="characters"):
-                    yield DataTable(id="characters-table", cursor_type="row",
-                                    zebra_stripes=True)
-                with TabPane("Aircraft", id="aircraft"):
-                    yield DataTable(id="aircraft-table", cursor_type="row",
-                                    zebra_stripes=True)
+            with Vertical(id="roster-tables"):
+                yield DataTable(id="characters-table", cursor_type="row", zebra_stripes=True)
+                yield DataTable(id="aircraft-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="detail"):
                 yield Static("Loading the campaign…", id="detail-text", markup=True)
         yield Footer(compact=True)
@@ -116,9 +116,38 @@ class RosterScreen(Screen[None]):
             table = self.query_one(f"#{name}-table", DataTable)
             for i, column in enumerate(state.columns):
                 table.add_column(column.title, width=column.width, key=str(i))
-        self.query_one("#filter").display = False
+        self.query_one("#aircraft-table").display = False
         self.query_one("#characters-table").focus()
-        self.load()
+        self._update_titles()
+        preloaded = self.ka_app.take_preloaded_roster()
+        if preloaded is None:
+            self.load()
+            return
+        try:
+            # Usually ready by now; a short wait saves painting an empty roster first.
+            self._preloaded(preloaded.result(timeout=0.2))
+        except FutureTimeout:
+            preloaded.add_done_callback(
+                lambda f: self.app.call_from_thread(self._preloaded_later, f))
+        except Exception as error:  # noqa: BLE001 - same handling as a worker's failure
+            self._preload_failed(error)
+
+    def _preloaded(self, data: view.RosterData) -> None:
+        self._loaded(data)
+
+    def _preloaded_later(self, future: Future[Any]) -> None:
+        try:
+            self._loaded(future.result())
+        except Exception as error:  # noqa: BLE001
+            self._preload_failed(error)
+
+    def _preload_failed(self, error: Exception) -> None:
+        from ka_tui.store.errors import StoreError
+
+        if isinstance(error, StoreError):
+            self._load_failed(error)
+        else:
+            self.load()  # try again the normal way; a bug shows there
 
     # -- loading ------------------------------------------------------------
 
@@ -157,7 +186,8 @@ class RosterScreen(Screen[None]):
         ready = self.ka_app.on_roster_ready
         if ready is not None:
             self.call_after_refresh(ready)
-        self._warm_up()
+        # After the first frames: importing SQLModel holds the GIL for a while.
+        self.set_timer(1.0, self._warm_up)
 
     @work(thread=True, exclusive=True, group="roster-warm", exit_on_error=False)
     def _warm_up(self) -> None:
@@ -179,18 +209,36 @@ class RosterScreen(Screen[None]):
             self.select(tab, current, focus=False)
 
     def _update_titles(self) -> None:
-        tabs = self.query_one(TabbedContent)
+        """``Campaign  [Characters (11)]  Aircraft (6)``; the active tab in reverse."""
+        parts = [f"[b]{view.escape(self.campaign_name or 'ka-tui')}[/b] "]
         for tab, label in (("characters", "Characters"), ("aircraft", "Aircraft")):
             state = self.tables[tab]
-            shown = len(state.visible()) if state.filter else len(state.rows)
-            count = f"{shown}/{len(state.rows)}" if state.filter else str(len(state.rows))
-            tabs.get_tab(tab).label = f"{label} ({count})"
+            if not self.loaded:
+                count = "…"
+            elif state.filter:
+                count = f"{len(state.visible())}/{len(state.rows)}"
+            else:
+                count = str(len(state.rows))
+            text = f" {label} ({count}) "
+            parts.append(f"[reverse]{text}[/reverse]" if tab == self.active_tab else text)
+        parts.append("  [dim]t: other tab[/dim]")
+        self.query_one("#title-bar", Static).update(" ".join(parts))
 
     # -- selection and detail -------------------------------------------------
 
-    @property
-    def active_tab(self) -> str:
-        return self.query_one(TabbedContent).active or "characters"
+    active_tab: reactive[str] = reactive("characters", init=False)
+
+    def watch_active_tab(self, tab: str) -> None:
+        for name in self.tables:
+            self.query_one(f"#{name}-table").display = name == tab
+        filter_box = self._filter_box()
+        if filter_box is not None:
+            filter_box.value = self.tables[tab].filter
+            filter_box.display = bool(self.tables[tab].filter)
+        self.query_one(f"#{tab}-table", DataTable).focus()
+        self._update_titles()
+        self.show_detail()
+        self.refresh_bindings()
 
     def active_table(self) -> DataTable[Any]:
         return self.query_one(f"#{self.active_tab}-table", DataTable)
@@ -215,7 +263,7 @@ class RosterScreen(Screen[None]):
         except Exception:  # noqa: BLE001 - row filtered out: leave the cursor
             return
         if focus:
-            self.query_one(TabbedContent).active = tab
+            self.active_tab = tab
             table.focus()
 
     def on_resize(self) -> None:
@@ -227,11 +275,6 @@ class RosterScreen(Screen[None]):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         self.action_edit()
-
-    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        self.query_one(f"#{event.pane.id}-table", DataTable).focus()
-        self.show_detail()
-        self.refresh_bindings()
 
     def show_detail(self) -> None:
         text = self.query_one("#detail-text", Static)
@@ -279,15 +322,23 @@ class RosterScreen(Screen[None]):
         if action in ("edit", "duplicate", "delete") and self._current_id() is None:
             return None
         if action == "clear_filter":
-            return bool(self.tables[self.active_tab].filter) or self.query_one("#filter").display
+            box = self._filter_box()
+            return bool(self.tables[self.active_tab].filter) or (box is not None and box.display)
         return True
 
     def action_switch_tab(self) -> None:
-        tabs = self.query_one(TabbedContent)
-        tabs.active = "aircraft" if self.active_tab == "characters" else "characters"
+        self.active_tab = "aircraft" if self.active_tab == "characters" else "characters"
+
+    def _filter_box(self) -> Input | None:
+        """The filter line, mounted on first use (one widget less at startup)."""
+        found = self.query("#filter")
+        return found.first(Input) if found else None
 
     def action_filter(self) -> None:
-        box = self.query_one("#filter", Input)
+        box = self._filter_box()
+        if box is None:
+            box = Input(placeholder="filter by name (esc clears)", id="filter", compact=True)
+            self.mount(box, before="#roster-body")
         box.display = True
         box.value = self.tables[self.active_tab].filter
         box.focus()
@@ -307,10 +358,11 @@ class RosterScreen(Screen[None]):
                 event.input.display = False
 
     def action_clear_filter(self) -> None:
-        box = self.query_one("#filter", Input)
+        box = self._filter_box()
         self.tables[self.active_tab].filter = ""
-        box.value = ""
-        box.display = False
+        if box is not None:
+            box.value = ""
+            box.display = False
         self.refill(self.active_tab)
         self._update_titles()
         self.active_table().focus()
