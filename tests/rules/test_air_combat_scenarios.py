@@ -166,3 +166,43 @@ def test_scenario_unconscious_pilot_collides_and_stays_out() -> None:
     assert "collision at" in log and "11 (collision, R-6)" in log
     assert "A collides with B: 3 hit(s) each" in log
     assert "Ace comes round (R-5): 2d6 1+1 = 2 vs 3 (1 wound carried, R-5) → failure" in log
+
+
+def test_scenario_two_pairs_destruction_evasion_and_cockpit_hit() -> None:
+    """Four aircraft: blue A shoots down red C (Hull 1) before C can move; blue B
+    evades (R-8); red D hits B through its evasion: a cockpit critical wounds B's
+    pilot (R-5) and a fuel-tank critical leaks only once in effect (R-1.3)."""
+    a = placed("A", "blue", 2, 7, facing=0, speed=8)
+    b = placed("B", "blue", 5, 7, facing=0, speed=8)
+    c = placed("C", "red", 2, 1, facing=3, speed=8, prof={"hull": 1})
+    d = placed("D", "red", 5, 0, facing=3, speed=8)
+    faces = [6, 6, 1, 1,          # blue first (R-1.1)
+             3, 3,                # B evasive check 6 vs 5 (R-8)
+             3, 3,                # A to hit C: 6 vs 4 + 1 (range 2, 3 hexes)
+             4, 1, 1,             # Firepower: one hit
+             1, 1,                # C Evasion: no cancel
+             3, 4,                # fuselage: C destroyed
+             6, 6,                # D to hit B: 12 vs 4 + 3 (B evading)
+             6, 6, 6,             # three criticals
+             6, 1,                # B Evasion cancels one
+             1, 1,                # cockpit: B's pilot wounded…
+             2, 2,                # …and stays conscious (4 vs 3, R-5)
+             6, 6]                # fuel tank
+    dice = ScriptedDice.of(faces)
+    orders = {"A": Orders(plan("F F F"), shoot="C"), "B": Orders(plan("F F F"), evasive=True),
+              "C": Orders(plan("F F F"), shoot="A"), "D": Orders(plan("F F F"), shoot="B")}
+    s, rep = resolve_turn(BattleState((a, b, c, d)), orders, MAP, dice, OPT)
+    assert dice.exhausted
+    a2, b2, c2, d2 = (s.unit(x) for x in "ABCD")
+    assert (a2.hex, b2.hex, d2.hex) == (at(2, 4), at(5, 4), at(5, 3))
+    assert c2.destroyed and c2.hex == at(2, 1) and c2.fuel == 20   # never moved again
+    assert b2.evading and b2.pending_damage.hull_hits == 2
+    assert b2.pending_damage.at("cockpit") == 1 and b2.pending_damage.at("fuel_tank") == 1
+    assert b2.pilot.wounds == 1 and b2.pilot.conscious
+    assert b2.fuel == 19                    # the leak is not in effect yet (R-1.3)
+    assert (a2.ammo, b2.ammo, d2.ammo) == (9, 10, 9)
+    log = "\n".join(rep.log)
+    assert "C is destroyed: 1 hits on Hull 1" in log
+    assert "C flies" not in log
+    assert "+ 3 (B evading (Fighter), R-8) = 7" in log
+    assert "B: level 2, speed 3; engine sound; fuel 19; ammo 10; hull 2/4" in log
