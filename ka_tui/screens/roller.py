@@ -55,7 +55,7 @@ _SEPARATORS = re.compile(r"[|;,]")
 # What pool notation and faces are typed with; other letters go to the bindings.
 POOL_CHARS = r"[0-9dDbBtTeEmMlL@+\-\[\] ]"
 FACE_CHARS = r"[0-9 ,;|]"
-LOG_LIMIT = 500
+LOG_LIMIT = 200  # rows on screen; the filter searches the whole log
 
 
 # --------------------------------------------------------------- the fields
@@ -70,6 +70,7 @@ class RollKeyInput(Input):
     def __init__(self, *args: Any, allowed: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.allowed = re.compile(allowed) if allowed else None
+        self.cursor_blink = False  # fewer bytes over SSH; stable snapshots
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
         if character in ("r", "R"):
@@ -367,7 +368,7 @@ class RollerScreen(Screen[None]):
         character, choice = self._character(side), self._choice(side)
         ties = tiebreaks(self.data.roller.opposed_tiebreak, spec.number or 0, character)
         if character is None:
-            return Side("Table" if side == "a" else "Opponent", "typed pool", spec,
+            return Side("GM" if side == "a" else "Opponent", "typed pool", spec,
                         tiebreaks=ties)
         what = "typed pool"
         legendary = False
@@ -564,7 +565,7 @@ class RollerScreen(Screen[None]):
     def _logged(self, roll: LoggedRoll) -> None:
         pane = self.query_one(RollLogPane)
         if _matches(roll, self._log_filter):
-            pane.add_roll(roll)
+            pane.add_roll(roll, LOG_LIMIT)
         self.post_message(RollerScreen.RollLogged(roll))
 
     def _not_logged(self, error: Exception) -> None:
@@ -613,8 +614,6 @@ class RollerScreen(Screen[None]):
     # -- actions ------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "roll":
-            return True if self.setup is not None else None
         if action == "swap":
             return True if self._opposed() else None
         return True

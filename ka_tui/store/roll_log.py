@@ -51,7 +51,7 @@ class LoggedRoll:
 
     @property
     def time(self) -> datetime:
-        return datetime.strptime(self.created_at, _TIME_FORMAT).replace(tzinfo=timezone.utc)
+        return datetime.fromisoformat(self.created_at.replace("Z", "+00:00"))
 
     @property
     def faces_text(self) -> str:

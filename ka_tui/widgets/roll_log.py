@@ -1,4 +1,4 @@
-"""The roll-log pane: past rolls in a table, newest first, with a text filter.
+"""The roll-log pane: past rolls in a table, newest at the bottom, with a text filter.
 
 The pane shows what it is given (``store.roll_log.LoggedRoll`` rows) and asks
 its screen for more through messages: ``FilterChanged`` when the GM types in
@@ -33,12 +33,18 @@ def local_time(moment: datetime) -> datetime:
     return moment.astimezone()
 
 
+def spans_days(rolls: Sequence[LoggedRoll]) -> bool:
+    return len({local_time(r.time).date() for r in rolls}) > 1
+
+
+def time_cell(roll: LoggedRoll, with_date: bool) -> str:
+    return local_time(roll.time).strftime("%m-%d %H:%M" if with_date else "%H:%M")
+
+
 def time_cells(rolls: Sequence[LoggedRoll]) -> list[str]:
     """``20:15`` per roll, or ``03-01 20:15`` when the rows span several days."""
-    local = [local_time(r.time) for r in rolls]
-    several_days = len({t.date() for t in local}) > 1
-    fmt = "%m-%d %H:%M" if several_days else "%H:%M"
-    return [t.strftime(fmt) for t in local]
+    with_date = spans_days(rolls)
+    return [time_cell(r, with_date) for r in rolls]
 
 
 class RollLogTable(DataTable[Text]):
@@ -86,13 +92,16 @@ class RollLogPane(Vertical):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.rolls: list[LoggedRoll] = []
+        self.rolls: list[LoggedRoll] = []  # newest first
         self.total = 0
+        self._with_date = False
         self.border_title = "Roll log"
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="filter: words in who, what, pool or result (esc clears)",
-                    id="log-filter", compact=True)
+        field = Input(placeholder="filter: words in who, what, pool or result (esc clears)",
+                      id="log-filter", compact=True)
+        field.cursor_blink = False
+        yield field
         yield RollLogTable(id="log-table", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
@@ -126,24 +135,41 @@ class RollLogPane(Vertical):
     # -- content ---------------------------------------------------------
 
     def set_rolls(self, rolls: Sequence[LoggedRoll], total: int | None = None) -> None:
-        """Show ``rolls`` (newest first); ``total`` is how many match in the store."""
+        """Show ``rolls`` (given newest first, shown oldest at the top like any
+        log, the cursor on the newest); ``total`` is how many match in the store."""
         self.rolls = list(rolls)
         self.total = len(rolls) if total is None else total
+        self._with_date = spans_days(self.rolls)
         table = self.table
-        row = table.cursor_row
         table.clear()
-        for roll, when in zip(self.rolls, time_cells(self.rolls)):
-            cells = (when, roll.who, roll.what, roll.result, roll.pool, roll.faces_text)
-            table.add_row(*(Text(f" {c}", no_wrap=True, overflow="ellipsis") for c in cells),
-                          key=str(roll.id))
-        if self.rolls:
-            table.move_cursor(row=min(row, len(self.rolls) - 1), animate=False)
+        for roll in reversed(self.rolls):
+            self._add_row(roll)
+        self._to_newest()
         self._update_title()
 
-    def add_roll(self, roll: LoggedRoll) -> None:
-        """A new roll on top (if it matches the filter, the screen decides)."""
-        self.set_rolls([roll, *self.rolls], self.total + 1)
-        self.table.move_cursor(row=0, animate=False)
+    def _add_row(self, roll: LoggedRoll) -> None:
+        cells = (time_cell(roll, self._with_date), roll.who, roll.what, roll.result,
+                 roll.pool, roll.faces_text)
+        self.table.add_row(*(Text(f" {c}", no_wrap=True, overflow="ellipsis") for c in cells),
+                           key=str(roll.id))
+
+    def _to_newest(self) -> None:
+        if self.rolls:
+            self.table.move_cursor(row=len(self.rolls) - 1, animate=False)
+
+    def add_roll(self, roll: LoggedRoll, limit: int | None = None) -> None:
+        """A new roll at the bottom; the oldest row goes beyond ``limit`` rows."""
+        self.rolls.insert(0, roll)
+        self.total += 1
+        if spans_days(self.rolls[:1] + self.rolls[-1:]) != self._with_date:
+            self.set_rolls(self.rolls[:limit], self.total)  # the date column comes or goes
+            return
+        self._add_row(roll)
+        if limit is not None and len(self.rolls) > limit:
+            oldest = self.rolls.pop()
+            self.table.remove_row(str(oldest.id))
+        self._to_newest()
+        self._update_title()
 
     def _update_title(self) -> None:
         shown = len(self.rolls)
@@ -159,7 +185,8 @@ class RollLogPane(Vertical):
         table = self.table
         if not self.rolls or table.cursor_row < 0:
             return None
-        return self.rolls[min(table.cursor_row, len(self.rolls) - 1)]
+        row = min(table.cursor_row, len(self.rolls) - 1)
+        return self.rolls[len(self.rolls) - 1 - row]
 
     # -- filter ------------------------------------------------------------
 
