@@ -20,6 +20,7 @@ from ka_tui.rules.hexgrid import Hex
 from ka_tui.rules.move_plan import Climb, Descend, Forward, Plan, Thrust, TurnRight
 from ka_tui.rules.movement import validate_plan
 from ka_tui.rules.options import AirOptions
+from ka_tui.rules.ramming import ram_problems
 from ka_tui.rules.shooting import preview_shot
 from ka_tui.rules.turn import Phase, TurnError
 
@@ -100,6 +101,12 @@ def test_invariants_random_battles(data: st.DataObject, seed: int, n: int, turns
             battle.end_movement(dice)
             check_invariants(battle)
             for u in battle.state.side_units(side or ""):
+                me = battle.state.unit(u.id)
+                rammable = [f for f in battle.state.units if not ram_problems(me, f)]
+                if rammable and data.draw(st.booleans()):
+                    battle.ram(u.id, rammable[0].id, dice)
+                    attacks[u.id] = attacks.get(u.id, 0) + 1
+                    check_invariants(battle)
                 foes = [f for f in battle.state.units
                         if preview_shot(battle.state.unit(u.id), f, OPT).legal]
                 for f in foes[:2]:  # the second try must be refused
