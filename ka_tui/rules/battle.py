@@ -27,7 +27,7 @@ from ka_tui.rules import turn as t
 from ka_tui.rules.air_json import decode, encode, plan_from_json, plan_to_json
 from ka_tui.rules.air_map import BattleMap
 from ka_tui.rules.air_state import AirUnit
-from ka_tui.rules.dice import Dice, RecordingDice
+from ka_tui.rules.dice import Dice, DiceError, RecordingDice, ScriptedDice
 from ka_tui.rules.evasive import WeaponKind
 from ka_tui.rules.move_plan import Plan
 from ka_tui.rules.options import AirOptions
@@ -58,6 +58,39 @@ class _ReplayDice:
     def finish(self) -> None:
         if self._faces:
             raise ReplayError(f"{self._where}: {len(self._faces)} logged die/dice not used")
+
+
+class _NeedDie(Exception):
+    def __init__(self, sides: int) -> None:
+        super().__init__(f"a d{sides} is needed")
+        self.sides = sides
+
+
+class _AskDice:
+    """The faces typed so far; asks (raises) for the next die when they run out."""
+
+    def __init__(self, faces: Sequence[int]) -> None:
+        self._faces = list(faces)
+
+    def roll(self, sides: int) -> int:
+        if not self._faces:
+            raise _NeedDie(sides)
+        face = self._faces.pop(0)
+        if not 1 <= face <= sides:
+            raise DiceError(f"{face} is not a face of a d{sides} (1–{sides})")
+        return face
+
+
+def next_die(state: t.BattleState, kind: str, data: dict[str, Any], battle_map: BattleMap,
+             options: AirOptions, faces: Sequence[int]) -> int | None:
+    """Physical dice at the table (RULES-NOTES 3): the sides of the next die this
+    step needs after ``faces``, or None when ``faces`` are enough. A step that is
+    not allowed raises ``TurnError`` before any die is asked for."""
+    try:
+        apply_action(state, kind, data, battle_map, _AskDice(faces), options)
+    except _NeedDie as need:
+        return need.sides
+    return None
 
 
 def start_event(units: Iterable[AirUnit], map_text: str | None = None) -> Event:
@@ -191,6 +224,18 @@ class Battle:
         self.events.append({"seq": len(self.events), "kind": kind, "data": data,
                             "faces": [[s, f] for s, f in rec.used], "log": list(log)})
         return result
+
+    def needs(self, kind: str, data: dict[str, Any], faces: Sequence[int]) -> int | None:
+        """The next die (its sides) a step needs after the faces typed so far."""
+        return next_die(self.state, kind, data, self.battle_map, self.options, faces)
+
+    def apply_faces(self, kind: str, data: dict[str, Any], faces: Sequence[int]) -> object:
+        """Record a step with the faces the GM rolled at the table (all of them used)."""
+        trial = ScriptedDice.of(faces)
+        apply_action(self.state, kind, data, self.battle_map, trial, self.options)
+        if not trial.exhausted:
+            raise DiceError(f"{len(trial.faces)} face(s) more than the step needs")
+        return self._do(kind, data, ScriptedDice.of(faces))
 
     def begin_turn(self, dice: Dice) -> t.TurnStart:
         res = self._do("turn_started", {}, dice)

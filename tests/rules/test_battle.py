@@ -169,3 +169,25 @@ def test_battle_from_events_keeps_turn_checkpoints() -> None:
     again = Battle.from_events(b.events, MAP, OPT)
     assert again.checkpoints.keys() == b.checkpoints.keys()
     assert all(again.checkpoints[k] == b.checkpoints[k] for k in b.checkpoints)
+
+
+def test_battle_physical_dice_are_asked_for_one_at_a_time() -> None:
+    """RULES-NOTES 3: a GM rolling real dice types the faces; the engine says
+    which die comes next and records the step when the faces are enough."""
+    from ka_tui.rules.dice import DiceError
+
+    b = new_battle()
+    faces: list[int] = []
+    asked = []
+    while (sides := b.needs("turn_started", {}, faces)) is not None:
+        asked.append(sides)
+        faces.append(6 if len(faces) < 2 else 1)
+    assert asked == [6, 6, 6, 6]
+    with pytest.raises(DiceError, match="more than the step needs"):
+        b.apply_faces("turn_started", {}, faces + [3])
+    assert len(b.events) == 1
+    b.apply_faces("turn_started", {}, faces)
+    assert b.state.order == ("blue", "red") and b.events[-1]["faces"] == [[6, 6], [6, 6],
+                                                                         [6, 1], [6, 1]]
+    with pytest.raises(TurnError):
+        b.needs("move_committed", {"unit": "B", "plan": [], "evasive": False}, [])
