@@ -43,6 +43,8 @@ MODE_SPECS: tuple[ModeSpec, ...] = (
              "Characters and aircraft of the campaign"),
     ModeSpec("roller", "Dice roller", "2", "ka_tui.screens.roller:RollerScreen",
              "Roll a skill or a typed pool, with exact odds and the roll log"),
+    ModeSpec("combat", "Close combat", "3", "ka_tui.screens.combat:CombatScreen",
+             "Close combat on CQC cards: order, hidden cards, reveal, odds, dice, report"),
 )
 
 

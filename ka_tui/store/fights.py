@@ -153,6 +153,7 @@ class FightProgress:
     rolled: RoundReport | None = None
     rolled_after: Fight | None = None
     typed_dice: bool = False
+    before_last: Fight | None = None  # the state before the last resolved round
     ended: bool = False
     outcome: Mapping[str, Any] = field(default_factory=dict)
 
@@ -209,6 +210,7 @@ def progress_of(fight_id: int, name: str,
     reports: list[RoundReport] = []
     rolled: RoundReport | None = None
     rolled_after: Fight | None = None
+    before_last: Fight | None = None
     revealed = typed = ended = resolved_last = False
     outcome: Mapping[str, Any] = {}
     for kind, data in items[1:]:
@@ -235,7 +237,7 @@ def progress_of(fight_id: int, name: str,
             if rolled is None or rolled_after is None:
                 raise FightLogError("a round was resolved before its dice were rolled")
             reports.append(rolled)
-            fight = rolled_after
+            before_last, fight = fight, rolled_after
             rolled = rolled_after = None
             cards, revealed, resolved_last = {}, False, True
         elif kind == ENDED:
@@ -254,7 +256,8 @@ def progress_of(fight_id: int, name: str,
         step = 2
     return FightProgress(**base, fight=fight, step=step, initiative=initiative, cards=cards,
                          reports=tuple(reports), rolled=rolled, rolled_after=rolled_after,
-                         typed_dice=typed, ended=ended, outcome=outcome)
+                         typed_dice=typed, before_last=before_last, ended=ended,
+                         outcome=outcome)
 
 
 def undo_from(events: Sequence[tuple[int, str, Mapping[str, Any]]]) -> int | None:

@@ -1,0 +1,169 @@
+"""Pick who fights whom (S0 §Close combat): pairs of opponents from the
+roster; one character may face several. Returns the pairs as character ids.
+
+Keys: up/down move, enter picks the highlighted character (the first pick
+waits for an opponent, the second makes the pair), x drops the last pair,
+ctrl+s starts the fight, escape cancels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ka_tui.store.fights import Candidate
+
+
+class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
+    HELP_TITLE = "New close combat"
+    DEFAULT_CSS = """
+    FightSetupScreen { align: center middle; }
+    #setup-box { width: 78; height: 20; border: round $primary; padding: 0 1;
+                 border-title-color: $text; }
+    #setup-lists { height: 1fr; }
+    #setup-people { width: 1fr; height: 1fr; }
+    #setup-pairs { width: 30; height: 1fr; padding: 0 1; }
+    #setup-status { height: 2; color: $text-muted; }
+    """
+
+    BINDINGS = [
+        Binding("enter", "pick", "Pick", id="combat_setup.pick"),
+        Binding("x", "drop", "Drop last pair", id="combat_setup.drop"),
+        Binding("ctrl+s", "start", "Start fight", id="combat_setup.start"),
+        Binding("escape", "cancel", "Cancel", id="combat_setup.cancel"),
+    ]
+
+    PALETTE_HELP = {
+        "combat_setup.pick": "Pick the highlighted character; the next pick is his opponent",
+        "combat_setup.drop": "Drop the last pair (or the pending pick)",
+        "combat_setup.start": "Start the fight with these pairs",
+        "combat_setup.cancel": "Leave without starting a fight",
+    }
+
+    def __init__(self, candidates: Sequence[Candidate]) -> None:
+        super().__init__()
+        self.candidates = list(candidates)
+        self.pairs: list[tuple[int, int]] = []
+        self.pending: int | None = None
+        self.message = ""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="setup-box"):
+            with Horizontal(id="setup-lists"):
+                yield OptionList(*self._options(), id="setup-people")
+                yield Static("", id="setup-pairs")
+            yield Static("", id="setup-status")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#setup-box").border_title = "New close combat: who fights whom"
+        self.query_one(OptionList).focus()
+        self._show()
+
+    def _options(self) -> list[Option]:
+        out = []
+        for c in self.candidates:
+            f = c.fighter
+            text = (f"{c.name:<16} {c.skill_note:<30} AP {f.ap_max} K {f.k_points}"
+                    if not c.unable else f"{c.name:<16} cannot fight: {c.unable}")
+            out.append(Option(text, id=str(c.id), disabled=bool(c.unable)))
+        return out
+
+    def name_of(self, cid: int) -> str:
+        return next(c.name for c in self.candidates if c.id == cid)
+
+    def _show(self) -> None:
+        lines = ["Pairs:"] + [f" {i}. {self.name_of(a)} vs {self.name_of(b)}"
+                              for i, (a, b) in enumerate(self.pairs, 1)]
+        if self.pending is not None:
+            lines.append(f" {len(self.pairs) + 1}. {self.name_of(self.pending)} vs …")
+        if len(lines) == 1:
+            lines.append(" (none yet)")
+        self.query_one("#setup-pairs", Static).update("\n".join(lines))
+        hint = ("enter: pick his opponent" if self.pending is not None else
+                "enter: pick a fighter" if not self.pairs else
+                "enter: another pair, ctrl+s: start the fight")
+        self.query_one("#setup-status", Static).update(self.message or hint)
+        self.message = ""
+
+    def action_pick(self) -> None:
+        options = self.query_one(OptionList)
+        if options.highlighted is None:
+            return
+        option = options.get_option_at_index(options.highlighted)
+        if option.disabled or option.id is None:
+            self.app.bell()
+            return
+        cid = int(option.id)
+        if self.pending is None:
+            self.pending = cid
+        elif cid == self.pending:
+            self.message = "a character cannot fight himself: pick someone else"
+            self.app.bell()
+        elif any({a, b} == {self.pending, cid} for a, b in self.pairs):
+            self.message = f"{self.name_of(self.pending)} and {self.name_of(cid)} are already paired"
+            self.app.bell()
+        else:
+            self.pairs.append((self.pending, cid))
+            self.pending = None
+        self._show()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.action_pick()
+
+    def action_drop(self) -> None:
+        if self.pending is not None:
+            self.pending = None
+        elif self.pairs:
+            self.pairs.pop()
+        self._show()
+
+    def action_start(self) -> None:
+        if not self.pairs:
+            self.message = "pair at least two characters first"
+            self.app.bell()
+            self._show()
+            return
+        self.dismiss(list(self.pairs))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class FightListScreen(ModalScreen[int | None]):
+    """The campaign's fights, newest first: enter opens one."""
+
+    HELP_TITLE = "Fights"
+    DEFAULT_CSS = """
+    FightListScreen { align: center middle; }
+    #fights-box { width: 70; height: 16; border: round $primary; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="combat_list.cancel")]
+
+    def __init__(self, fights: Sequence[tuple[int, str, str]]) -> None:
+        super().__init__()
+        self.fights = list(fights)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="fights-box"):
+            yield OptionList(*[Option(f"#{i} {name} ({status})", id=str(i))
+                               for i, name, status in self.fights], id="fights-list")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#fights-box").border_title = "Fights (enter opens)"
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(int(event.option.id or 0))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
