@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from ka_tui.rules.checks import Contestant, Decision, opposed_test, unopposed_test
 from ka_tui.rules.dice import RandomDice, ScriptedDice
 from ka_tui.rules.odds import (
-    OpposedOdds, clear_cache, opposed_odds, percent, render_histogram, unopposed_odds,
+    OpposedOdds, opposed_odds, percent, render_histogram, unopposed_odds,
 )
 from ka_tui.rules.options import CritCancel, CritFailRule, SkillOptions
 from ka_tui.rules.skills import Level, level_pool
