@@ -21,9 +21,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.reactive import reactive
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import Footer, Input, Static
 
 from ka_tui.screens import roster_view as view
+from ka_tui.widgets.fast_table import FastTable
 
 if TYPE_CHECKING:
     from ka_tui.app import KaApp
@@ -105,17 +106,17 @@ class RosterScreen(Screen[None]):
         yield Static("", id="title-bar")
         with Horizontal(id="roster-body"):
             with Vertical(id="roster-tables"):
-                yield DataTable(id="characters-table", cursor_type="row", zebra_stripes=True)
-                yield DataTable(id="aircraft-table", cursor_type="row", zebra_stripes=True)
+                yield FastTable(id="characters-table")
+                yield FastTable(id="aircraft-table")
             with VerticalScroll(id="detail"):
                 yield Static("Loading the campaign…", id="detail-text", markup=True)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         for name, state in self.tables.items():
-            table = self.query_one(f"#{name}-table", DataTable)
-            for i, column in enumerate(state.columns):
-                table.add_column(column.title, width=column.width, key=str(i))
+            table = self.query_one(f"#{name}-table", FastTable)
+            for column in state.columns:
+                table.add_column(column.title, column.width or 8)
         self.query_one("#aircraft-table").display = False
         self.query_one("#characters-table").focus()
         self._update_titles()
@@ -196,17 +197,12 @@ class RosterScreen(Screen[None]):
 
     def refill(self, tab: str) -> None:
         state = self.tables[tab]
-        table = self.query_one(f"#{tab}-table", DataTable)
-        current = self._current_id(tab)
-        table.clear()
-        for i, column in enumerate(state.columns):
-            arrow = (" v" if state.reverse else " ^") if i == state.sort else ""
-            table.ordered_columns[i].label = view.Text(column.title + arrow)
-        for row in state.visible():
-            table.add_row(*(column.cell(row, self.tables) for column in state.columns),
-                          key=str(row["id"]))
-        if current is not None:
-            self.select(tab, current, focus=False)
+        table = self.query_one(f"#{tab}-table", FastTable)
+        table.set_labels([
+            column.title + ((" v" if state.reverse else " ^") if i == state.sort else "")
+            for i, column in enumerate(state.columns)])
+        table.set_rows([(str(row["id"]), [column.cell(row) for column in state.columns])
+                        for row in state.visible()], keep_key=table.cursor_key)
 
     def _update_titles(self) -> None:
         """``Campaign  [Characters (11)]  Aircraft (6)``; the active tab in reverse."""
@@ -235,19 +231,16 @@ class RosterScreen(Screen[None]):
         if filter_box is not None:
             filter_box.value = self.tables[tab].filter
             filter_box.display = bool(self.tables[tab].filter)
-        self.query_one(f"#{tab}-table", DataTable).focus()
+        self.query_one(f"#{tab}-table", FastTable).focus()
         self._update_titles()
         self.show_detail()
         self.refresh_bindings()
 
-    def active_table(self) -> DataTable[Any]:
-        return self.query_one(f"#{self.active_tab}-table", DataTable)
+    def active_table(self) -> FastTable:
+        return self.query_one(f"#{self.active_tab}-table", FastTable)
 
     def _current_id(self, tab: str | None = None) -> int | None:
-        table = self.query_one(f"#{tab or self.active_tab}-table", DataTable)
-        if table.row_count == 0:
-            return None
-        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        key = self.query_one(f"#{tab or self.active_tab}-table", FastTable).cursor_key
         return int(key) if key is not None else None
 
     def current_row(self) -> Row | None:
@@ -257,10 +250,10 @@ class RosterScreen(Screen[None]):
         return next((r for r in self.tables[self.active_tab].rows if r["id"] == row_id), None)
 
     def select(self, tab: str, row_id: int, *, focus: bool = True) -> None:
-        table = self.query_one(f"#{tab}-table", DataTable)
+        table = self.query_one(f"#{tab}-table", FastTable)
         try:
             table.move_cursor(row=table.get_row_index(str(row_id)))
-        except Exception:  # noqa: BLE001 - row filtered out: leave the cursor
+        except KeyError:  # row filtered out: leave the cursor
             return
         if focus:
             self.active_tab = tab
@@ -269,10 +262,11 @@ class RosterScreen(Screen[None]):
     def on_resize(self) -> None:
         self.show_detail()
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self.show_detail()
+    def on_fast_table_highlighted(self, event: FastTable.Highlighted) -> None:
+        if event.table.id == f"{self.active_tab}-table":
+            self.show_detail()
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_fast_table_selected(self, event: FastTable.Selected) -> None:
         event.stop()
         self.action_edit()
 

@@ -121,7 +121,8 @@ def character_detail(c: Row, extra: Row | None, width: int = 30) -> str:
 def skill_line(s: Row, width: int = 29) -> str:
     """``Aerial Gunne~  6 M 4d12+1d20``; a Passive skill shows the bonus it adds to
     a d12 Base or characteristic roll (S0 §Skills); Lore is prefixed as in S0."""
-    name = ("Lore: " if s["kind"] == "lore" else "") + s["name"]
+    lore = s["kind"] == "lore" and not s["name"].casefold().startswith("lore")
+    name = ("Lore: " if lore else "") + s["name"]
     room = max(13, width - 16)
     name = name if len(name) <= room else name[:room - 1] + "~"
     if s["kind"] == "passive":

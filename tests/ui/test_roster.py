@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 
 from ka_tui.app import KaApp
 from ka_tui.screens.character_form import CharacterForm
 from ka_tui.screens.confirm import ConfirmScreen
 from ka_tui.screens.roster import RosterScreen
+from ka_tui.widgets.fast_table import FastTable
 
 SIZE = (80, 24)
 
@@ -47,14 +48,14 @@ async def roster(pilot: Pilot[None]) -> RosterScreen:
 
 
 def table_names(screen: RosterScreen, tab: str = "characters") -> list[str]:
-    table = screen.query_one(f"#{tab}-table", DataTable)
+    table = screen.query_one(f"#{tab}-table", FastTable)
     return [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
 
 
 async def select_name(pilot: Pilot[None], screen: RosterScreen, name: str,
                       tab: str = "characters") -> None:
     names = table_names(screen, tab)
-    table = screen.query_one(f"#{tab}-table", DataTable)
+    table = screen.query_one(f"#{tab}-table", FastTable)
     table.move_cursor(row=names.index(name))
     await pilot.pause()
 
@@ -81,7 +82,7 @@ async def test_filter_by_name_and_clear(demo_db: Path) -> None:
         assert shown and all("ol" in n.casefold() for n in shown)
         assert len(shown) < total
         await pilot.press("enter")  # back to the table, filter kept
-        assert isinstance(app.focused, DataTable)
+        assert isinstance(app.focused, FastTable)
         assert table_names(screen) == shown
         await pilot.press("escape")
         await pilot.pause()
@@ -96,7 +97,7 @@ async def test_sort_cycles_columns_and_reverses(demo_db: Path) -> None:
         by_name = table_names(screen)
         await pilot.press("o")  # Role
         await pilot.pause()
-        table = screen.query_one("#characters-table", DataTable)
+        table = screen.query_one("#characters-table", FastTable)
         roles = [str(table.get_row_at(i)[1]) for i in range(table.row_count)]
         assert roles == sorted(roles)
         await pilot.press("O")
