@@ -20,6 +20,7 @@ rule: it renders values and the data in ``rules/traits.py``.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from rich.text import Text
@@ -47,6 +48,24 @@ DIAL_COLUMNS: tuple[tuple[ManoeuvreKind, str], ...] = (
     (ManoeuvreKind.HARD_TURN, "↰"), (ManoeuvreKind.TURN, "↖"), (ManoeuvreKind.AHEAD, "↑"),
     (ManoeuvreKind.TURN, "↗"), (ManoeuvreKind.HARD_TURN, "↱"),
 )
+
+
+# One character for one, so a Text's style spans stay where they were.
+ASCII_GLYPHS = str.maketrans({
+    "↰": "<", "↖": "\\", "↑": "^", "↗": "/", "↱": ">", "✓": "y", "✗": "n", "■": "#",
+    "□": "-", "◄": "<", "•": "*", "—": "-", "×": "x", "…": ".", "·": "-",
+})
+
+
+def to_ascii(text: Text) -> Text:
+    """The same text with the card's non-ASCII glyphs swapped (``KA_TUI_ASCII=1``)."""
+    out = text.copy()
+    out.plain = text.plain.translate(ASCII_GLYPHS)
+    return out
+
+
+def ascii_wanted() -> bool:
+    return os.environ.get("KA_TUI_ASCII", "") not in ("", "0")
 
 
 def _yes(flag: bool) -> Text:
@@ -208,7 +227,7 @@ def hex_block(profile: AircraftProfile) -> Text:
     lines = [
         Text.assemble((p.aircraft_class.label, "bold"), " · ", engines, " · ", (stall, MUTED)),
         _join([_pair("Thrust", thrust), _pair("W-M", wm), _pair("G", p.g_rating)]),
-        _join([_pair("Landing ≤", p.landing_speed), _pair("Take-off", f"{p.takeoff_run} hexes")]),
+        _join([_pair("Landing max", p.landing_speed), _pair("Take-off", f"{p.takeoff_run} hexes")]),
         turn_mode_table(p),
         _join([_pair("Fuel", p.fuel), _pair("Ammo", p.ammo), _pair("Airframe", p.hull)]),
         _join([_pair("Control surfaces", p.control_surfaces), _pair("Gear legs", p.gear_legs)]),
@@ -279,9 +298,10 @@ class FlightCard(VerticalScroll, can_focus=True):
     rules_shown: reactive[bool] = reactive(False)
 
     def __init__(self, profile: AircraftProfile, status: FlightStatus | None = None, *,
-                 wide_at: int = WIDE_AT, id: str | None = None,
+                 wide_at: int = WIDE_AT, ascii: bool | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
+        self.ascii = ascii_wanted() if ascii is None else ascii
         self.profile = profile
         self.status = status or FlightStatus()
         self.wide_at = wide_at
@@ -312,14 +332,15 @@ class FlightCard(VerticalScroll, can_focus=True):
         p, s = self.profile, self.status
         titles = {"#card-s0": "Flight card · S0", "#card-altitude": "Altitude",
                   "#card-hex": "Hex combat · R-3…R-10", "#card-status": "Status"}
-        self.query_one("#card-header", Static).update(header_line(p, s))
-        self.query_one("#card-s0", Static).update(
-            s0_block(p, s, wide=self.wide, rules=self.rules_shown))
-        self.query_one("#card-altitude", Static).update(altitude_ladder(p))
-        self.query_one("#card-hex", Static).update(hex_block(p))
-        self.query_one("#card-status", Static).update(status_block(p, s))
+        blocks = {"#card-header": header_line(p, s),
+                  "#card-s0": s0_block(p, s, wide=self.wide, rules=self.rules_shown),
+                  "#card-altitude": altitude_ladder(p), "#card-hex": hex_block(p),
+                  "#card-status": status_block(p, s)}
+        for sel, text in blocks.items():
+            self.query_one(sel, Static).update(to_ascii(text) if self.ascii else text)
         for sel, title in titles.items():
-            self.query_one(sel).border_title = title
+            self.query_one(sel).border_title = (title.translate(ASCII_GLYPHS) if self.ascii
+                                                else title)
 
     def show(self, profile: AircraftProfile, status: FlightStatus | None = None) -> None:
         self.profile = profile

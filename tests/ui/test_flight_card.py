@@ -17,7 +17,9 @@ from ka_tui.widgets.flight_card import (
     altitude_ladder,
     dial_lines,
     hex_block,
+    s0_block,
     status_block,
+    to_ascii,
     traits_line,
     turn_mode_table,
 )
@@ -45,6 +47,9 @@ class CardApp(App[None]):
     def compose(self) -> ComposeResult:
         yield self.card
         yield Footer()
+
+    def on_load(self) -> None:
+        self.card.ascii = False  # snapshots never depend on KA_TUI_ASCII
 
     def on_mount(self) -> None:
         self.card.focus()
@@ -138,6 +143,17 @@ def test_r1_4_status_reports_damage_fuel_ammo_heat_and_crew():
     assert "Overheat 3" in plain
     assert "engine 1" in plain and "left wing 1" in plain
     assert "W2/6" in plain and "OUT" in plain
+
+
+def test_ascii_glyph_set_keeps_markers_and_styles():
+    """KA_TUI_ASCII=1: plain ASCII for fonts without arrows; '!' and styles stay."""
+    text = s0_block(TEMPEST, DAMAGED, wide=False, rules=False)
+    plain = to_ascii(text).plain
+    assert plain.isascii()
+    assert plain.count("!") == text.plain.count("!")
+    assert [sp.style for sp in to_ascii(text).spans] == [sp.style for sp in text.spans]
+    assert to_ascii(altitude_ladder(TEMPEST)).plain.isascii()
+    assert to_ascii(status_block(TEMPEST, DAMAGED)).plain.isascii()
 
 
 async def test_card_switches_to_wide_layout_and_back():
