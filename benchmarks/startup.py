@@ -117,10 +117,16 @@ def make_large(path: Path, characters: int = 1000, aircraft: int = 300) -> None:
     create_campaign(path, "Large campaign", populate=populate).close()
 
 
-def median_of(runs: int, code: str, *args: str) -> tuple[float, list[float]]:
-    run_once(code, *args)  # warm the OS file cache and .pyc files
-    times = [run_once(code, *args) for _ in range(runs)]
-    return statistics.median(times), times
+def interleaved(runs: int, cases: list[tuple[str, ...]]) -> list[list[float]]:
+    """Run the cases in turn, ``runs`` rounds, so a change in machine load
+    affects every case alike; one warm-up round first (file cache, .pyc)."""
+    for case in cases:
+        run_once(*case)
+    times: list[list[float]] = [[] for _ in cases]
+    for _ in range(runs):
+        for i, case in enumerate(cases):
+            times[i].append(run_once(*case))
+    return times
 
 
 def main() -> int:
@@ -136,9 +142,9 @@ def main() -> int:
         made = time.perf_counter()
         make_large(large)
         print(f"(large campaign built in {time.perf_counter() - made:.1f} s)")
-        bare, bare_all = median_of(args.runs, BARE)
-        small, small_all = median_of(args.runs, KA, str(demo))
-        big, big_all = median_of(args.runs, KA, str(large))
+        bare_all, small_all, big_all = interleaved(
+            args.runs, [(BARE,), (KA, str(demo)), (KA, str(large))])
+        bare, small, big = (statistics.median(t) for t in (bare_all, small_all, big_all))
     print(f"runs per figure: {args.runs} (median), 80x24 pty, {os.cpu_count()} CPUs, "
           f"load {os.getloadavg()[0]:.1f}")
     print(f"bare Textual app, first frame:        {bare * 1000:7.0f} ms")
