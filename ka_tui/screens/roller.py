@@ -41,7 +41,7 @@ from ka_tui.screens.roller_setup import (
     RollChoice, RollerCharacter, RollerData, Side, distinct_names, notation_for, tiebreaks,
 )
 from ka_tui.widgets.dice_panel import DicePanel, OddsView, opposed_lines, unopposed_lines
-from ka_tui.widgets.dice_panel import opposed_summary, log_summary
+from ka_tui.widgets.dice_panel import log_summary, opposed_summary, pass_style
 from ka_tui.widgets.form_fields import TextField
 from ka_tui.widgets.roll_log import RollLogPane
 
@@ -395,6 +395,16 @@ class RollerScreen(Screen[None]):
         """Parse both pools and show the exact odds (rules core ``odds``)."""
         view = self.query_one(OddsView)
         self.setup, self.setup_error = None, ""
+        empty = [side for side in ("a", "b") if (side == "a" or self._opposed())
+                 and not self._pool_field(side).input.value.strip()]
+        if empty:
+            for side in empty:
+                self._pool_field(side).set_error(None)
+            self.setup_error = "Type a pool, e.g. 3d10+1d12 @7 (or d12+4 @6)."
+            view.show_lines([self.setup_error, "", "[L2] @7 is Legendary with 2 upgrades."],
+                            first_style="")
+            self._check_faces_field()
+            return
         try:
             a = self._side("a")
         except NotationError as error:
@@ -423,13 +433,15 @@ class RollerScreen(Screen[None]):
             needed = unopposed_needed(a.number, a.spec.bonus)
             odds = unopposed_odds(a.spec.pool, a.number, options, bonus=a.spec.bonus)
             lines = unopposed_lines(needed, a.spec.pool, odds, ascii=self.ascii)
+            first = f"bold {pass_style(odds.p_pass)}"
         else:
             ca, cb = a.contestant(), b.contestant()
             needs = (opposed_need(ca, cb, options).face, opposed_need(cb, ca, options).face)
             odds2 = opposed_odds(ca, cb, options)
             lines = opposed_lines((a.who, b.who), needs, (ca.pool, cb.pool), odds2,
                                   ascii=self.ascii)
-        view.show_lines(lines)
+            first = f"bold {pass_style(odds2.p_a_wins)}"
+        view.show_lines(lines, first_style=first)
         self._check_faces_field()
 
     # -- faces typed at the table -------------------------------------------------------
@@ -637,7 +649,9 @@ class RollerScreen(Screen[None]):
         if self.maximized is not None:
             self.minimize()
         else:
-            self.maximize(self.query_one(RollLogPane), container=False)
+            pane = self.query_one(RollLogPane)
+            pane.table.focus()
+            self.maximize(pane, container=False)
 
     def action_reload(self) -> None:
         self.load()

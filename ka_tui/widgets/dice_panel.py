@@ -203,6 +203,7 @@ def opposed_lines(names: tuple[str, str], needs: tuple[int, int],
 
 
 def pass_style(p: Fraction) -> str:
+    """A colour for a chance: likely, even-ish, unlikely."""
     if p >= Fraction(2, 3):
         return "$success"
     return "$warning" if p >= Fraction(1, 3) else "$error"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -53,6 +53,8 @@ class RollLogTable(DataTable[Text]):
 
 class RollLogPane(Vertical):
     """Filter field (shown by ``open_filter``) above the table of rolls."""
+
+    ALLOW_MAXIMIZE = True
 
     DEFAULT_CSS = """
     RollLogPane {
@@ -213,7 +215,7 @@ class RollLogPane(Vertical):
             event.stop()
             self.table.focus()
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected[Any]) -> None:
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         roll = self.current()
         if roll is not None:

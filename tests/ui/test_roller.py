@@ -262,6 +262,8 @@ async def test_a_tie_asks_for_the_d12_roll_off_s0_close_combat_4(demo_db: Path) 
         screen = await open_roller(pilot)
         await choose(pilot, screen, "who", TYPED)
         await choose(pilot, screen, "versus", TYPED)
+        assert field_error(screen, "field-pool-a") == ""  # empty is a prompt, not an error
+        assert screen.query_one(OddsView).lines[0].startswith("Type a pool")
         await type_into(pilot, screen, "pool_a", "1d12 @5")
         await type_into(pilot, screen, "pool_b", "1d12 @5")
         await type_into(pilot, screen, "faces", "8 8")
@@ -338,6 +340,10 @@ async def test_enter_on_a_log_row_shows_the_roll_in_full(demo_db: Path) -> None:
         panel = screen.query_one(DicePanel)
         assert panel.border_title.startswith("Logged roll #1")
         assert "faces 3 4 5 6" in panel.summary
+        await pilot.press("z")
+        assert screen.maximized is screen.query_one(RollLogPane)
+        await pilot.press("z")
+        assert screen.maximized is None
 
 
 async def test_roller_is_in_the_command_palette(demo_db: Path) -> None:
