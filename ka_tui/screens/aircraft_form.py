@@ -161,7 +161,7 @@ class EchelonsField(_ListField[frozenset[Echelon]]):
     BINDINGS = [
         Binding("left", "move(-1)", "Previous", show=False, id="echelons.previous"),
         Binding("right", "move(1)", "Next", show=False, id="echelons.next"),
-        Binding("space", "toggle", "Toggle", show=False, id="echelons.toggle"),
+        Binding("space", "flip", "Toggle", show=False, id="echelons.toggle"),
     ]
     items = tuple(Echelon)
 
@@ -182,7 +182,7 @@ class EchelonsField(_ListField[frozenset[Echelon]]):
     def action_move(self, delta: int) -> None:
         self.move(delta)
 
-    def action_toggle(self) -> None:
+    def action_flip(self) -> None:
         e = self.items[self.cursor]
         self.value = self._value - {e} if e in self._value else self._value | {e}
 
@@ -206,7 +206,7 @@ class TraitsField(_ListField[tuple[tuple[Trait, int | None], ...]]):
     BINDINGS = [
         Binding("up", "move(-1)", "Previous", show=False, id="traits.previous"),
         Binding("down", "move(1)", "Next", show=False, id="traits.next"),
-        Binding("space", "toggle", "Toggle", show=False, id="traits.toggle"),
+        Binding("space", "flip", "Toggle", show=False, id="traits.toggle"),
     ]
     items = tuple(Trait)
 
@@ -227,7 +227,7 @@ class TraitsField(_ListField[tuple[tuple[Trait, int | None], ...]]):
     def action_move(self, delta: int) -> None:
         self.move(delta)
 
-    def action_toggle(self) -> None:
+    def action_flip(self) -> None:
         t = self.items[self.cursor]
         if t in self._chosen:
             del self._chosen[t]
@@ -364,7 +364,7 @@ class AircraftForm(FormScreen[Any]):
         self.profile = aircraft.profile if aircraft is not None else BLANK
         self.status = aircraft.status if aircraft is not None else FlightStatus()
         self.notes = aircraft.notes if aircraft is not None else ""
-        self.write = write  # type: ignore[assignment]
+        self.write = write
         self.taken_names = {n.casefold() for n in taken_names}
         self.library = list(library)
         self._check_pending = False
@@ -502,7 +502,8 @@ class AircraftForm(FormScreen[Any]):
             if isinstance(f, (TextField, IntField)):
                 f.input.value = "" if new is None else str(new)
             else:
-                f.value = new
+                field: Any = f
+                field.value = new
 
     def values(self) -> tuple[Values, dict[str, str]]:
         values, errors = super().values()

@@ -130,7 +130,11 @@ class ProfileLibraryScreen(ModalScreen[int | None]):
         export_dialog(self, tuple(self.profiles), name="ka-tui library")
 
     def action_import_profiles(self) -> None:
-        import_dialog(self, lambda new_id: self.dismiss(new_id) if new_id else None)
+        def imported(new_id: int | None) -> None:
+            if new_id is not None:
+                self.dismiss(new_id)
+
+        import_dialog(self, imported)
 
 
 class ProfileFileDialog(FormScreen[Any]):
@@ -155,7 +159,7 @@ class ProfileFileDialog(FormScreen[Any]):
         super().__init__()
         self.title_text = title
         self.path = path
-        self.write = write  # type: ignore[assignment]
+        self.write = write
         self.overwrite_choice = overwrite_choice
 
     def compose(self) -> ComposeResult:
