@@ -442,6 +442,7 @@ class RollerScreen(Screen[None]):
                                   ascii=self.ascii)
             first = f"bold {pass_style(odds2.p_a_wins)}"
         view.show_lines(lines, first_style=first)
+        self.query_one("#input-faces", Input).placeholder = faces_hint(self.setup)
         self._check_faces_field()
 
     # -- faces typed at the table -------------------------------------------------------
@@ -681,6 +682,13 @@ def _same_pool(spec: PoolSpec, text: str, choice: RollChoice, character: RollerC
         return parse_pool(notation_for(choice, base_number)) == spec
     except NotationError:
         return False
+
+
+def faces_hint(setup: Setup) -> str:
+    """The faces field's placeholder: which dice to type, in order."""
+    if setup.b is None:
+        return f"faces of {pool_text(setup.a.spec.pool)}, or r"
+    return f"{pool_text(setup.a.spec.pool)} ; {pool_text(setup.b.spec.pool)}, or r"
 
 
 def _count_message(setup: Setup, got: int) -> str:
