@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ka_tui.store.errors import NewerSchema, NotACampaign, StoreError, ValidationError
+from ka_tui.store.limits import NAME_MAX
 from ka_tui.store.migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 
 if TYPE_CHECKING:
@@ -140,6 +141,8 @@ def create_campaign(path: Path, name: str, *,
     path = Path(path)
     if not name.strip():
         raise ValidationError("name", "a campaign needs a name")
+    if len(name.strip()) > NAME_MAX:
+        raise ValidationError("name", f"a campaign name has at most {NAME_MAX} characters")
     if path.exists():
         raise StoreError(f"{path} already exists; it was not changed.")
     folder = path.parent

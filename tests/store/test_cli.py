@@ -146,3 +146,16 @@ def test_python_m_ka_tui_reports_errors_without_a_traceback(tmp_path: Path) -> N
     where = subprocess.run([sys.executable, "-m", "ka_tui", "--where"],
                            capture_output=True, text=True, env=env, timeout=60)
     assert where.returncode == 0 and str(tmp_path / "data" / "ka-tui") in where.stdout
+
+
+def test_export_to_stdout(demo_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["export", "-", "--db", str(demo_db)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["format"] == "ka-tui-campaign" and len(doc["aircraft"]) == 6
+
+
+def test_new_with_an_overlong_name_is_refused(opened: list[Path | None],
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--new", "X" * 61]) == 2
+    assert "at most 60" in capsys.readouterr().err
+    assert list_campaign_files() == [] and opened == []
