@@ -395,11 +395,12 @@ class CombatScreen(Screen[None]):
 
     # -- step 1 and 4: dice ----------------------------------------------------
 
-    def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id != "input-dice":
+    def on_form_field_changed(self, event: RollTextField.Changed) -> None:
+        if event.key != "dice":
             return
+        value = self.query_one("#field-dice", RollTextField).input.value
         if self.view_step == 4:
-            self._hint_next_die(event.value)
+            self._hint_next_die(value)
         elif self.view_step == 1:
             self.query_one("#field-dice", RollTextField).set_error(None)
 
@@ -441,7 +442,7 @@ class CombatScreen(Screen[None]):
             field.set_error(f"more faces needed ({error})" if more else str(error))
             self.app.bell()
             return
-        if isinstance(dice, ScriptedDice) and not dice.exhausted:
+        if typed and isinstance(dice, ScriptedDice) and not dice.exhausted:
             field.set_error(f"{len(dice.faces)} face(s) too many")
             self.app.bell()
             return

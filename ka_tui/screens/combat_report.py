@@ -156,15 +156,14 @@ def resolve_lines(fight: Fight, report: RoundReport, typed: bool) -> list[Conten
     for p in report.pairings:
         c = p.contest
         winner = names[c.winner] if c.winner else None
-        head = f"{names[p.a]} vs {names[p.b]}: "
+        head = f"{names[p.a]} vs {names[p.b]} "
         verdict = (Content(f" {winner} WINS ").stylize("bold reverse $accent") if winner
                    else Content(" NOBODY WINS (stand-off) ").stylize("bold $warning"))
-        faces = "  ".join(f"{names[x].split()[0]} {' '.join(map(str, fs))}"
-                          for x, fs in zip((c.a, c.b), c.faces))
+        faces = " · ".join(f"{names[x].split()[0]} {' '.join(map(str, fs))}"
+                           for x, fs in zip((c.a, c.b), c.faces))
         out.append(Content.assemble(Content(head).stylize("bold"), verdict,
-                                    Content(f"  {faces}; successes {c.successes[0]}-"
-                                            f"{c.successes[1]}").stylize("$text-muted")))
-        out.append(Content(f"  {c.rule}").stylize("$text-muted"))
+                                    f" {c.successes[0]} vs {c.successes[1]} successes"))
+        out.append(Content(f"  faces {faces}; {c.rule}").stylize("$text-muted"))
         out += [fate_line(f, names) for f in p.fates]
     return out
 

@@ -26,7 +26,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ka_tui.rules.cqc import (
-    ActionKind, CardError, CardLine, CqcCard, Fight, Fighter, Grade, card_budget,
+    ActionKind, CardError, CardLine, CqcCard, Fight, Fighter, Grade, card_budget, card_cost,
     validate_round_cards,
 )
 from ka_tui.rules.options import CqcOptions, MultiOpponent
@@ -34,7 +34,6 @@ from ka_tui.rules.options import CqcOptions, MultiOpponent
 ROW_KEYS = {"a": ActionKind.ATTACK, "d": ActionKind.DEFENCE, "f": ActionKind.FEINT,
             "s": ActionKind.DISARM, "e": ActionKind.EVADE, "c": ActionKind.CONTROL}
 KEY_OF = {kind: key for key, kind in ROW_KEYS.items()}
-GRADE_COST = {Grade.BASIC: "1", Grade.DELIBERATE: "3", Grade.SPECIAL: "all"}
 
 
 def card_with(card: CqcCard, kind: ActionKind, counts: dict[Grade, int]) -> CqcCard:
@@ -303,8 +302,10 @@ class CqcCardEditor(Widget, can_focus=True):
             cost = ""
             counts = row_counts(card, kind)
             if counts:
-                cost = " + ".join(f"{n}x{GRADE_COST[g]}" if n > 1 else GRADE_COST[g]
-                                  for g, n in counts.items()) + " AP"
+                alone = card_with(CqcCard(card.owner, card.against), kind, counts)
+                cost = f"{card_cost(alone, me.pool)} AP"
+                if Grade.SPECIAL in counts:
+                    cost += " (all)"
             line = Content.assemble(
                 Content(mark).stylize("bold $accent"),
                 Content(f"{kind.label:<8}").stylize("bold" if here else ""),

@@ -1,0 +1,302 @@
+"""Close-combat screen (issue 5) through the real app and a real SQLite file:
+whole fights ending in a disengage and at 0 K-points, cards refused at entry,
+masked cards, typed dice refused at the field, undo and resume after a
+restart -- each checked against the database.
+
+Rules cited: S0 §Close combat 1-6, §2.2 (Feint, Defence, Evade, Disarm,
+Attack), §4 (critical fail), RULES-NOTES B (K-points at 0, retained AP).
+Demo fighters: see tests/store/test_fights.py.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Input, OptionList, Static
+
+from ka_tui.app import KaApp
+from ka_tui.rules.dice import ScriptedDice
+from ka_tui.screens.combat import CombatScreen
+from ka_tui.screens.roller import RollTextField
+from ka_tui.widgets.cqc_card import CqcCardEditor
+
+SIZE = (80, 24)
+# S0 §1: Mike's 4d12 Combat Initiative @5, then the other's Agility d12.
+INIT = [10, 10, 10, 10, 2]
+# S0 §4: Mike's 3d12+1d20 beat the other's 2d10 (which fail).
+MIKE_WINS = [8, 8, 8, 8, 2, 2]
+
+
+def rows(db: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+    con = sqlite3.connect(db)
+    try:
+        return con.execute(sql, args).fetchall()
+    finally:
+        con.close()
+
+
+def kinds(db: Path) -> list[str]:
+    return [k for (k,) in rows(db, "SELECT kind FROM fight_event ORDER BY seq")]
+
+
+def make_app(db: Path, faces: list[int] | None = None) -> KaApp:
+    app = KaApp(db)
+    if faces is not None:
+        app.combat_dice = ScriptedDice.of(faces)  # type: ignore[attr-defined]
+    return app
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    for _ in range(3):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def open_combat(pilot: Pilot[Any]) -> CombatScreen:
+    await settle(pilot)
+    await pilot.press("3")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, CombatScreen) and screen.loaded
+    return screen
+
+
+async def new_fight(pilot: Pilot[Any], *pairs: tuple[str, str]) -> CombatScreen:
+    """n, then pick each pair by name in the setup list, then ctrl+s."""
+    await pilot.press("n")
+    await settle(pilot)
+    people = pilot.app.screen.query_one(OptionList)
+    names = [str(people.get_option_at_index(i).prompt) for i in range(people.option_count)]
+    for pair in pairs:
+        for name in pair:
+            people.highlighted = next(i for i, n in enumerate(names) if n.startswith(name))
+            await pilot.press("enter")
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, CombatScreen)
+    return screen
+
+
+async def keys(pilot: Pilot[Any], *presses: str) -> None:
+    await pilot.press(*presses)
+    await settle(pilot)
+
+
+def text_of(screen: CombatScreen, selector: str) -> str:
+    return str(screen.query_one(selector, Static).render())
+
+
+async def mike_vs(pilot: Pilot[Any], other: str) -> CombatScreen:
+    screen = await open_combat(pilot)
+    screen = await new_fight(pilot, ("Mike Dunn", other))
+    assert screen.view_step == 1
+    await keys(pilot, "r")  # S0 §1 with the scripted INIT faces
+    assert screen.view_step == 2
+    return screen
+
+
+async def test_s0_close_combat_fight_ending_in_disengage(demo_db: Path) -> None:
+    """Two rounds: Mike wins round 1 with a Feint (S0 §2.2 Feint: +1 for the
+    fight) while Jeanne's losing Defence keeps 1 AP (RULES-NOTES B); in round 2
+    Mike rolls a critical fail (S0 §4: Jeanne wins automatically) and her
+    uncancelled Evade disengages (S0 §2.2 Evade): the fight is over."""
+    app = make_app(demo_db, INIT + MIKE_WINS)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await mike_vs(pilot, "Jeanne Moreau")
+        await keys(pilot, "f", "1", "enter")          # Mike: Basic Feint
+        assert "card entered" in text_of(screen, "#fighters")
+        await keys(pilot, "d", "1", "enter")          # Jeanne: Basic Defence
+        assert screen.view_step == 3
+        await keys(pilot, "v")
+        assert screen.view_step == 4
+        await keys(pilot, "r")
+        assert screen.view_step == 5
+        await keys(pilot, "enter")
+        assert screen.view_step == 6
+        p = screen.progress
+        assert p is not None
+        mike, jeanne = p.fight.order
+        assert p.fight.fighter(mike).feint_against(jeanne) == 1
+        assert p.fight.fighter(jeanne).pool == 7
+        await keys(pilot, "enter")                    # round 2
+        assert screen.view_step == 2 and "round 2" in screen.sub_title
+        await keys(pilot, "a", "1", "enter")          # Mike: Basic Attack
+        await keys(pilot, "e", "3", "g", "enter")     # Jeanne: Deliberate Evade, disengage
+        await keys(pilot, "v")
+        dice = screen.query_one("#input-dice", Input)
+        assert dice.has_focus
+        await pilot.press(*"1 4 4 4 5 5")             # typed from the table's dice
+        await settle(pilot)
+        assert "all faces in" in text_of(screen, "#status")
+        await keys(pilot, "enter")
+        assert screen.view_step == 5
+        assert "Jeanne Moreau WINS" in text_of(screen, "#info")
+        await keys(pilot, "enter")
+        assert screen.view_step == 6 and screen.progress is not None and screen.progress.over
+        assert "disengage" in text_of(screen, "#info")
+        await keys(pilot, "enter")                    # end the fight
+        assert screen.progress is not None and screen.progress.ended
+    assert rows(demo_db, "SELECT status FROM fight") == [("ended",)]
+    assert kinds(demo_db) == (["fight_started", "initiative"]
+                              + ["card_entered", "card_entered", "cards_revealed",
+                                 "dice_rolled", "round_resolved"] * 2 + ["fight_ended"])
+    typed = [json.loads(p)["typed"] for (p,) in
+             rows(demo_db, "SELECT payload FROM fight_event WHERE kind='dice_rolled'")]
+    assert typed == [False, True]
+    last = json.loads(rows(demo_db, "SELECT payload FROM fight_event "
+                                    "WHERE kind='round_resolved' ORDER BY seq DESC")[0][0])
+    assert [e["kind"] for e in last["report"]["pairings"][0]["effects"]] == ["disengage"]
+    assert rows(demo_db, "SELECT k_points FROM character WHERE name='Jeanne Moreau'") == [(10,)]
+
+
+async def test_s0_close_combat_fight_ending_at_zero_k_points(demo_db: Path) -> None:
+    """Mike's Deliberate Attacks with the Sten gun (damage 4) against Olga's
+    failed saves (d12 + Armour 1 vs 13, S0 §6) bring her from 10 K-points to
+    0: out of the fight (RULES-NOTES B). His Disarm takes her TT pistol
+    (S0 §2.2). Both carry over to the roster when the fight ends."""
+    round1 = MIKE_WINS + [2, 12]  # saves: fail (-4), a 12 saves
+    round2 = MIKE_WINS + [3, 3]   # saves: fail, fail (-8): 6 -> 0
+    app = make_app(demo_db, INIT + round1 + round2)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await mike_vs(pilot, "Olga Petrova")
+        editor = screen.query_one(CqcCardEditor)
+        await keys(pilot, "a", "3", "s", "1", "w")    # Deliberate Attack, Basic Disarm, Sten gun
+        assert editor.card.weapon == "Sten gun" and editor.budget_text() == "spent 4 / 8, left 4"
+        await keys(pilot, "enter", "f", "1", "enter", "v", "r", "enter")
+        assert screen.view_step == 6
+        assert "Olga Petrova takes" not in text_of(screen, "#info")
+        assert "takes TT pistol" in text_of(screen, "#info")
+        await keys(pilot, "enter")                    # round 2
+        await keys(pilot, "a", "3", "w", "enter", "d", "1", "enter", "v", "r", "enter")
+        p = screen.progress
+        assert p is not None and p.over and screen.view_step == 6
+        olga = next(f for f in p.fight.fighters if f.name == "Olga Petrova")
+        assert olga.out and olga.k_points == 0
+        assert "OUT" in text_of(screen, "#fighters")
+        await keys(pilot, "enter")
+    assert rows(demo_db, "SELECT k_points FROM character WHERE name='Olga Petrova'") == [(0,)]
+    assert rows(demo_db, "SELECT k_points FROM character WHERE name='Mike Dunn'") == [(14,)]
+    assert rows(demo_db, "SELECT c.name, w.quick_slot FROM weapon w JOIN character c "
+                         "ON c.id = w.character_id WHERE w.name='TT pistol'") == [("Mike Dunn", 4)]
+    assert rows(demo_db, "SELECT status FROM fight") == [("ended",)]
+
+
+async def test_s0_2_invalid_card_is_refused_at_entry(demo_db: Path) -> None:
+    """S0 §2: three Deliberates (9 AP) from Mike's 8 AP; a Special with other
+    actions. The reason shows and enter hands nothing in."""
+    app = make_app(demo_db, INIT)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await mike_vs(pilot, "Jeanne Moreau")
+        editor = screen.query_one(CqcCardEditor)
+        await keys(pilot, "a", "3", "3", "3")
+        assert editor.budget_text() == "spent 9 / 8, 1 over"
+        assert "spends 9 AP but the pool holds 8" in text_of(screen, "#status")
+        await keys(pilot, "enter")
+        assert "Refused" in text_of(screen, "#status")
+        await keys(pilot, "-", "e", "S")
+        assert "must be the only action" in editor.errors()[0].message
+        await keys(pilot, "enter")
+        assert kinds(demo_db) == ["fight_started", "initiative"]
+        await keys(pilot, "0", "enter")               # Deliberate + Basic... now 6 AP: valid
+        assert kinds(demo_db)[-1] == "card_entered"
+
+
+async def test_cards_stay_masked_until_the_reveal(demo_db: Path) -> None:
+    """S0 §3: a handed-in card shows only "card entered" until the reveal."""
+    app = make_app(demo_db, INIT)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await mike_vs(pilot, "Jeanne Moreau")
+        await keys(pilot, "a", "3", "d", "1", "enter")
+        editor = screen.query_one(CqcCardEditor)
+        assert editor.fighter.name == "Jeanne Moreau" and editor.card.is_empty
+        fighters = text_of(screen, "#fighters")
+        assert "card entered" in fighters and "Attack" not in fighters
+        await keys(pilot, "e", "1", "enter")
+        assert screen.view_step == 3
+        info = text_of(screen, "#info")
+        assert "card entered" in info and "Attack" not in info and "Evade" not in info
+        await keys(pilot, "v")
+        info = text_of(screen, "#info")
+        assert "Deliberate Attack, Basic Defence" in info and "Basic Evade" in info
+        assert "Odds of winning" in info
+
+
+async def test_typed_dice_are_refused_at_the_field(demo_db: Path) -> None:
+    """A face a die cannot show, or too many faces, is refused where it is
+    typed; nothing is written."""
+    app = make_app(demo_db, INIT)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await mike_vs(pilot, "Jeanne Moreau")
+        await keys(pilot, "a", "1", "enter", "d", "1", "enter", "v")
+        field = screen.query_one("#field-dice", RollTextField)
+        await pilot.press(*"8 13")
+        await settle(pilot)
+        assert "13 is not a face of a d12" in field.error
+        await keys(pilot, "enter")
+        assert screen.view_step == 4 and kinds(demo_db)[-1] == "cards_revealed"
+        screen.query_one("#input-dice", Input).value = "8 8 8 8 2 2 5"
+        await settle(pilot)
+        assert "too many" in field.error
+        screen.query_one("#input-dice", Input).value = "8 8"
+        await settle(pilot)
+        assert not field.error and "die 3:" in text_of(screen, "#status")
+        await keys(pilot, "enter")
+        assert "more faces needed" in field.error and kinds(demo_db)[-1] == "cards_revealed"
+
+
+async def test_undo_the_last_round(demo_db: Path) -> None:
+    """Undo drops the round's events; the state goes back to its start."""
+    app = make_app(demo_db, INIT + MIKE_WINS)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await mike_vs(pilot, "Jeanne Moreau")
+        await keys(pilot, "a", "1", "enter", "d", "1", "enter", "v", "r", "enter")
+        assert screen.view_step == 6
+        await keys(pilot, "u")
+        assert screen.view_step == 2 and screen.progress is not None
+        assert screen.progress.fight.round == 1 and not screen.progress.reports
+        jeanne = next(f for f in screen.progress.fight.fighters if f.name == "Jeanne Moreau")
+        assert jeanne.ap == 6
+    assert kinds(demo_db) == ["fight_started", "initiative"]
+
+
+async def test_quit_mid_fight_and_resume(demo_db: Path) -> None:
+    """DESIGN.md: the last committed event is the truth. Quit with one card
+    in, start again: Jeanne's card is next and Mike's stays masked; quit
+    after the dice: the round report is back."""
+    app = make_app(demo_db, INIT + MIKE_WINS)
+    async with app.run_test(size=SIZE) as pilot:
+        await mike_vs(pilot, "Jeanne Moreau")
+        await keys(pilot, "a", "1", "enter")
+    again = make_app(demo_db, MIKE_WINS)
+    async with again.run_test(size=SIZE) as pilot:
+        screen = await open_combat(pilot)
+        assert screen.view_step == 2
+        assert screen.query_one(CqcCardEditor).fighter.name == "Jeanne Moreau"
+        assert "card entered" in text_of(screen, "#fighters")
+        await keys(pilot, "d", "1", "enter", "v", "r")
+        assert screen.view_step == 5
+    third = make_app(demo_db)
+    async with third.run_test(size=SIZE) as pilot:
+        screen = await open_combat(pilot)
+        assert screen.view_step == 5
+        assert "Mike Dunn WINS" in text_of(screen, "#info")
+
+
+async def test_combat_keys_are_in_the_palette_and_footer(demo_db: Path) -> None:
+    """Every action is a binding with an id (docs/ARCHITECTURE.md UI conventions)."""
+    app = make_app(demo_db, INIT)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await mike_vs(pilot, "Jeanne Moreau")
+        active = {b.binding.id for b in screen.active_bindings.values() if b.enabled}
+        assert {"combat.card_done", "combat.undo", "combat.new", "cqc_card.basic",
+                "cqc_card.special"} <= active
+        from ka_tui.app import binding_commands
+
+        titles = {c.title for c in binding_commands(screen)}
+        assert {"Card done", "Basic", "Deliberate", "Undo round", "New fight"} <= titles
