@@ -63,7 +63,7 @@ class CampaignPickerScreen(Screen[Path | None]):
     BINDINGS = [
         Binding("enter", "open", "Open", id="picker.open"),
         Binding("n", "new", "New campaign", id="picker.new"),
-        Binding("escape", "cancel", "Quit", id="picker.cancel"),
+        Binding("escape", "cancel", "Cancel", show=False, id="picker.cancel"),
     ]
 
     DEFAULT_CSS = """

@@ -78,7 +78,7 @@ class HelpScreen(ModalScreen[None]):
         align: center middle;
     }
     HelpScreen > Vertical {
-        width: 70;
+        width: 78;
         max-width: 100%;
         height: 90%;
         border: round $accent;

@@ -283,7 +283,7 @@ class RosterScreen(Screen[None]):
             text.update(view.aircraft_detail(row, self.tables["characters"].rows))
             return
         cached = self._detail_cache.get(row["id"])
-        width = self.query_one("#detail").content_size.width - 1
+        width = self.query_one("#detail").content_size.width - 2  # room for a scrollbar
         if cached is not None:
             text.update(view.character_detail(row, cached, width))
         else:

@@ -35,6 +35,8 @@ class TableColumn:
 
 
 class FastTable(ScrollView, can_focus=True):
+    HELP_TITLE = "Table"
+
     DEFAULT_CSS = """
     FastTable {
         height: 1fr;
@@ -201,12 +203,15 @@ class FastTable(ScrollView, can_focus=True):
             style = base + self.get_component_rich_style("fast-table--odd")
         else:
             style = base
-        return self._strip(self._cells[index], style, width)
+        return self._strip(self._cells[index], style, width,
+                           mark=">" if index == self.cursor_row else " ")
 
-    def _strip(self, cells: Sequence[str], style: Style, width: int) -> Strip:
+    def _strip(self, cells: Sequence[str], style: Style, width: int, mark: str = " ") -> Strip:
+        """One line; ``mark`` replaces the first padding space (the cursor row
+        shows ``>`` so it reads without colour, e.g. NO_COLOR)."""
         parts = []
         for column, cell in zip(self.columns, cells):
             value = cell if len(cell) <= column.width else cell[:column.width - 1] + "~"
             parts.append(f" {value:<{column.width}} ")
-        line = "".join(parts)[:width].ljust(width)
+        line = (mark + "".join(parts)[1:])[:width].ljust(width)
         return Strip([Segment(line, style)], width)
