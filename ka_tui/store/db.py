@@ -110,12 +110,14 @@ def _check_header(path: Path) -> None:
                            "it was not changed.")
     page_size = struct.unpack(">H", head[16:18])[0]
     page_size = 65536 if page_size == 1 else page_size
+    if page_size < 512 or page_size & (page_size - 1):
+        raise NotACampaign(f"{path} is damaged (bad page size {page_size}); it was not changed.")
     pages, = struct.unpack(">I", head[28:32])
     counter, valid_for = struct.unpack(">I", head[24:28])[0], struct.unpack(">I", head[92:96])[0]
     short = size % page_size != 0 or (counter == valid_for and pages and size < pages * page_size)
     if short and _has_wal(path):
         short = False  # a checkpoint cut short: the WAL still holds the pages (quick_check decides)
-    if page_size < 512 or short:
+    if short:
         raise NotACampaign(f"{path} is truncated or damaged ({size} bytes); it was not changed.")
 
 

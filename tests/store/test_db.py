@@ -119,6 +119,18 @@ def test_a_truncated_campaign_is_refused_and_unchanged(tmp_path: Path, demo_db: 
     assert _digest(path) == before
 
 
+@pytest.mark.parametrize("page_size", [0, 3, 700])
+def test_a_campaign_header_with_a_bad_page_size_is_refused(
+        tmp_path: Path, demo_db: Path, page_size: int) -> None:
+    data = bytearray(demo_db.read_bytes())
+    data[16:18] = struct.pack(">H", page_size)
+    path = tmp_path / "bad.db"
+    path.write_bytes(bytes(data))
+    with pytest.raises(NotACampaign, match="page size"):
+        open_campaign(path)
+    assert path.read_bytes() == bytes(data)
+
+
 def test_a_damaged_campaign_is_refused_and_unchanged(tmp_path: Path, demo_db: Path) -> None:
     data = bytearray(demo_db.read_bytes())
     page = struct.unpack(">H", data[16:18])[0]
