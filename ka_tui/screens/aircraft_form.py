@@ -469,7 +469,6 @@ class AircraftForm(FormScreen[Any]):
         if self._last_change is not None:
             FormScreen.on_form_field_changed(self, self._last_change)
         self._mark_tabs()
-        self.refresh(layout=True)  # error texts changed height outside a message handler
 
     def _mark_tabs(self) -> None:
         """A tab holding a field in error gets a ``!`` so errors on hidden tabs show."""
@@ -477,7 +476,10 @@ class AircraftForm(FormScreen[Any]):
         for pane_id, title in TAB_TITLES.items():
             pane = tabs.query_one(f"#{pane_id}", TabPane)
             bad = any(f.error for f in pane.query(FormField))
-            tabs.get_tab(pane_id).label = f"{title} !" if bad else title
+            label = f"{title} !" if bad else title
+            tab = tabs.get_tab(pane_id)
+            if tab.label_text != label:
+                tab.label = label
 
     def fill(self, profile: AircraftProfile) -> None:
         """Put a library profile in every field (a new aircraft starts full)."""
