@@ -75,8 +75,15 @@ class FormApp(App[None]):
         self.push_screen(AircraftForm(view, taken_names=[TEMPEST.name, "Spitfire"]))
 
 
-async def _bad_values(pilot) -> None:
+async def _no_blink(pilot) -> None:
+    """A blinking cursor would make the shot depend on timing."""
     await pilot.pause()
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
+
+
+async def _bad_values(pilot) -> None:
+    await _no_blink(pilot)
     await retype(pilot, "input-move", "15")
     await retype(pilot, "input-manoeuvres", "A1 A2 X3")
 
@@ -87,7 +94,7 @@ def test_snapshot_form_with_errors_80x24(snap_compare):
 
 
 async def _traits_tab(pilot) -> None:
-    await pilot.pause()
+    await _no_blink(pilot)
     await pilot.press("ctrl+t", "ctrl+t")
     await pilot.pause()
     await pilot.press("down", "3")  # Bulky takes no dice count → error
@@ -99,7 +106,7 @@ def test_snapshot_traits_checklist_with_error_80x24(snap_compare):
 
 
 async def _hex_tab_error(pilot) -> None:
-    await pilot.pause()
+    await _no_blink(pilot)
     await retype(pilot, "input-move", "8")  # the 10:4 band now starts above Move (R-3.4)
     await pilot.press("ctrl+s")
     await pilot.pause()
