@@ -287,3 +287,23 @@ async def test_template_of_a_taken_name_gets_a_free_one(campaign):
         await pilot.press("right")  # the Tempest, already in the campaign
         await pilot.pause()
         assert form.query_one("#input-name", Input).value == f"{TEMPEST.name} (2)"
+
+
+async def test_roster_e_and_a_on_the_aircraft_tab_open_this_form(campaign):
+    """The ONE aircraft form: the roster's edit and add both land here."""
+    db_path, _ = campaign
+    app = KaApp(db_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("t")  # Aircraft tab
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        assert isinstance(app.screen, AircraftForm)
+        assert app.screen.aircraft is not None
+        assert app.screen.aircraft.profile.name in (TEMPEST.name, LANCASTER.name)
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        assert isinstance(app.screen, AircraftForm) and app.screen.aircraft is None
