@@ -14,31 +14,30 @@ tests and snapshots are deterministic.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import events, work
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label, Select
+from textual.widgets import Footer, Header, Input, Select
 
 from ka_tui.rules.checks import (
     OpposedResult, TestResult, opposed_need, opposed_test, unopposed_needed, unopposed_test,
 )
-from ka_tui.rules.dice import Dice, DiceError, RandomDice, RecordingDice, ScriptedDice
+from ka_tui.rules.dice import Dice, RandomDice, RecordingDice, ScriptedDice
 from ka_tui.rules.odds import opposed_odds, unopposed_odds
-from ka_tui.rules.pool_notation import NotationError, PoolSpec, check_faces, parse_pool
-from ka_tui.rules.skills import pool_text
+from ka_tui.rules.pool_notation import NotationError, PoolSpec, parse_pool
+from ka_tui.screens.roller_fields import FACE_CHARS, POOL_CHARS, PickRow, RollTextField
 from ka_tui.screens.roller_setup import (
-    RollChoice, RollerCharacter, RollerData, Side, distinct_names, notation_for, tiebreaks,
+    RollChoice, RollerCharacter, RollerData, Setup, Side, distinct_names, faces_hint,
+    faces_problem, notation_for, tiebreaks,
 )
 from ka_tui.widgets.dice_panel import DicePanel, OddsView, opposed_lines, unopposed_lines
 from ka_tui.widgets.dice_panel import log_summary, opposed_summary, pass_style
@@ -51,94 +50,10 @@ if TYPE_CHECKING:
 
 TYPED = -1     # "who": no character, a typed pool
 NOBODY = -2    # "versus": an unopposed test against 13
-_SEPARATORS = re.compile(r"[|;,]")
-# What pool notation and faces are typed with; other letters go to the bindings.
-POOL_CHARS = r"[0-9dDbBtTeEmMlL@+\-\[\] ]"
-FACE_CHARS = r"[0-9 ,;|]"
 LOG_LIMIT = 200  # rows on screen; the filter searches the whole log
 
 
 # --------------------------------------------------------------- the fields
-
-
-class RollKeyInput(Input):
-    """An input that leaves ``r`` (roll) to the screen: pools and faces never
-    contain an r. With ``allowed`` (a regex for one character), every other
-    printable key it would not accept is left to the bindings too, so ``v``,
-    ``w`` or ``/`` still work while the faces field has the focus."""
-
-    def __init__(self, *args: Any, allowed: str | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.allowed = re.compile(allowed) if allowed else None
-        self.cursor_blink = False  # fewer bytes over SSH; stable snapshots
-
-    def check_consume_key(self, key: str, character: str | None) -> bool:
-        if character in ("r", "R"):
-            return False
-        if (self.allowed is not None and character is not None and character.isprintable()
-                and not self.allowed.fullmatch(character)):
-            return False
-        return super().check_consume_key(key, character)
-
-    async def _on_key(self, event: events.Key) -> None:
-        char = event.character
-        if event.is_printable and char is not None and not self.check_consume_key(event.key, char):
-            event.stop()
-            event.prevent_default()  # not typed
-            active = self.screen.active_bindings.get(event.key)
-            if active is not None and active.enabled:
-                await self.app.run_action(active.binding.action, active.node)
-
-
-class RollTextField(TextField):
-    """A ``TextField`` whose input treats ``r`` as "roll"; ``allowed`` as in
-    ``RollKeyInput``."""
-
-    def __init__(self, *args: Any, allowed: str | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._allowed = allowed
-
-    def compose(self) -> ComposeResult:
-        yield self.compose_label()
-        yield RollKeyInput(self._text, placeholder=self._placeholder, compact=True,
-                           select_on_focus=False, id=f"input-{self.key}",
-                           allowed=self._allowed)
-        yield self.compose_error()
-
-
-class PickRow(Horizontal):
-    """A label and a one-line Select."""
-
-    DEFAULT_CSS = """
-    PickRow { height: 1; }
-    PickRow > Label { width: 7; color: $text-muted; }
-    PickRow > Select { width: 1fr; }
-    """
-
-    def __init__(self, label: str, select: Select[Any], *, id: str) -> None:
-        super().__init__(id=id)
-        self._label = label
-        self._select = select
-
-    def compose(self) -> ComposeResult:
-        yield Label(self._label)
-        yield self._select
-
-
-@dataclass(frozen=True)
-class Setup:
-    """What the next roll is: side A, and side B for an opposed test."""
-
-    a: Side
-    b: Side | None
-
-    @property
-    def pools(self) -> tuple[int, ...]:
-        return self.a.spec.pool + (self.b.spec.pool if self.b else ())
-
-    def pool_label(self) -> str:
-        text = self.a.spec.render()
-        return f"{text} vs {self.b.spec.render()}" if self.b else text
 
 
 # --------------------------------------------------------------- the screen
@@ -447,44 +362,13 @@ class RollerScreen(Screen[None]):
 
     # -- faces typed at the table -------------------------------------------------------
 
-    def faces_problem(self, text: str) -> tuple[tuple[int, ...] | None, str]:
-        """The faces in ``text`` for the current setup, or the message refusing them.
-
-        A–side faces, then B's; an opposed tie that needs the d12 roll-off
-        (S0 §Close combat 4) asks for its faces after those.
-        """
-        setup = self.setup
-        if setup is None:
-            return None, "fix the pool first"
-        words = _SEPARATORS.sub(" ", text).split()
-        pools = setup.pools
-        if len(words) < len(pools) or (setup.b is None and len(words) > len(pools)):
-            return None, _count_message(setup, len(words))
-        check = check_faces(pools, " ".join(words[:len(pools)]))
-        if not check.ok:
-            return None, check.message
-        extra = check_faces((12,) * (len(words) - len(pools)), " ".join(words[len(pools):]))
-        if not extra.ok:
-            return None, extra.message.replace("die ", "roll-off die ")
-        faces = (check.faces or ()) + (extra.faces or ())
-        if setup.b is None:
-            return faces, ""
-        dice = ScriptedDice.of(faces)
-        try:
-            opposed_test(setup.a.contestant(), setup.b.contestant(), dice, self.data.options)
-        except DiceError:
-            return None, "a tie: add the d12 roll-off (A's then B's)"
-        if not dice.exhausted:
-            return None, f"{len(dice.faces)} face(s) too many"
-        return faces, ""
-
     def _check_faces_field(self) -> None:
         field = self.query_one("#field-faces", RollTextField)
         text = field.input.value
         if not text.strip():
             field.set_error(None)
             return
-        _, problem = self.faces_problem(text)
+        _, problem = faces_problem(self.setup, text, self.data.options)
         field.set_error(problem or None)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -503,7 +387,7 @@ class RollerScreen(Screen[None]):
             field.set_error("type the faces, or press r to roll")
             self.app.bell()
             return
-        faces, problem = self.faces_problem(text)
+        faces, problem = faces_problem(self.setup, text, self.data.options)
         if faces is None:
             field.set_error(problem)
             self.app.bell()
@@ -682,22 +566,6 @@ def _same_pool(spec: PoolSpec, text: str, choice: RollChoice, character: RollerC
         return parse_pool(notation_for(choice, base_number)) == spec
     except NotationError:
         return False
-
-
-def faces_hint(setup: Setup) -> str:
-    """The faces field's placeholder: which dice to type, in order."""
-    if setup.b is None:
-        return f"faces of {pool_text(setup.a.spec.pool)}, or r"
-    return f"{pool_text(setup.a.spec.pool)} ; {pool_text(setup.b.spec.pool)}, or r"
-
-
-def _count_message(setup: Setup, got: int) -> str:
-    a, b = setup.a, setup.b
-    if b is None:
-        n = len(a.spec.pool)
-        return f"{n} face{'s' if n != 1 else ''} expected for {pool_text(a.spec.pool)}, got {got}"
-    return (f"{len(setup.pools)} faces expected: {a.who}'s {pool_text(a.spec.pool)} then "
-            f"{b.who}'s {pool_text(b.spec.pool)}, got {got}")
 
 
 def _matches(roll: LoggedRoll, text: str) -> bool:

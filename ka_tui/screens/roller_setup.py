@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ka_tui.rules.checks import Contestant
+import re
+
+from ka_tui.rules.checks import Contestant, opposed_test
+from ka_tui.rules.dice import DiceError, ScriptedDice
 from ka_tui.rules.options import OpposedTiebreak, RollerOptions, SkillOptions
-from ka_tui.rules.pool_notation import PoolSpec
+from ka_tui.rules.pool_notation import PoolSpec, check_faces
 from ka_tui.rules.skills import BASE_SKILLS, Level, Skill, SkillKind, pool_text, roll_setup
 
 # S0 §Skills: the five Base skills, stored as character columns.
@@ -26,6 +29,8 @@ CHARACTERISTICS: tuple[tuple[str, str], ...] = (
 # S0 §Close combat 4: equal successes → higher Close Combat skill, then Agility.
 TIEBREAK_SKILL = "Close Combat"
 TIEBREAK_CHARACTERISTIC = "Agility"
+# Typed faces may mark where side A ends: "9 2 2 16 ; 12 5 12 1".
+SEPARATORS = re.compile(r"[|;,]")
 
 
 @dataclass(frozen=True)
@@ -168,3 +173,68 @@ def distinct_names(a: Side, b: Side) -> tuple[Side, Side]:
     from dataclasses import replace
 
     return replace(a, who=f"{a.who} (A)"), replace(b, who=f"{b.who} (B)")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the next roll is: side A, and side B for an opposed test."""
+
+    a: Side
+    b: Side | None
+
+    @property
+    def pools(self) -> tuple[int, ...]:
+        return self.a.spec.pool + (self.b.spec.pool if self.b else ())
+
+    def pool_label(self) -> str:
+        text = self.a.spec.render()
+        return f"{text} vs {self.b.spec.render()}" if self.b else text
+
+
+def faces_problem(setup: Setup | None, text: str, options: SkillOptions
+                  ) -> tuple[tuple[int, ...] | None, str]:
+    """The faces typed in ``text`` for ``setup``, or the message refusing them.
+
+    A–side faces, then B's; an opposed tie that needs the d12 roll-off
+    (S0 §Close combat 4) asks for its faces after those.
+    """
+    if setup is None:
+        return None, "fix the pool first"
+    words = SEPARATORS.sub(" ", text).split()
+    pools = setup.pools
+    if len(words) < len(pools) or (setup.b is None and len(words) > len(pools)):
+        return None, count_message(setup, len(words))
+    check = check_faces(pools, " ".join(words[:len(pools)]))
+    if not check.ok:
+        return None, check.message
+    extra = check_faces((12,) * (len(words) - len(pools)), " ".join(words[len(pools):]))
+    if not extra.ok:
+        return None, extra.message.replace("die ", "roll-off die ")
+    faces = (check.faces or ()) + (extra.faces or ())
+    if setup.b is None:
+        return faces, ""
+    dice = ScriptedDice.of(faces)
+    try:
+        opposed_test(setup.a.contestant(), setup.b.contestant(), dice, options)
+    except DiceError:
+        return None, "a tie: add the d12 roll-off (A's then B's)"
+    if not dice.exhausted:
+        n = len(dice.faces)
+        return None, f"{n} face{'s' if n != 1 else ''} too many"
+    return faces, ""
+
+
+def faces_hint(setup: Setup) -> str:
+    """The faces field's placeholder: which dice to type, in order."""
+    if setup.b is None:
+        return f"faces of {pool_text(setup.a.spec.pool)}, or r"
+    return f"{pool_text(setup.a.spec.pool)} ; {pool_text(setup.b.spec.pool)}, or r"
+
+
+def count_message(setup: Setup, got: int) -> str:
+    a, b = setup.a, setup.b
+    if b is None:
+        n = len(a.spec.pool)
+        return f"{n} face{'s' if n != 1 else ''} expected for {pool_text(a.spec.pool)}, got {got}"
+    return (f"{len(setup.pools)} faces expected: {a.who}'s {pool_text(a.spec.pool)} then "
+            f"{b.who}'s {pool_text(b.spec.pool)}, got {got}")

@@ -21,7 +21,8 @@ from ka_tui.app import KaApp
 from ka_tui.rules.dice import RandomDice
 from ka_tui.rules.odds import percent, unopposed_odds
 from ka_tui.rules.options import SkillOptions
-from ka_tui.screens.roller import NOBODY, TYPED, RollerScreen, RollTextField
+from ka_tui.screens.roller import NOBODY, TYPED, RollerScreen
+from ka_tui.screens.roller_fields import RollTextField
 from ka_tui.widgets.dice_panel import DicePanel, OddsView
 from ka_tui.widgets.roll_log import RollLogPane
 

@@ -11,8 +11,8 @@ from ka_tui.rules.options import HouseRules, OpposedTiebreak, SkillOptions
 from ka_tui.rules.pool_notation import parse_pool
 from ka_tui.rules.skills import Level, Skill, SkillKind
 from ka_tui.screens.roller_setup import (
-    RollChoice, Side, character_of_row, choice_label, distinct_names, notation_for,
-    skill_of_row, tiebreaks,
+    RollChoice, Setup, Side, character_of_row, choice_label, distinct_names, faces_hint,
+    faces_problem, notation_for, skill_of_row, tiebreaks,
 )
 from ka_tui.widgets.dice_panel import die_mark, need_text, opposed_lines, log_summary
 from ka_tui.widgets.roll_log import time_cells
@@ -150,3 +150,43 @@ def test_log_times_show_the_date_only_across_days() -> None:
     assert all(len(cell) == 5 for cell in time_cells(same))
     days = [roll("2026-03-01T12:00:00Z"), roll("2026-02-20T12:00:00Z")]
     assert all(len(cell) == 11 for cell in time_cells(days))
+
+
+# ------------------------------------------------------------ typed faces
+
+
+def setup(a: str, b: str | None = None) -> Setup:
+    side_b = Side("Ivo", "Brawl", parse_pool(b)) if b else None
+    return Setup(Side("Kay", "Pistols", parse_pool(a)), side_b)
+
+
+def test_faces_are_checked_against_both_pools_in_order_s0_close_combat_4() -> None:
+    s = setup("2d10 @5", "1d12 @5")
+    assert faces_hint(s) == "2d10 ; 1d12, or r"
+    assert faces_problem(s, "3 9 ; 4", SkillOptions()) == ((3, 9, 4), "")
+    assert faces_problem(s, "3 9", SkillOptions())[1] == (
+        "3 faces expected: Kay's 2d10 then Ivo's 1d12, got 2")
+    assert faces_problem(s, "3 11 4", SkillOptions())[1] == "11 is not a face of a d10 (die 2)"
+    assert faces_problem(None, "3", SkillOptions())[1] == "fix the pool first"
+
+
+def test_a_tie_needs_the_roll_off_faces_and_no_more_s0_close_combat_4() -> None:
+    """Both pass with one success, equal skill numbers (5 vs 5) and no Agility
+    to compare: "roll off d12. Highest result wins" (ties re-rolled)."""
+    s = setup("1d12 @5", "1d12 @5")
+    assert faces_problem(s, "8 8", SkillOptions())[1] == (
+        "a tie: add the d12 roll-off (A's then B's)")
+    assert faces_problem(s, "8 8 4 4", SkillOptions())[1].startswith("a tie")
+    assert faces_problem(s, "8 8 4 4 3 9", SkillOptions()) == ((8, 8, 4, 4, 3, 9), "")
+    assert faces_problem(s, "8 8 3 9 5 5", SkillOptions())[1] == "2 faces too many"
+    assert faces_problem(s, "8 8 13 1", SkillOptions())[1] == (
+        "13 is not a face of a d12 (roll-off die 1)")
+    assert faces_problem(s, "9 1 5", SkillOptions())[1] == "1 face too many"  # B's 1 lost it
+
+
+def test_unopposed_faces_s0_skills() -> None:
+    s = setup("3d10+1d12 @7")
+    assert faces_hint(s) == "faces of 3d10+1d12, or r"
+    assert faces_problem(s, "1, 7, 10, 12", SkillOptions()) == ((1, 7, 10, 12), "")
+    assert faces_problem(s, "1 7 10 12 3", SkillOptions())[1] == (
+        "4 faces expected for 3d10+1d12, got 5")
