@@ -66,6 +66,7 @@ class RosterScreen(Screen[None]):
         Binding("O", "reverse_sort", "Reverse sort", show=False, id="roster.reverse_sort"),
         Binding("t", "switch_tab", "Tab", id="roster.switch_tab"),
         Binding("f", "flight_card", "Card", id="roster.flight_card"),
+        Binding("p", "seats", "Pilot/crew", show=False, id="roster.seats"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="roster.reload"),
     ]
 
@@ -80,6 +81,7 @@ class RosterScreen(Screen[None]):
         "roster.switch_tab": "Switch between Characters and Aircraft",
         "roster.flight_card": "Open the selected aircraft's flight card",
         "roster.reload": "Read the roster from the campaign file again",
+        "roster.seats": "Seat the selected aircraft's pilot and crew",
     }
 
     def __init__(self) -> None:
@@ -309,9 +311,9 @@ class RosterScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("add", "edit", "duplicate", "delete", "sort", "reverse_sort",
-                      "flight_card") and not self.loaded:
+                      "flight_card", "seats") and not self.loaded:
             return None
-        if action == "flight_card":
+        if action in ("flight_card", "seats"):
             return self.active_tab == "aircraft"
         if action in ("edit", "duplicate", "delete") and self._current_id() is None:
             return None
@@ -456,6 +458,25 @@ class RosterScreen(Screen[None]):
             self.notify("The flight card is not available yet.", severity="warning")
             return
         open_flight_card(self, row["id"])
+
+    def action_seats(self) -> None:
+        from ka_tui.screens.crew import CrewScreen
+
+        row = self.current_row()
+        if row is None or self.active_tab != "aircraft":
+            return
+        db_app = self.ka_app
+
+        def write(pilot: int | None, crew: list[int]) -> None:
+            _data().set_seats(db_app.campaign_db(), row["id"], pilot, crew)
+
+        def done(saved: bool | None) -> None:
+            if saved:
+                self.notify("Seats saved.", timeout=2)
+                self.reload_and_select("aircraft", row["id"])
+
+        self.app.push_screen(CrewScreen(row, self.tables["characters"].rows,
+                                        self.tables["aircraft"].rows, write), done)
 
     def action_duplicate(self) -> None:
         row = self.current_row()

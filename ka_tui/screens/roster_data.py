@@ -206,6 +206,17 @@ def _sync(db: CampaignDB, what: str, character_id: int, wanted: list[Row],
         raise StoreError(f"{what} {current}: {e.message}") from None
 
 
+def set_seats(db: CampaignDB, aircraft_id: int, pilot_id: int | None,
+              crew_ids: list[int]) -> None:
+    """Pilot and crew of one aircraft in ONE transaction; a character seated in
+    another aircraft moves to this one."""
+    roster = _service()
+    with db.batch():
+        roster.set_crew(db, aircraft_id, [], move=True)  # free the seats first
+        roster.assign_pilot(db, aircraft_id, pilot_id, move=True)
+        roster.set_crew(db, aircraft_id, crew_ids, move=True)
+
+
 def duplicate(db: CampaignDB, tab: str, row_id: int) -> tuple[int, str]:
     """Copy a character (with skills and weapons) or an aircraft under a free name."""
     roster = _service()

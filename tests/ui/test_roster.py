@@ -353,3 +353,37 @@ async def test_add_and_edit_aircraft_through_the_aircraft_form(demo_db: Path) ->
     assert rows(demo_db, "SELECT count(*) FROM aircraft WHERE name LIKE 'Hurricane%'") == [(1,)]
     assert rows(demo_db, "SELECT name FROM aircraft WHERE name LIKE 'Hurricane%'") == [
         ("Hurricane KA-Y",)]
+
+
+async def test_seat_pilot_and_crew_moves_them_from_other_aircraft(demo_db: Path) -> None:
+    """R-1 status per aircraft: each character sits in one aircraft; one save, one transaction."""
+    from ka_tui.screens.crew import CrewScreen
+
+    aircraft_id, name = rows(demo_db, "SELECT id, name FROM aircraft WHERE pilot_id IS NULL "
+                                      "ORDER BY name")[0]
+    pilot_id, pilot_name, old_plane = rows(
+        demo_db, "SELECT c.id, c.name, a.id FROM character c JOIN aircraft a "
+                 "ON a.pilot_id = c.id ORDER BY c.name")[0]
+    crew_id, crew_name = rows(demo_db, "SELECT id, name FROM character WHERE id NOT IN "
+                                       "(SELECT pilot_id FROM aircraft WHERE pilot_id IS NOT NULL) "
+                                       "AND id NOT IN (SELECT character_id FROM aircraft_crew) "
+                                       "ORDER BY name")[0]
+    app = KaApp(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await roster(pilot)
+        await pilot.press("t")
+        await select_name(pilot, screen, name, "aircraft")
+        await pilot.press("p")
+        await pilot.pause()
+        seats = app.screen
+        assert isinstance(seats, CrewScreen)
+        table = seats.query_one(FastTable)
+        table.move_cursor(row=table.get_row_index(str(pilot_id)))
+        await pilot.press("p")
+        table.move_cursor(row=table.get_row_index(str(crew_id)))
+        await pilot.press("space", "ctrl+s")
+        await roster(pilot)
+    assert rows(demo_db, "SELECT pilot_id FROM aircraft WHERE id = ?", aircraft_id) == [(pilot_id,)]
+    assert rows(demo_db, "SELECT pilot_id FROM aircraft WHERE id = ?", old_plane) == [(None,)]
+    assert rows(demo_db, "SELECT character_id FROM aircraft_crew WHERE aircraft_id = ?",
+                aircraft_id) == [(crew_id,)]

@@ -1,0 +1,153 @@
+"""Seat an aircraft's pilot and crew from the roster (``p`` on the Aircraft tab).
+
+Lists every character with where he sits now; ``p`` makes the highlighted one
+the pilot (again: no pilot), ``space``/``c`` toggles him as crew, ctrl+s saves
+both in one transaction (a character seated elsewhere moves here; the list
+shows where he was). Pilots are listed first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from ka_tui.widgets.fast_table import FastTable
+
+Row = Mapping[str, Any]
+
+
+class CrewScreen(ModalScreen[bool]):
+    HELP_TITLE = "Pilot and crew"
+
+    BINDINGS = [
+        Binding("p", "pilot", "Pilot", id="crew.pilot"),
+        Binding("space,c", "crew", "Crew", id="crew.toggle"),
+        Binding("ctrl+s", "save", "Save", id="crew.save"),
+        Binding("escape", "cancel", "Cancel", id="crew.cancel"),
+    ]
+
+    DEFAULT_CSS = """
+    CrewScreen {
+        align: center middle;
+    }
+    CrewScreen > Vertical {
+        width: 78;
+        max-width: 100%;
+        height: 22;
+        border: round $accent;
+        background: $panel;
+    }
+    CrewScreen FastTable {
+        height: 1fr;
+    }
+    CrewScreen .form-status {
+        height: 1;
+        color: $text-muted;
+    }
+    CrewScreen .form-status.-error {
+        color: $text-error;
+    }
+    """
+
+    def __init__(self, aircraft: Row, characters: Sequence[Row], others: Sequence[Row],
+                 write: Callable[[int | None, list[int]], None]) -> None:
+        super().__init__()
+        self.aircraft = aircraft
+        self.pilot: int | None = aircraft.get("pilot_id")
+        self.crew: list[int] = list(aircraft.get("crew_ids", ()))
+        self.characters = sorted(characters, key=lambda c: (c["role"] != "pilot",
+                                                            c["name"].casefold()))
+        self.seat_elsewhere = _seats(others, exclude=aircraft["id"])
+        self.write = write
+
+    def compose(self) -> ComposeResult:
+        with Vertical() as box:
+            box.border_title = f"Pilot and crew of {self.aircraft['name']}"
+            yield FastTable(id="crew-table")
+            yield Static("p pilot  space crew  ctrl+s save", classes="form-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(FastTable)
+        table.add_column("Seat", 5)
+        table.add_column("Name", 22)
+        table.add_column("Role", 6)
+        table.add_column("Now", 34)
+        self._fill()
+        table.focus()
+
+    def _fill(self) -> None:
+        table = self.query_one(FastTable)
+        rows = []
+        for c in self.characters:
+            seat = "PILOT" if c["id"] == self.pilot else ("crew" if c["id"] in self.crew else "")
+            rows.append((str(c["id"]), (seat, c["name"], c["role"],
+                                        self.seat_elsewhere.get(c["id"], ""))))
+        table.set_rows(rows, keep_key=table.cursor_key)
+
+    def _current(self) -> int | None:
+        key = self.query_one(FastTable).cursor_key
+        return None if key is None else int(key)
+
+    def action_pilot(self) -> None:
+        who = self._current()
+        if who is None:
+            return
+        self.pilot = None if self.pilot == who else who
+        if who in self.crew:
+            self.crew.remove(who)
+        self._fill()
+
+    def action_crew(self) -> None:
+        who = self._current()
+        if who is None:
+            return
+        if who in self.crew:
+            self.crew.remove(who)
+        else:
+            self.crew.append(who)
+            if self.pilot == who:
+                self.pilot = None
+        self._fill()
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+    def action_save(self) -> None:
+        self._save(self.pilot, list(self.crew))
+
+    @work(thread=True, exclusive=True, group="crew-save", exit_on_error=False)
+    def _save(self, pilot: int | None, crew: list[int]) -> None:
+        from ka_tui.store.errors import StoreError
+
+        try:
+            self.write(pilot, crew)
+        except StoreError as error:
+            self.app.call_from_thread(self._failed, str(error))
+            return
+        self.app.call_from_thread(self.dismiss, True)
+
+    def _failed(self, message: str) -> None:
+        status = self.query_one(".form-status", Static)
+        status.update(f"Not saved: {message}")
+        status.add_class("-error")
+
+
+def _seats(aircraft: Sequence[Row], *, exclude: int) -> dict[int, str]:
+    """Where each character sits in the other aircraft: ``pilot of X``/``crew of X``."""
+    out: dict[int, str] = {}
+    for a in aircraft:
+        if a["id"] == exclude:
+            continue
+        if a.get("pilot_id"):
+            out[a["pilot_id"]] = f"pilot of {a['name']}"
+        for cid in a.get("crew_ids", ()):
+            out.setdefault(cid, f"crew of {a['name']}")
+    return out
