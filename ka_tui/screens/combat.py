@@ -43,7 +43,7 @@ from ka_tui.screens.combat_report import (
     damage_lines, fighter_lines, initiative_lines, odds_lines, preview_lines, resolve_lines,
     revealed_lines, step_bar,
 )
-from ka_tui.screens.roller import RollTextField
+from ka_tui.screens.roller_fields import RollTextField
 from ka_tui.widgets.cqc_card import CqcCardEditor
 
 if TYPE_CHECKING:
@@ -74,6 +74,8 @@ class CombatScreen(Screen[None]):
         Binding("n", "new_fight", "New fight", id="combat.new"),
         Binding("l", "list_fights", "Fights", show=False, id="combat.list"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="combat.reload"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="combat.page_up"),
+        Binding("pagedown", "page(1)", "Page down", show=False, id="combat.page_down"),
     ]
 
     PALETTE_HELP = {
@@ -88,6 +90,8 @@ class CombatScreen(Screen[None]):
         "combat.new": "Start a new fight: pick pairs of opponents from the roster",
         "combat.list": "Open another fight of this campaign",
         "combat.reload": "Read the fight from the campaign file again",
+        "combat.page_up": "Scroll the report, odds or card up (also while typing dice)",
+        "combat.page_down": "Scroll the report, odds or card down (also while typing dice)",
     }
 
     def __init__(self, *, dice: Dice | None = None) -> None:
@@ -173,7 +177,7 @@ class CombatScreen(Screen[None]):
             self.view_step = 0
             self.sub_title = "Close combat"
             self.query_one("#steps", Static).update(step_bar(0, ascii_glyphs=self.ascii))
-            self.query_one("#fighters", Static).update("")
+            self.query_one("#fighters", Static).display = False
             self._info([Content("No fight in progress.").stylize("bold"),
                         Content("Press n to start one: pick pairs of opponents from the "
                                 "roster. l lists earlier fights.")])
@@ -197,9 +201,10 @@ class CombatScreen(Screen[None]):
         return p.fight.round if self.view_step == 2 and p.step == 6 else p.round
 
     def _fighters(self, progress: FightProgress, **kw: Any) -> None:
-        fight = progress.fight if progress.step != 5 else progress.fight
-        lines = fighter_lines(fight, ascii_glyphs=self.ascii, **kw)
-        self.query_one("#fighters", Static).update(_join(lines))
+        lines = fighter_lines(progress.fight, ascii_glyphs=self.ascii, **kw)
+        strip = self.query_one("#fighters", Static)
+        strip.display = True
+        strip.update(_join(lines))
 
     def _info(self, lines: list[Content]) -> None:
         self.query_one("#info", Static).update(_join(lines))
@@ -315,7 +320,7 @@ class CombatScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         p, step = self.progress, self.view_step
-        if action in ("new_fight", "list_fights", "reload"):
+        if action in ("new_fight", "list_fights", "reload", "page"):
             return True
         if p is None:
             return False
@@ -334,6 +339,14 @@ class CombatScreen(Screen[None]):
         if action == "undo":
             return None if p.ended or (step == 1) else True
         return True
+
+    def action_page(self, direction: int) -> None:
+        pane = self.query_one(ContentSwitcher).current or "pane-info"
+        scroller = self.query_one(f"#{pane}", VerticalScroll)
+        if direction < 0:
+            scroller.scroll_page_up(animate=False)
+        else:
+            scroller.scroll_page_down(animate=False)
 
     def action_focus_dice(self) -> None:
         self.query_one("#input-dice", Input).focus()
@@ -439,7 +452,8 @@ class CombatScreen(Screen[None]):
             result = initiative_order(p.start.fighters, dice, p.rules)
         except DiceError as error:
             more = "no scripted face left" in str(error)
-            field.set_error(f"more faces needed ({error})" if more else str(error))
+            sides = str(error).rsplit(" ", 1)[-1]
+            field.set_error(f"more faces needed: next a {sides}" if more else str(error))
             self.app.bell()
             return
         if typed and isinstance(dice, ScriptedDice) and not dice.exhausted:

@@ -28,7 +28,7 @@ class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
                  border-title-color: $text; }
     #setup-lists { height: 1fr; }
     #setup-people { width: 1fr; height: 1fr; }
-    #setup-pairs { width: 30; height: 1fr; padding: 0 1; }
+    #setup-pairs { width: 28; height: 1fr; padding: 0 1; }
     #setup-status { height: 2; color: $text-muted; }
     """
 
@@ -56,22 +56,27 @@ class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="setup-box"):
             with Horizontal(id="setup-lists"):
-                yield OptionList(*self._options(), id="setup-people")
+                yield OptionList(*self._options(), id="setup-people", compact=True)
                 yield Static("", id="setup-pairs")
             yield Static("", id="setup-status")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#setup-box").border_title = "New close combat: who fights whom"
-        self.query_one(OptionList).focus()
+        people = self.query_one(OptionList)
+        people.focus()
+        people.highlighted = next((i for i, c in enumerate(self.candidates) if not c.unable), None)
         self._show()
 
     def _options(self) -> list[Option]:
         out = []
         for c in self.candidates:
             f = c.fighter
-            text = (f"{c.name:<16} {c.skill_note:<30} AP {f.ap_max} K {f.k_points}"
-                    if not c.unable else f"{c.name:<16} cannot fight: {c.unable}")
+            skill = (f"Close Combat {f.cc_number}" if c.skill_note.startswith("Close Combat")
+                     else c.skill_note.replace("no Close Combat: ", "").replace(" (d12)", "")
+                     + " (no CC)")
+            text = (f"{c.name:<15} {skill:<17} AP {f.ap_max:<2} K {f.k_points}"
+                    if not c.unable else f"{c.name:<15} cannot fight: {c.unable}")
             out.append(Option(text, id=str(c.id), disabled=bool(c.unable)))
         return out
 

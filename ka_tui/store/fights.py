@@ -202,8 +202,6 @@ def progress_of(fight_id: int, name: str,
     chars = {str(k): int(v) for k, v in head.get("characters", {}).items()}
     rows = {str(k): tuple((int(i), str(n)) for i, n in v)
             for k, v in head.get("weapon_rows", {}).items()}
-    base = dict(fight_id=fight_id, name=name, start=start, rules=rules, characters=chars,
-                weapon_rows=rows)
     fight = start
     initiative: InitiativeResult | None = None
     cards: dict[str, tuple[CqcCard, ...]] = {}
@@ -254,7 +252,7 @@ def progress_of(fight_id: int, name: str,
         step = 3
     else:
         step = 2
-    return FightProgress(**base, fight=fight, step=step, initiative=initiative, cards=cards,
+    return FightProgress(fight_id, name, start, rules, chars, rows, fight=fight, step=step, initiative=initiative, cards=cards,
                          reports=tuple(reports), rolled=rolled, rolled_after=rolled_after,
                          typed_dice=typed, before_last=before_last, ended=ended,
                          outcome=outcome)

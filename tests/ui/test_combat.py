@@ -21,7 +21,7 @@ from textual.widgets import Input, OptionList, Static
 from ka_tui.app import KaApp
 from ka_tui.rules.dice import ScriptedDice
 from ka_tui.screens.combat import CombatScreen
-from ka_tui.screens.roller import RollTextField
+from ka_tui.screens.roller_fields import RollTextField
 from ka_tui.widgets.cqc_card import CqcCardEditor
 
 SIZE = (80, 24)
@@ -300,3 +300,43 @@ async def test_combat_keys_are_in_the_palette_and_footer(demo_db: Path) -> None:
 
         titles = {c.title for c in binding_commands(screen)}
         assert {"Card done", "Basic", "Deliberate", "Undo round", "New fight"} <= titles
+
+
+async def test_one_character_facing_two_shares_his_pool(demo_db: Path) -> None:
+    """S0 is silent on several opponents; house rule multi_opponent=split:
+    one card per opponent, one AP pool (validate_split). Both pairings are
+    rolled and resolved in one round."""
+    from ka_tui.rules.dice import RandomDice
+
+    app = KaApp(demo_db)
+    app.combat_dice = RandomDice(7)  # type: ignore[attr-defined]
+    async with app.run_test(size=SIZE) as pilot:
+        await open_combat(pilot)
+        screen = await new_fight(pilot, ("Mike Dunn", "Jeanne Moreau"),
+                                 ("Mike Dunn", "Olga Petrova"))
+        await keys(pilot, "r")
+        p = screen.progress
+        assert p is not None and len(p.fight.active_pairings) == 2
+        mike = next(f.id for f in p.fight.fighters if f.name == "Mike Dunn")
+        # Mike is first to plan only if he won the order; play whoever comes up.
+        for _ in range(3):
+            editor = screen.query_one(CqcCardEditor)
+            if editor.fighter.id != mike:
+                await keys(pilot, "d", "1", "enter")
+                continue
+            assert len(editor.cards) == 2
+            await keys(pilot, "a", "3", "o", "a", "3", "d", "3")
+            assert editor.budget_text() == "spent 9 / 8, 1 over"
+            assert "spend 9 AP together" in text_of(screen, "#status")
+            await keys(pilot, "enter")
+            assert kinds(demo_db).count("card_entered") < 3
+            await keys(pilot, "-", "1", "enter")
+        assert screen.view_step == 3
+        payloads = [json.loads(x) for (x,) in rows(
+            demo_db, "SELECT payload FROM fight_event WHERE kind='card_entered'")]
+        mine = next(x for x in payloads if x["owner"] == mike)
+        assert len(mine["cards"]) == 2
+        await keys(pilot, "v", "r")
+        assert screen.view_step == 5 and screen.progress is not None
+        assert screen.progress.rolled is not None
+        assert len(screen.progress.rolled.pairings) == 2
