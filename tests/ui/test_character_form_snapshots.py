@@ -9,7 +9,7 @@ from typing import Any
 from textual.widgets import Input
 
 from ka_tui.app import KaApp
-from tests.ui.test_roster import SIZE, settle
+from tests.ui.test_roster import SIZE, settle, steady_cursors
 
 
 def prepared(*keys: str, values: dict[str, str] | None = None) -> Any:
@@ -22,6 +22,7 @@ def prepared(*keys: str, values: dict[str, str] | None = None) -> Any:
             pilot.app.screen.query_one(selector, Input).value = text
             await pilot.pause()
         pilot.app.clear_notifications()
+        steady_cursors(pilot.app)
         await pilot.pause()
     return run_before
 

@@ -47,6 +47,13 @@ async def roster(pilot: Pilot[None]) -> RosterScreen:
     return screen
 
 
+def steady_cursors(app: Any) -> None:
+    """No blinking text cursor in snapshots (a blink makes them flaky)."""
+    for screen in app.screen_stack:
+        for box in screen.query(Input):
+            box.cursor_blink = False
+
+
 def table_names(screen: RosterScreen, tab: str = "characters") -> list[str]:
     table = screen.query_one(f"#{tab}-table", FastTable)
     return [str(table.get_row_at(i)[0]) for i in range(table.row_count)]

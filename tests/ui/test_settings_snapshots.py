@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from ka_tui.app import KaApp
-from tests.ui.test_roster import SIZE, settle
+from tests.ui.test_roster import SIZE, settle, steady_cursors
 
 
 def prepared(*keys: str) -> Any:
@@ -16,6 +16,7 @@ def prepared(*keys: str) -> Any:
             await pilot.press(key)
             await settle(pilot)
         pilot.app.clear_notifications()
+        steady_cursors(pilot.app)
         await pilot.pause()
     return run_before
 
