@@ -123,7 +123,7 @@ class AircraftProfile:
     wm_uses: int = 0
     wm_altitude_limit: int | None = None
     g_rating: int = 3
-    turn_mode: tuple[TurnBand, ...] = (TurnBand(1, 1), TurnBand(4, 2), TurnBand(7, 3), TurnBand(10, 4))
+    turn_mode: tuple[TurnBand, ...] = (TurnBand(1, 1), TurnBand(4, 2), TurnBand(7, 3))
     landing_speed: int = 3
     takeoff_run: int = 4
     fuel: int = 20

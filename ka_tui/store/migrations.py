@@ -114,7 +114,7 @@ CREATE TABLE aircraft (
     wm_uses           INTEGER NOT NULL DEFAULT 0 CHECK (wm_uses BETWEEN 0 AND 20),
     wm_altitude_limit INTEGER CHECK (wm_altitude_limit BETWEEN 1 AND 6),
     g_rating          INTEGER NOT NULL DEFAULT 3 CHECK (g_rating BETWEEN 0 AND 12),
-    turn_mode         TEXT NOT NULL DEFAULT '[[1,1],[4,2],[7,3],[10,4]]'
+    turn_mode         TEXT NOT NULL DEFAULT '[[1,1],[4,2],[7,3]]'
                       CHECK (json_valid(turn_mode) AND json_type(turn_mode) = 'array'
                              AND json_array_length(turn_mode) >= 1),
     landing_speed     INTEGER NOT NULL DEFAULT 3 CHECK (landing_speed BETWEEN 1 AND 12),
