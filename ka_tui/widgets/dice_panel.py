@@ -55,7 +55,7 @@ def verdict_text(result: TestResult) -> tuple[str, str]:
     """(text, style) summing up one side's test."""
     count = f"{result.successes} success{'es' if result.successes != 1 else ''}"
     if result.crit_fail:
-        return f"{count}, CRITICAL FAIL", "bold $error"
+        return f"{count}, CRIT FAIL", "bold $error"
     crit = ", critical" if result.crit_success else ""
     if result.passed:
         return f"{count}{crit}: passed", "bold $success"
