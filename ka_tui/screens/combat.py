@@ -39,6 +39,7 @@ from ka_tui.rules.cqc import (
 )
 from ka_tui.rules.dice import Dice, DiceError, RandomDice, ScriptedDice
 from ka_tui.rules.pool_notation import check_faces
+from ka_tui.rules.skills import pool_text
 from ka_tui.screens.combat_report import (
     damage_lines, fighter_lines, initiative_lines, odds_lines, preview_lines, resolve_lines,
     revealed_lines, step_bar,
@@ -229,11 +230,16 @@ class CombatScreen(Screen[None]):
 
     def _show_step1(self, p: FightProgress) -> None:
         self._fighters(p)
-        names = ", ".join(f.name for f in p.start.fighters)
-        self._info([Content("Step 1: the order of combat (S0 §Close combat 1)").stylize("bold"),
-                    Content(f"Each of {names} tests Combat Initiative, or Agility without it."),
-                    Content("Press r to roll, or type the table's faces in order "
-                            "(d12 roll-offs after them on a tie).").stylize("$text-muted")])
+        lines = [Content("Step 1: the order of combat (S0 §Close combat 1)").stylize("bold"),
+                 Content("Each tests Combat Initiative, or Agility without it; the table "
+                         "rolls, in this order:")]
+        for f in p.start.fighters:
+            what = (f"Combat Initiative {f.ci_number}: {pool_text(f.ci_pool)}" if f.ci_pool
+                    else f"Agility {f.agility}: d12")
+            lines.append(Content(f"  {f.name}: {what}"))
+        lines.append(Content("Press r to roll, or type the faces (then d12 roll-offs on a "
+                             "tie).").stylize("$text-muted"))
+        self._info(lines)
         self._dice_field(True, "initiative faces, or r to roll")
         self._status("r: roll the order of combat · f: type the table's faces")
 

@@ -229,10 +229,19 @@ async def test_cards_stay_masked_until_the_reveal(demo_db: Path) -> None:
 
 async def test_typed_dice_are_refused_at_the_field(demo_db: Path) -> None:
     """A face a die cannot show, or too many faces, is refused where it is
-    typed; nothing is written."""
-    app = make_app(demo_db, INIT)
+    typed; nothing is written. S0 §1 faces typed too."""
+    app = make_app(demo_db)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await mike_vs(pilot, "Jeanne Moreau")
+        await open_combat(pilot)
+        screen = await new_fight(pilot, ("Mike Dunn", "Jeanne Moreau"))
+        assert "Combat Initiative 5: 4d12" in text_of(screen, "#info")
+        await keys(pilot, *"10 10 10 10", "enter")
+        field = screen.query_one("#field-dice", RollTextField)
+        assert "more faces needed: next a d12" in field.error and screen.view_step == 1
+        await keys(pilot, *" 2 5", "enter")
+        assert "1 face(s) too many" in field.error
+        await keys(pilot, "backspace", "backspace", "enter")
+        assert screen.view_step == 2 and kinds(demo_db)[-1] == "initiative"
         await keys(pilot, "a", "1", "enter", "d", "1", "enter", "v")
         field = screen.query_one("#field-dice", RollTextField)
         await pilot.press(*"8 13")
