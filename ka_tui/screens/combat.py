@@ -72,6 +72,7 @@ class CombatScreen(Screen[None]):
         Binding("enter", "next_round", "Next round", id="combat.next_round"),
         Binding("enter", "finish", "End fight", id="combat.finish"),
         Binding("u", "undo", "Undo round", id="combat.undo"),
+        Binding("t", "detail", "Dice detail", show=False, id="combat.detail"),
         Binding("n", "new_fight", "New fight", id="combat.new"),
         Binding("l", "list_fights", "Fights", show=False, id="combat.list"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="combat.reload"),
@@ -87,6 +88,7 @@ class CombatScreen(Screen[None]):
         "combat.to_damage": "Go on to step 6: saves, AP and K-points lost, who is out",
         "combat.next_round": "Start the next round: new cards, the state carries on",
         "combat.finish": "End the fight and write K-points and taken weapons to the roster",
+        "combat.detail": "Show or hide every die of the opposed tests with what it needed",
         "combat.undo": "Undo the last round (or the half-played one) and replay the rest",
         "combat.new": "Start a new fight: pick pairs of opponents from the roster",
         "combat.list": "Open another fight of this campaign",
@@ -103,6 +105,7 @@ class CombatScreen(Screen[None]):
         self.moved_on = False  # from step 6 on to the next round's cards (not logged)
         self.loaded = False
         self.busy = False
+        self.detail = False
         self._write_lock = threading.Lock()
 
     # -- injectables -------------------------------------------------------
@@ -293,10 +296,10 @@ class CombatScreen(Screen[None]):
     def _show_step5(self, p: FightProgress) -> None:
         assert p.rolled is not None
         self._fighters(p)
-        self._info(resolve_lines(p.fight, p.rolled, p.typed_dice))
+        self._info(resolve_lines(p.fight, p.rolled, p.typed_dice, detail=self.detail))
         self._dice_field(False)
         self.focus_blank()
-        self._status("enter: on to the damage · u: undo the round")
+        self._status("enter: on to the damage · t: dice detail · u: undo the round")
 
     def _show_step6(self, p: FightProgress) -> None:
         report = p.reports[-1]
@@ -336,6 +339,8 @@ class CombatScreen(Screen[None]):
             return step == 2
         if action == "reveal":
             return step == 3
+        if action == "detail":
+            return step == 5
         if action == "to_damage":
             return step == 5
         if action == "next_round":
@@ -345,6 +350,11 @@ class CombatScreen(Screen[None]):
         if action == "undo":
             return None if p.ended or (step == 1) else True
         return True
+
+    def action_detail(self) -> None:
+        self.detail = not self.detail
+        if self.progress is not None:
+            self.show_progress(self.progress)
 
     def action_page(self, direction: int) -> None:
         pane = self.query_one(ContentSwitcher).current or "pane-info"

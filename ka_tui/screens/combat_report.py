@@ -148,8 +148,10 @@ def fate_line(fate: ActionFate, names: dict[str, str]) -> Content:
                             Content("no effect").stylize("$text-muted"), tail, rule)
 
 
-def resolve_lines(fight: Fight, report: RoundReport, typed: bool) -> list[Content]:
-    """S0 steps 4-5: each pairing's opposed test and every action's fate."""
+def resolve_lines(fight: Fight, report: RoundReport, typed: bool, *,
+                  detail: bool = False) -> list[Content]:
+    """S0 steps 4-5: each pairing's opposed test and every action's fate;
+    ``detail`` adds the rules core's die-by-die explanation."""
     names = {f.id: f.name for f in fight.fighters}
     source = "dice typed from the table" if typed else "dice rolled by ka-tui"
     out = [Content(f"Round {report.round} · {source}").stylize("bold")]
@@ -164,6 +166,8 @@ def resolve_lines(fight: Fight, report: RoundReport, typed: bool) -> list[Conten
         out.append(Content.assemble(Content(head).stylize("bold"), verdict,
                                     f" {c.successes[0]} vs {c.successes[1]} successes"))
         out.append(Content(f"  faces {faces}; {c.rule}").stylize("$text-muted"))
+        if detail:
+            out += [Content(f"    {line}").stylize("$text-muted") for line in c.lines]
         out += [fate_line(f, names) for f in p.fates]
     return out
 

@@ -295,6 +295,9 @@ async def test_quit_mid_fight_and_resume(demo_db: Path) -> None:
         screen = await open_combat(pilot)
         assert screen.view_step == 5
         assert "Mike Dunn WINS" in text_of(screen, "#info")
+        assert "needs 3+ on each die" not in text_of(screen, "#info")
+        await keys(pilot, "t")  # the rules core's die-by-die lines (S0 §4)
+        assert "needs 3+ on each die" in text_of(screen, "#info")
 
 
 async def test_combat_keys_are_in_the_palette_and_footer(demo_db: Path) -> None:
