@@ -139,8 +139,11 @@ async def test_s0_edit_move_through_the_card_is_written(campaign):
         await open_form(pilot, aid)
         await retype(pilot, "input-move", "11")
         await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert isinstance(app.screen, FlightCardScreen)
+        for _ in range(40):  # save worker, then the card's reload worker
+            await settle(pilot)
+            if isinstance(app.screen, FlightCardScreen) and \
+                    app.screen.query_one(FlightCard).profile.move == 11:
+                break
         assert app.screen.query_one(FlightCard).profile.move == 11
     assert row_dict(db_path, aid)["move"] == 11
 
