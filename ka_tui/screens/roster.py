@@ -95,6 +95,7 @@ class RosterScreen(Screen[None]):
         self.default_ap = 6
         self._select_after_load: tuple[str, int] | None = None
         self._detail_cache: dict[int, Row] = {}
+        self._footer_added = False
 
     @property
     def ka_app(self) -> KaApp:
@@ -112,7 +113,6 @@ class RosterScreen(Screen[None]):
                 yield FastTable(id="aircraft-table")
             with VerticalScroll(id="detail"):
                 yield Static("Loading the campaign…", id="detail-text", markup=True)
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         for name, state in self.tables.items():
@@ -189,8 +189,17 @@ class RosterScreen(Screen[None]):
         ready = self.ka_app.on_roster_ready
         if ready is not None:
             self.call_after_refresh(ready)
+        # The key footer follows the first frame (its widgets and CSS cost a
+        # visible share of startup); it is there before a key can be read.
+        if not self._footer_added:
+            self._footer_added = True
+            self.call_after_refresh(self._add_footer)
         # After the first frames: importing SQLModel holds the GIL for a while.
         self.set_timer(1.0, self._warm_up)
+
+    async def _add_footer(self) -> None:
+        await self.mount(Footer(compact=True))
+        self.refresh_bindings()
 
     @work(thread=True, exclusive=True, group="roster-warm", exit_on_error=False)
     def _warm_up(self) -> None:
