@@ -7,6 +7,11 @@ any: landing speed by engine count and take-off run by class (R-10), figures
 only for fighters, heavy fighters and attack aircraft (R-9), the Tempest's
 ceiling at Top with Top needing a test (S0 §Altitude explained).
 
+Thrust: R-3.2 takes 5 speed at the start of every turn before thrust is
+applied, so level flight needs 5 Thrust Points a turn. Fighters get 6 (one
+to spare for a turn's acceleration or half a climb), bombers and the Il-2 5;
+afterburner and water-methanol give the margin for a climb (2 per level, R-3.3).
+
 The GM copies these into a campaign; the demo campaign uses them too.
 """
 
@@ -57,8 +62,8 @@ TEMPEST = AircraftProfile(
     hull=4,
     evasion=2,
     traits=((Trait.CRITICAL, 1), (Trait.ROBUST, 1)),
-    thrust=4,
-    afterburner_thrust=6,
+    thrust=6,
+    afterburner_thrust=8,
     g_rating=3,
     turn_mode=_bands("1:1 4:2 7:3 10:4"),
     landing_speed=3,
@@ -86,8 +91,8 @@ SPITFIRE = AircraftProfile(
     hull=3,
     evasion=3,
     traits=((Trait.BULLET_DODGER, 1),),
-    thrust=4,
-    afterburner_thrust=5,
+    thrust=6,
+    afterburner_thrust=7,
     g_rating=4,
     turn_mode=_bands("1:1 5:2 8:3"),
     landing_speed=3,
@@ -116,7 +121,7 @@ BF109 = AircraftProfile(
     hull=3,
     evasion=3,
     traits=((Trait.ACCURACY, 1),),
-    thrust=4,
+    thrust=6,
     wm_thrust=2,
     wm_uses=3,
     wm_altitude_limit=3,
@@ -147,8 +152,8 @@ BEAUFIGHTER = AircraftProfile(
     hull=5,
     evasion=1,
     traits=((Trait.ACCURACY, 2), (Trait.CRITICAL, 1), (Trait.LONG_RANGE, None)),
-    thrust=4,
-    afterburner_thrust=5,
+    thrust=6,
+    afterburner_thrust=7,
     g_rating=2,
     turn_mode=_bands("1:1 3:2 6:3 8:4"),
     landing_speed=6,
@@ -176,8 +181,8 @@ IL2 = AircraftProfile(
     hull=6,
     evasion=1,
     traits=((Trait.ROBUST, 2), (Trait.ZERO_IN, 1), (Trait.BULKY, None)),
-    thrust=3,
-    afterburner_thrust=4,
+    thrust=5,
+    afterburner_thrust=6,
     g_rating=2,
     turn_mode=_bands("1:1 3:2 5:3"),
     landing_speed=3,
@@ -205,7 +210,7 @@ MITCHELL = AircraftProfile(
     hull=6,
     evasion=1,
     traits=((Trait.BULKY, None), (Trait.ROBUST, 1)),
-    thrust=3,
+    thrust=5,
     g_rating=1,
     turn_mode=_bands("1:2 4:3 6:4"),
     landing_speed=6,
@@ -233,7 +238,7 @@ LANCASTER = AircraftProfile(
     hull=8,
     evasion=0,
     traits=((Trait.BULKY, None), (Trait.ROBUST, 2)),
-    thrust=3,
+    thrust=5,
     g_rating=1,
     turn_mode=_bands("1:2 3:3 5:4"),
     landing_speed=4,
@@ -262,7 +267,7 @@ METEOR = AircraftProfile(
     hull=4,
     evasion=2,
     traits=((Trait.ACCURACY, 2),),
-    thrust=3,
+    thrust=6,
     g_rating=3,
     turn_mode=_bands("1:1 4:2 7:3 10:4"),
     landing_speed=6,

@@ -126,7 +126,7 @@ def test_r3_4_turn_mode_table_shows_bands_as_speed_ranges():
 def test_r3_5_afterburner_in_parentheses_and_r3_6_water_methanol():
     from ka_tui.rules.profiles import BF109
 
-    assert "Thrust 4 (6)" in hex_block(TEMPEST).plain
+    assert "Thrust 6 (8)" in hex_block(TEMPEST).plain
     assert "W-M +2 ×3 to Mountain" in hex_block(BF109).plain
 
 
