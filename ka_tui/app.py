@@ -70,21 +70,37 @@ class KaApp(App[None]):
         "help": "List the keys of this screen and the global ones",
         "quit": "Leave ka-tui (everything is already saved)",
         "settings": "View and change this campaign's house-rule options",
-        **{f"mode.{spec.name}": spec.help for spec in MODE_SPECS},
+        "leave_field": "Escape leaves a text field or dropdown, so the global keys work",
+        **{f"mode.{spec.name}": f"{spec.title}: {spec.help}" for spec in MODE_SPECS},
+        **{f"mode.{spec.name}.fkey": f"{spec.title}: {spec.help}" for spec in MODE_SPECS},
     }
 
+    # Keys rule (README "Keys", help screen): a digit switches mode unless a
+    # text field or a dropdown has the focus (there it types / picks); the
+    # same-numbered F-key switches from anywhere. Escape in a text field leaves
+    # the field, unless the screen gives escape a meaning of its own (a form
+    # cancels, the roster's filter clears).
     BINDINGS = [
         Binding("question_mark", "help", "Help", id="help"),
         Binding("q", "quit", "Quit", id="quit"),
         Binding("s", "settings", "Settings", show=False, id="settings"),
-        *(Binding(spec.key, f"switch_mode('{spec.name}')", spec.title, show=False,
+        Binding("escape", "leave_field", "Leave the text field", show=False,
+                id="leave_field"),
+        *(Binding(spec.key, f"digit_mode('{spec.name}')", spec.title, show=False,
                   id=f"mode.{spec.name}") for spec in MODE_SPECS),
+        *(Binding(f"f{spec.key}", f"switch_mode('{spec.name}')", spec.title, show=False,
+                  id=f"mode.{spec.name}.fkey") for spec in MODE_SPECS),
     ]
 
     def __init__(self, db_path: Path | None = None, *,
-                 campaigns: Iterable[Path] | None = None) -> None:
+                 campaigns: Iterable[Path] | None = None,
+                 ascii_glyphs: bool | None = None) -> None:
         """``db_path`` opens that campaign; without it the picker lists ``campaigns``
-        (default: the store's ``list_campaign_files()``)."""
+        (default: the store's ``list_campaign_files()``). ``ascii_glyphs``: draw
+        ASCII only (default: ``KA_TUI_ASCII``; widgets/glyphs.py)."""
+        from ka_tui.widgets.glyphs import ascii_from_env
+
+        self.ascii_glyphs = ascii_from_env() if ascii_glyphs is None else ascii_glyphs
         super().__init__()
         self.db_path = db_path
         self._campaigns = None if campaigns is None else list(campaigns)
@@ -168,13 +184,41 @@ class KaApp(App[None]):
 
     # -- actions ----------------------------------------------------------
 
+    def get_driver_class(self) -> type[Any]:
+        base = super().get_driver_class()
+        if not getattr(self, "ascii_glyphs", False):
+            return base
+        from ka_tui.widgets.glyphs import ascii_driver
+
+        return ascii_driver(base)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         modal = isinstance(self.screen, ModalScreen)
-        if action in ("switch_mode", "settings") and modal:
+        if action in ("switch_mode", "digit_mode", "settings") and modal:
             return False
+        if action == "digit_mode" and _is_kind(self.focused, "Select", "SelectOverlay"):
+            return False
+        if action == "leave_field":
+            return _is_kind(self.focused, *_FIELD_KINDS)
         if action == "settings" and self.db_path is None:
             return False
         return True
+
+    async def action_digit_mode(self, mode: str) -> None:
+        await self.run_action(f"switch_mode({mode!r})")
+
+    def action_leave_field(self) -> None:
+        """Escape in a text field or dropdown: focus the next widget that is
+        neither (a table, a list), or nothing — then every global key works."""
+        screen = self.screen
+        current = self.focused
+        chain = screen.focus_chain
+        start = chain.index(current) + 1 if current in chain else 0
+        for widget in chain[start:] + chain[:start]:
+            if widget is not current and not _is_kind(widget, *_FIELD_KINDS):
+                widget.focus()
+                return
+        screen.set_focus(None)
 
     def action_help(self) -> None:
         from ka_tui.screens.help import HelpScreen, key_rows
@@ -258,6 +302,16 @@ class KaApp(App[None]):
         yield SystemCommand("Help: keys", "List the keys of this screen and the global ones",
                             self.action_help)
         yield from binding_commands(screen)
+
+
+# Widgets where printable keys are typed or picked, not global keys.
+_FIELD_KINDS = ("Input", "TextArea", "Select")
+
+
+def _is_kind(widget: object, *names: str) -> bool:
+    """Whether ``widget`` is (a subclass of) a Textual class named in ``names``;
+    by name, so this module does not import the widgets at startup."""
+    return widget is not None and any(c.__name__ in names for c in type(widget).__mro__)
 
 
 def binding_commands(screen: Screen[Any]) -> Iterable[SystemCommand]:

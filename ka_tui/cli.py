@@ -1,4 +1,4 @@
-"""Command line: ``ka-tui [--db PATH] [--demo] [--new NAME] [--where] [--force] [export|import FILE]``.
+"""Command line: ``ka-tui [--db PATH] [--demo] [--new NAME] [--where] [--force] [--ascii] [export|import FILE]``.
 
 Every user error is one line on stderr and exit code 2, never a traceback.
 The campaign file is checked (and migrated) here, before the app starts, with
@@ -8,6 +8,7 @@ the standard library only; Textual and SQLModel load only when needed.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -38,6 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--new", metavar="NAME", help="create an empty campaign called NAME and open it")
     p.add_argument("--where", action="store_true",
                    help="print where campaign files are kept, and exit")
+    p.add_argument("--ascii", action="store_true",
+                   help="draw plain ASCII only (also KA_TUI_ASCII=1), for terminals "
+                        "or fonts without box-drawing characters")
     p.add_argument("--force", action="store_true",
                    help="with import/export/--demo: replace an existing file (a backup is kept)")
     return p
@@ -70,6 +74,8 @@ def _say(message: str) -> None:
 
 
 def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    if args.ascii:
+        os.environ["KA_TUI_ASCII"] = "1"  # the app and every widget read it (widgets/glyphs.py)
     if args.command and not args.file:
         raise UserError(f"{args.command} needs a FILE (try: ka-tui {args.command} campaign.json)")
     if args.file and not args.command:

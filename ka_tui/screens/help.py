@@ -11,9 +11,10 @@ from dataclasses import dataclass
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from rich.table import Table
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ def key_rows(app: App[object], screen: Screen[object]) -> list[KeyRow]:
         _add(target, KeyRow(section, key_text, description))
     palette = app.COMMAND_PALETTE_BINDING if app.ENABLE_COMMAND_PALETTE else ""
     if palette:
+        glob = [r for r in glob if r.description.lower() != "palette"]
         _add(glob, KeyRow("Global", app.get_key_display(Binding(palette, "")),
                           "Command palette: every action by name"))
     return own + widget + glob
@@ -60,7 +62,8 @@ def _add(rows: list[KeyRow], row: KeyRow) -> None:
     rows.append(row)
 
 
-_WIDGET_NAMES = {"DataTable": "Table", "Input": "Text field", "TabbedContent": "Tabs",
+_WIDGET_NAMES = {"DataTable": "Table", "RollLogTable": "Roll log", "FastTable": "Table",
+                 "OptionList": "List", "Select": "Dropdown", "SelectOverlay": "Dropdown", "Input": "Text field", "TabbedContent": "Tabs",
                  "Tabs": "Tabs", "_Toggle": "Field"}
 
 
@@ -73,6 +76,8 @@ def _section_name(node: object) -> str:
 
 
 class HelpScreen(ModalScreen[None]):
+    """The key list, wrapped to the window (nothing cut off at 80 columns)."""
+
     DEFAULT_CSS = """
     HelpScreen {
         align: center middle;
@@ -84,8 +89,9 @@ class HelpScreen(ModalScreen[None]):
         border: round $accent;
         background: $panel;
     }
-    HelpScreen DataTable {
+    HelpScreen VerticalScroll {
         height: 1fr;
+        scrollbar-size-vertical: 1;
     }
     HelpScreen .help-hint {
         color: $text-muted;
@@ -105,12 +111,37 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical() as box:
             box.border_title = self.title_text
-            table: DataTable[str] = DataTable(cursor_type="row", zebra_stripes=True)
-            table.add_columns("Where", "Key", "Does")
-            for row in self.rows:
-                table.add_row(row.section, row.key, row.description)
-            yield table
-            yield Static("Esc closes. Ctrl+P: every action by name.", classes="help-hint")
+            with VerticalScroll(id="help-body"):
+                yield Static(key_table(self.rows), id="help-keys")
+            yield Static(KEYS_RULE, classes="help-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-body").focus()
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+KEYS_RULE = "Esc closes · ↑↓ PgUp PgDn scroll · Ctrl+P: every action by name"
+
+# Shown under the global keys: the rule the bindings follow (app.py).
+RULE_LINES = (
+    ("Global", "digits", "A digit switches mode unless a text field or a dropdown has "
+     "the focus; the F-key of the same number switches from anywhere."),
+    ("Global", "esc", "Leaves a text field or dropdown (a form cancels; the roster "
+     "filter clears), so the other keys work again."),
+)
+
+
+def key_table(rows: Iterable[KeyRow]) -> Table:
+    """Rows grouped by section (named once), descriptions wrapped."""
+    table = Table(box=None, show_header=True, header_style="bold", expand=True,
+                  padding=(0, 1), show_edge=False)
+    table.add_column("Where", no_wrap=True, style="bold", max_width=14)
+    table.add_column("Key", no_wrap=True, max_width=12)
+    table.add_column("Does", ratio=1, overflow="fold")
+    last = ""
+    for row in [*rows, *(KeyRow(*line) for line in RULE_LINES)]:
+        table.add_row("" if row.section == last else row.section, row.key, row.description)
+        last = row.section
+    return table

@@ -67,6 +67,7 @@ class RosterScreen(Screen[None]):
         Binding("t", "switch_tab", "Tab", id="roster.switch_tab"),
         Binding("f", "flight_card", "Card", id="roster.flight_card"),
         Binding("p", "seats", "Pilot/crew", show=False, id="roster.seats"),
+        Binding("l", "library", "Library", show=False, id="roster.library"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="roster.reload"),
     ]
 
@@ -82,6 +83,7 @@ class RosterScreen(Screen[None]):
         "roster.flight_card": "Open the selected aircraft's flight card",
         "roster.reload": "Read the roster from the campaign file again",
         "roster.seats": "Seat the selected aircraft's pilot and crew",
+        "roster.library": "Profile library: copy a ready aircraft into the campaign",
     }
 
     def __init__(self) -> None:
@@ -320,7 +322,7 @@ class RosterScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("add", "edit", "duplicate", "delete", "sort", "reverse_sort",
-                      "flight_card", "seats") and not self.loaded:
+                      "flight_card", "seats", "library") and not self.loaded:
             return None
         if action in ("flight_card", "seats"):
             return self.active_tab == "aircraft"
@@ -467,6 +469,15 @@ class RosterScreen(Screen[None]):
             self.notify("The flight card is not available yet.", severity="warning")
             return
         open_flight_card(self, row["id"])
+
+    def action_library(self) -> None:
+        from ka_tui.screens.profile_library import ProfileLibraryScreen
+
+        self.app.push_screen(ProfileLibraryScreen(), self._aircraft_copied)
+
+    def _aircraft_copied(self, aircraft_id: int | None) -> None:
+        if aircraft_id is not None:
+            self.reload_and_select("aircraft", aircraft_id)
 
     def action_seats(self) -> None:
         from ka_tui.screens.crew import CrewScreen

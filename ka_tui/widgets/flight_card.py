@@ -20,7 +20,6 @@ rule: it renders values and the data in ``rules/traits.py``.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from rich.text import Text
@@ -65,7 +64,10 @@ def to_ascii(text: Text) -> Text:
 
 
 def ascii_wanted() -> bool:
-    return os.environ.get("KA_TUI_ASCII", "") not in ("", "0")
+    """The app's ASCII switch (``--ascii``/``KA_TUI_ASCII=1``; widgets/glyphs.py)."""
+    from ka_tui.widgets.glyphs import ascii_wanted as app_ascii
+
+    return app_ascii()
 
 
 def _yes(flag: bool) -> Text:
