@@ -43,6 +43,20 @@ def may_evade(unit: AirUnit) -> bool:
         unit.profile.aircraft_class is AircraftClass.LARGE
 
 
+def attack_refusal(unit: AirUnit) -> str | None:
+    """Why ``unit`` may not attack (shoot or ram) this turn, or None.
+
+    R-8: an evading aircraft may not attack (or ``attack_forfeit`` says why
+    not); R-1.2: one attack per aircraft per turn.
+    """
+    if unit.attack_forfeit or unit.evading:
+        why = unit.attack_forfeit or "it is flying an evasive manoeuvre (R-8)"
+        return f"{unit.id} may not attack this turn: {why}"
+    if unit.shot:
+        return f"{unit.id} has already attacked this turn (R-1.2)"
+    return None
+
+
 def evasive_modifier(target: AirUnit, weapon: WeaponKind, options: AirOptions) -> int:
     """R-8: what an evading target adds to a shot of this kind at it (0 if none)."""
     if not target.evading:

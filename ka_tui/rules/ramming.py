@@ -22,6 +22,7 @@ from ka_tui.rules.damage import (
     under_control,
 )
 from ka_tui.rules.dice import Dice
+from ka_tui.rules.evasive import attack_refusal
 from ka_tui.rules.options import AirOptions, RamSkillReading
 from ka_tui.rules.target import Finalizer, TargetNumber
 
@@ -53,11 +54,9 @@ def ram_problems(attacker: AirUnit, target: AirUnit) -> tuple[str, ...]:
         out.append(f"{attacker.id} must have moved this turn (R-7)")
     if not target.moved:
         out.append(f"{target.id} must already have moved this turn (R-7)")
-    if attacker.attack_forfeit or attacker.evading:
-        why = attacker.attack_forfeit or "it is flying an evasive manoeuvre (R-8)"
-        out.append(f"{attacker.id} may not attack this turn: {why}")
-    elif attacker.shot:
-        out.append(f"{attacker.id} has already attacked this turn (R-1.2)")
+    refusal = attack_refusal(attacker)
+    if refusal:
+        out.append(refusal)
     if not under_control(attacker):
         out.append(f"{attacker.id} is out of control")
     if attacker.landed or target.landed:

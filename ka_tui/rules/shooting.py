@@ -19,7 +19,7 @@ from ka_tui.rules.air_state import AirUnit
 from ka_tui.rules.aircraft import Trait
 from ka_tui.rules.damage import DamageReport, apply_hits, out_of_battle, under_control
 from ka_tui.rules.dice import Dice
-from ka_tui.rules.evasive import WeaponKind, evasive_modifier
+from ka_tui.rules.evasive import WeaponKind, attack_refusal, evasive_modifier
 from ka_tui.rules.hexgrid import Hex, distance
 from ka_tui.rules.options import AccuracyMode, AirOptions, RobustMode
 from ka_tui.rules.target import Finalizer, TargetNumber
@@ -71,11 +71,9 @@ def shot_problems(shooter: AirUnit, target: AirUnit, options: AirOptions) -> tup
         out.append(f"{shooter.id} is out of the battle")
     if out_of_battle(target):
         out.append(f"{target.id} is already out of the battle")
-    if shooter.attack_forfeit or shooter.evading:
-        why = shooter.attack_forfeit or "it is flying an evasive manoeuvre (R-8)"
-        out.append(f"{shooter.id} may not attack this turn: {why}")
-    elif shooter.shot:
-        out.append(f"{shooter.id} has already attacked this turn (R-1.2)")
+    refusal = attack_refusal(shooter)
+    if refusal:
+        out.append(refusal)
     if shooter.landed:
         out.append(f"{shooter.id} is on the ground")
     if not under_control(shooter):
@@ -184,6 +182,17 @@ def _faces(dice: Dice, n: int) -> list[int]:
     return [dice.roll(6) for _ in range(max(0, n))]
 
 
+def _reroll_below(dice: Dice, faces: list[int], below: int, n: int,
+                  reason: str) -> list[DieChange]:
+    """S0 §Traits re-rolls: the first ``n`` faces under ``below`` are rolled again (in place)."""
+    changes: list[DieChange] = []
+    for i in [i for i, f in enumerate(faces) if f < below][:n]:
+        new = dice.roll(6)
+        changes.append(DieChange(i, faces[i], new, reason))
+        faces[i] = new
+    return changes
+
+
 def _fmt(faces: list[int] | tuple[int, ...]) -> str:
     return " ".join(str(f) for f in faces) if faces else "none"
 
@@ -229,11 +238,8 @@ def shoot(shooter: AirUnit, target: AirUnit, dice: Dice, options: AirOptions,
                  "RULES-NOTES D)")
     if options.accuracy_mode is AccuracyMode.FIREPOWER_DICE:
         n = reroll_dice(shooter.profile, RerollTarget.FAILED_HITS)
-        misses = [i for i, f in enumerate(fp) if f < options.firepower_hit_on][:n]
-        for i in misses:
-            new = dice.roll(6)
-            rerolls.append(DieChange(i, fp[i], new, "Accuracy (S0 §Traits)"))
-            fp[i] = new
+        misses = _reroll_below(dice, fp, options.firepower_hit_on, n, "Accuracy (S0 §Traits)")
+        rerolls += misses
         if misses:
             lines.append(f"Accuracy re-rolls {len(misses)} failed hit(s): now {_fmt(fp)} "
                          "(S0 §Traits)")
@@ -258,11 +264,9 @@ def shoot(shooter: AirUnit, target: AirUnit, dice: Dice, options: AirOptions,
         lines.append(f"{target.id} Evasion {target.profile.evasion}d6: {_fmt(ev)} "
                      f"({options.evasion_cancel_on}+ cancels a hit; RULES-NOTES D)")
         n = reroll_dice(target.profile, RerollTarget.EVASION)
-        failed = [i for i, f in enumerate(ev) if f < options.evasion_cancel_on][:n]
-        for i in failed:
-            new = dice.roll(6)
-            rerolls.append(DieChange(i, ev[i], new, "Bullet dodger (S0 §Traits)"))
-            ev[i] = new
+        failed = _reroll_below(dice, ev, options.evasion_cancel_on, n,
+                               "Bullet dodger (S0 §Traits)")
+        rerolls += failed
         if failed:
             lines.append(f"Bullet dodger re-rolls {len(failed)} Evasion die/dice: now {_fmt(ev)} "
                          "(S0 §Traits)")
