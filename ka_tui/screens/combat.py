@@ -106,6 +106,7 @@ class CombatScreen(Screen[None]):
         self.loaded = False
         self.busy = False
         self.detail = False
+        self._roster_stale = False
         self._write_lock = threading.Lock()
 
     # -- injectables -------------------------------------------------------
@@ -619,6 +620,7 @@ class CombatScreen(Screen[None]):
         fid = p.fight_id
         self._write(lambda db: fights.finish_fight(db, fid), "The outcome was not written",
                     done="Fight ended: the outcome is on the roster.")
+        self._roster_stale = True
 
     def action_undo(self) -> None:
         p = self.progress
@@ -659,9 +661,22 @@ class CombatScreen(Screen[None]):
 
     def _written(self, progress: FightProgress | None, done: str) -> None:
         self.show_progress(progress)
+        if self._roster_stale and progress is not None and progress.ended:
+            self._roster_stale = False
+            self._reload_roster()
         if done:
             self.notify(done)
         self.post_message(FightSaved())
+
+
+    def _reload_roster(self) -> None:
+        """The roster mode shows the K-points and weapons the fight changed
+        (as app.open_campaign_file reloads it)."""
+        stacks = getattr(self.app, "_screen_stacks", {})
+        for screen in stacks.get("roster", [])[:1]:
+            load = getattr(screen, "load", None)
+            if callable(load):
+                load()
 
 
 class FightSaved(Message):

@@ -189,7 +189,8 @@ def damage_lines(before: Fight, after: Fight, report: RoundReport) -> list[Conte
     out.append(Content("After the round").stylize("bold"))
     for f in after.fighters:
         b = before.fighter(f.id)
-        state = "OUT" if f.out else "disengaged" if f.disengaged else "fighting"
+        state = ("OUT" if f.out else "disengaged" if f.disengaged
+                 else "fighting" if after.opponents_of(f.id) else "stands, no opponent left")
         kept = f" +{f.ap_retained} kept" if f.ap_retained else ""
         out.append(Content(f"  {f.name}: AP {b.ap}->{f.ap}{kept} (pool {f.pool}), "
                            f"K {b.k_points}->{f.k_points}, {state}"))

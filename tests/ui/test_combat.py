@@ -180,6 +180,12 @@ async def test_s0_close_combat_fight_ending_at_zero_k_points(demo_db: Path) -> N
         assert olga.out and olga.k_points == 0
         assert "OUT" in text_of(screen, "#fighters")
         await keys(pilot, "enter")
+        await keys(pilot, "1")  # the roster shows the outcome at once
+        # Read the roster's table through its row API, whatever widget it is.
+        table = next(w for w in pilot.app.screen.query("*") if hasattr(w, "get_row_at"))
+        count = table.row_count() if callable(table.row_count) else table.row_count
+        cells = [" ".join(map(str, table.get_row_at(i))) for i in range(count)]
+        assert any("Olga Petrova" in c and " 0/10" in c for c in cells), cells
     assert rows(demo_db, "SELECT k_points FROM character WHERE name='Olga Petrova'") == [(0,)]
     assert rows(demo_db, "SELECT k_points FROM character WHERE name='Mike Dunn'") == [(14,)]
     assert rows(demo_db, "SELECT c.name, w.quick_slot FROM weapon w JOIN character c "
