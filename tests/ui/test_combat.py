@@ -358,3 +358,20 @@ async def test_one_character_facing_two_shares_his_pool(demo_db: Path) -> None:
         assert screen.view_step == 5 and screen.progress is not None
         assert screen.progress.rolled is not None
         assert len(screen.progress.rolled.pairings) == 2
+
+
+async def test_list_and_switch_between_fights(demo_db: Path) -> None:
+    """Two fights in the campaign: l lists them (newest first) and opens one
+    where its log left it; the newest open fight is the one resumed."""
+    app = make_app(demo_db, INIT)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await mike_vs(pilot, "Jeanne Moreau")   # fight 1, at step 2
+        screen = await new_fight(pilot, ("Olga Petrova", "Kasia Nowak"))
+        assert screen.view_step == 1 and "Olga Petrova vs Kasia Nowak" in screen.sub_title
+        await keys(pilot, "l")
+        listed = pilot.app.screen.query_one(OptionList)
+        prompts = [str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count)]
+        assert prompts == ["#2 Olga Petrova vs Kasia Nowak (open)",
+                           "#1 Mike Dunn vs Jeanne Moreau (open)"]
+        await keys(pilot, "down", "enter")
+        assert "Mike Dunn vs Jeanne Moreau" in screen.sub_title and screen.view_step == 2
