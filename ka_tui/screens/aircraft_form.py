@@ -30,6 +30,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Vertical, VerticalScroll
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
 
 from ka_tui.rules.aircraft import (
@@ -57,7 +58,6 @@ from ka_tui.widgets.form_fields import (
     FormScreen,
     IntField,
     TextField,
-    fields_of,
     first_invalid,
 )
 
@@ -83,6 +83,7 @@ LABELS: dict[str, str] = {
 }
 TAB_TITLES = {"tab-card": "Card · S0", "tab-hex": "Hex combat · R-3…R-10",
               "tab-traits": "Traits", "tab-status": "Status"}
+FIRST_TAB = "tab-card"
 ECHELON_SHORT = {Echelon.DECK: "Deck", Echelon.HILL: "Hill", Echelon.MOUNTAIN: "Mtn",
                  Echelon.TOP: "Top", Echelon.CEILING: "Ceil", Echelon.EDGE: "Edge"}
 _OPTIONAL = ("afterburner_thrust", "wm_thrust", "wm_altitude_limit")
@@ -143,7 +144,7 @@ class _ListField(FormField, Generic[V]):
 
     def _redraw(self) -> None:
         if self.is_mounted:
-            self.query_one(_ListControl).refresh(layout=True)
+            self.query_one(_ListControl).refresh()  # same number of lines: no layout pass
 
     def move(self, delta: int) -> None:
         self.cursor = max(0, min(len(self.items) - 1, self.cursor + delta))
@@ -369,65 +370,98 @@ class AircraftForm(FormScreen[Any]):
         self.library = list(library)
         self._check_pending = False
         self._last_change: FormField.Changed | None = None
+        self._pane_fields: dict[str, list[FormField]] = {}
+        self._pending: dict[str, Widget] = {}
 
     # -- layout ----------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        p, s = self.profile, self.status
+        self._build_panes()
         with Vertical(classes="form-box") as box:
-            box.border_title = f"Edit {p.name}" if self.aircraft else "New aircraft"
+            box.border_title = f"Edit {self.profile.name}" if self.aircraft else "New aircraft"
             with TabbedContent(id="aircraft-tabs"):
-                with TabPane(TAB_TITLES["tab-card"], id="tab-card"), VerticalScroll():
-                    yield TextField("Name", p.name, key="name", required=True,
-                                    max_length=NAME_MAX, check=self._name_free)
-                    if self.aircraft is None:
-                        yield ChoiceField("Start from", [("Blank", "")] +
-                                          [(lp.name, lp.name) for lp in self.library],
-                                          "", key="template")
-                    yield ChoiceField("Class", [(c.label, c) for c in AircraftClass],
-                                      p.aircraft_class, key="aircraft_class")
-                    with Grid():
-                        yield ChoiceField("Engines", [(str(n), n) for n in ENGINE_COUNTS],
-                                          p.engines, key="engines", label_width=13)
-                        yield ChoiceField("Engine kind",
-                                          [(k.value.capitalize(), k) for k in EngineKind],
-                                          p.engine_kind, key="engine_kind", label_width=13)
-                        for key in _S0_INTS:
-                            yield self._int(key, getattr(p, key))
-                        yield ChoiceField("Ceiling", [(e.label, e) for e in Echelon],
-                                          p.ceiling, key="ceiling", label_width=13)
-                        yield CheckField("Roll", p.roll, key="roll", label_width=13)
-                        yield CheckField("Loop", p.loop, key="loop", label_width=13)
-                        yield CheckField("Immelmann", p.immelmann, key="immelmann",
-                                         label_width=13)
-                    yield EchelonsField("Test boxes", p.test_echelons, key="test_echelons")
-                    yield TextField("Manoeuvres", format_dial(p.manoeuvres), key="manoeuvres",
-                                    check=_dial_check)
-                    yield Static("Dial: A ahead, T turn, H hard turn + speed; ! = Stressful "
-                                 "(e.g. A1 A2 T2 !H1). Test boxes: ←/→, space.",
-                                 classes="form-hint")
-                with TabPane(TAB_TITLES["tab-hex"], id="tab-hex"), VerticalScroll():
-                    with Grid():
-                        for key in _HEX_INTS:
-                            yield self._int(key, getattr(p, key))
-                    yield TextField("Turn mode", format_turn_mode(p.turn_mode),
-                                    key="turn_mode", check=_turn_mode_check)
-                    yield Static("Turn mode: speed:hexes from that speed up, e.g. 1:1 4:2 "
-                                 "7:3. Afterburner is total thrust (n); empty = none.",
-                                 classes="form-hint")
-                with TabPane(TAB_TITLES["tab-traits"], id="tab-traits"), VerticalScroll():
-                    yield TraitsField("Traits", p.traits, key="traits")
-                    yield Static("↑/↓ move, space on/off, 1–6 dice, 0 no number "
-                                 "(S0 §Traits).", classes="form-hint")
-                with TabPane(TAB_TITLES["tab-status"], id="tab-status"), VerticalScroll():
-                    with Grid():
-                        yield self._int("hull_hits", s.damage.hull_hits)
-                        yield self._int("fuel_left", s.fuel(p))
-                        yield self._int("ammo_left", s.ammo(p))
-                        yield self._int("overheat", s.overheat)
-                    yield TextField("Notes", self.notes, key="notes", max_length=TEXT_MAX)
+                for pane_id, title in TAB_TITLES.items():
+                    with TabPane(title, id=pane_id):
+                        if pane_id == FIRST_TAB:
+                            yield self._pending.pop(pane_id)
             yield Static("", classes="form-status")
         yield Footer()
+
+    def _build_panes(self) -> None:
+        """Every tab's fields are built now (the form validates and saves them all),
+        but only the first tab is mounted: the others mount when first shown. About
+        three quarters of the widgets then cost nothing until needed."""
+        p, s = self.profile, self.status
+        card: list[FormField] = [TextField("Name", p.name, key="name", required=True,
+                                           max_length=NAME_MAX, check=self._name_free)]
+        if self.aircraft is None:
+            card.append(ChoiceField("Start from", [("Blank", "")] +
+                                    [(lp.name, lp.name) for lp in self.library],
+                                    "", key="template"))
+        card.append(ChoiceField("Class", [(c.label, c) for c in AircraftClass],
+                                p.aircraft_class, key="aircraft_class"))
+        card_grid: list[FormField] = [
+            ChoiceField("Engines", [(str(n), n) for n in ENGINE_COUNTS],
+                        p.engines, key="engines", label_width=13),
+            ChoiceField("Engine kind", [(k.value.capitalize(), k) for k in EngineKind],
+                        p.engine_kind, key="engine_kind", label_width=13),
+            *(self._int(key, getattr(p, key)) for key in _S0_INTS),
+            ChoiceField("Ceiling", [(e.label, e) for e in Echelon],
+                        p.ceiling, key="ceiling", label_width=13),
+            CheckField("Roll", p.roll, key="roll", label_width=13),
+            CheckField("Loop", p.loop, key="loop", label_width=13),
+            CheckField("Immelmann", p.immelmann, key="immelmann", label_width=13),
+        ]
+        card_tail: list[FormField] = [
+            EchelonsField("Test boxes", p.test_echelons, key="test_echelons"),
+            TextField("Manoeuvres", format_dial(p.manoeuvres), key="manoeuvres",
+                      check=_dial_check),
+        ]
+        hex_grid = [self._int(key, getattr(p, key)) for key in _HEX_INTS]
+        turn_mode = TextField("Turn mode", format_turn_mode(p.turn_mode),
+                              key="turn_mode", check=_turn_mode_check)
+        traits = TraitsField("Traits", p.traits, key="traits")
+        status_grid = [self._int("hull_hits", s.damage.hull_hits),
+                       self._int("fuel_left", s.fuel(p)),
+                       self._int("ammo_left", s.ammo(p)),
+                       self._int("overheat", s.overheat)]
+        notes = TextField("Notes", self.notes, key="notes", max_length=TEXT_MAX)
+        self._pane_fields = {
+            "tab-card": [*card, *card_grid, *card_tail],
+            "tab-hex": [*hex_grid, turn_mode],
+            "tab-traits": [traits],
+            "tab-status": [*status_grid, notes],
+        }
+        self._pending = {
+            "tab-card": VerticalScroll(
+                *card, Grid(*card_grid), *card_tail,
+                Static("Dial: A ahead, T turn, H hard turn + speed; ! = Stressful "
+                       "(e.g. A1 A2 T2 !H1). Test boxes: ←/→, space.", classes="form-hint")),
+            "tab-hex": VerticalScroll(
+                Grid(*hex_grid), turn_mode,
+                Static("Turn mode: speed:hexes from that speed up, e.g. 1:1 4:2 "
+                       "7:3. Afterburner is total thrust (n); empty = none.",
+                       classes="form-hint")),
+            "tab-traits": VerticalScroll(
+                traits, Static("↑/↓ move, space on/off, 1–6 dice, 0 no number "
+                               "(S0 §Traits).", classes="form-hint")),
+            "tab-status": VerticalScroll(Grid(*status_grid), notes),
+        }
+
+    def form_fields(self) -> list[FormField]:
+        """All fields, mounted or not (see ``_build_panes``)."""
+        return [f for fields in self._pane_fields.values() for f in fields]
+
+    async def _ensure_pane(self, pane_id: str) -> None:
+        """Mount a tab's fields the first time it is shown."""
+        content = self._pending.pop(pane_id, None)
+        if content is not None:
+            await self.query_one(f"#{pane_id}", TabPane).mount(content)
+
+    async def on_tabbed_content_tab_activated(self,
+                                              event: TabbedContent.TabActivated) -> None:
+        if event.pane.id:
+            await self._ensure_pane(event.pane.id)
 
     def _int(self, key: str, value: int | None) -> IntField:
         lo, hi = AIRCRAFT_RANGES[key]
@@ -449,7 +483,7 @@ class AircraftForm(FormScreen[Any]):
     def cross_errors(self, values: Values) -> dict[str, str]:
         """Whole-profile checks on the fields that pass their own checks (a field
         with its own error keeps the profile's value, so one typo gives one message)."""
-        bad = {f.key for f in fields_of(self) if f.own_error() is not None}
+        bad = {f.key for f in self.form_fields() if f.own_error() is not None}
         good = {k: v for k, v in values.items() if k not in bad}
         return {k: m for k, m in form_errors(good, self.profile).items() if k not in bad}
 
@@ -474,8 +508,7 @@ class AircraftForm(FormScreen[Any]):
         """A tab holding a field in error gets a ``!`` so errors on hidden tabs show."""
         tabs = self.query_one(TabbedContent)
         for pane_id, title in TAB_TITLES.items():
-            pane = tabs.query_one(f"#{pane_id}", TabPane)
-            bad = any(f.error for f in pane.query(FormField))
+            bad = any(f.error for f in self._pane_fields.get(pane_id, ()))
             label = f"{title} !" if bad else title
             tab = tabs.get_tab(pane_id)
             if tab.label_text != label:
@@ -497,12 +530,12 @@ class AircraftForm(FormScreen[Any]):
             "hull_hits": 0, "fuel_left": profile.fuel, "ammo_left": profile.ammo,
             "overheat": 0,
         }
-        for f in fields_of(self):
+        for f in self.form_fields():
             if f.key not in values:
                 continue
             new = values[f.key]
             if isinstance(f, (TextField, IntField)):
-                f.input.value = "" if new is None else str(new)
+                f.set_text("" if new is None else str(new))
             else:
                 field: Any = f
                 field.value = new
@@ -527,18 +560,23 @@ class AircraftForm(FormScreen[Any]):
 
     def _reveal_first_error(self) -> None:
         """Show the tab holding the first field in error and focus that field."""
-        bad = first_invalid(self)
+        bad = first_invalid(self.form_fields())
         if bad is None:
             return
-        pane = next((a for a in bad.ancestors if isinstance(a, TabPane)), None)
-        if pane is not None and pane.id:
-            self.query_one(TabbedContent).active = pane.id
-            self.call_after_refresh(bad.focus_control)
+        pane_id = next(p for p, fields in self._pane_fields.items() if bad in fields)
+        self.call_later(self._show_field, pane_id, bad)
 
-    def action_next_tab(self) -> None:
+    async def _show_field(self, pane_id: str, field: FormField) -> None:
+        await self._ensure_pane(pane_id)
+        self.query_one(TabbedContent).active = pane_id
+        self.call_after_refresh(field.focus_control)
+
+    async def action_next_tab(self) -> None:
         tabs = self.query_one(TabbedContent)
         order = list(TAB_TITLES)
-        tabs.active = order[(order.index(tabs.active) + 1) % len(order)]
+        following = order[(order.index(tabs.active) + 1) % len(order)]
+        await self._ensure_pane(following)
+        tabs.active = following
         pane = tabs.query_one(f"#{tabs.active}")
         for widget in pane.query("*"):
             if widget.can_focus and not isinstance(widget, VerticalScroll):

@@ -152,7 +152,8 @@ class FormField(Widget):
     def watch_error(self, message: str) -> None:
         self.set_class(bool(message), "-invalid")
         if self.is_mounted:
-            self.query_one(".ff-error", Static).update(message)
+            # A fixed one-line label: no layout pass needed (keeps typing fast).
+            self.query_one(".ff-error", Static).update(message, layout=False)
             self.tooltip = message or None
 
     def on_mount(self) -> None:
@@ -201,6 +202,14 @@ class _InputField(FormField):
     @property
     def raw(self) -> str:
         return self.input.value if self.is_mounted else self._text
+
+    def set_text(self, text: str) -> None:
+        """Replace the text (mounted or not yet: a lazily mounted tab) and re-check."""
+        if self.is_mounted:
+            self.input.value = text  # posts Input.Changed → checks
+        else:
+            self._text = text
+            self._changed()
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
@@ -320,7 +329,7 @@ class ChoiceField(FormField, Generic[V]):
 
     def _refresh_choice(self) -> None:
         if self.is_mounted:
-            self.query_one(_Toggle).update(self._render_choice())
+            self.query_one(_Toggle).update(self._render_choice(), layout=False)
         self._changed()
 
     def action_step(self, delta: int) -> None:
@@ -366,18 +375,22 @@ class CheckField(FormField):
     def value(self, new: bool) -> None:
         self._checked = new
         if self.is_mounted:
-            self.query_one(_Toggle).update(self._render_check())
+            self.query_one(_Toggle).update(self._render_check(), layout=False)
         self._changed()
 
     def action_flip(self) -> None:
         self.value = not self._checked
 
 
-def fields_of(container: Widget) -> list[FormField]:
-    return list(container.query(FormField))
+def fields_of(container: Widget | Iterable[FormField]) -> list[FormField]:
+    """The fields of a container (a DOM query), or a list of fields as given
+    (a form with lazily mounted tabs keeps its own list)."""
+    if isinstance(container, Widget):
+        return list(container.query(FormField))
+    return list(container)
 
 
-def collect(container: Widget) -> tuple[dict[str, Any], dict[str, str]]:
+def collect(container: Widget | Iterable[FormField]) -> tuple[dict[str, Any], dict[str, str]]:
     """Validate every field in ``container``: (values by key, errors by key)."""
     values: dict[str, Any] = {}
     errors: dict[str, str] = {}
@@ -389,7 +402,7 @@ def collect(container: Widget) -> tuple[dict[str, Any], dict[str, str]]:
     return values, errors
 
 
-def show_errors(container: Widget, errors: dict[str, str]) -> list[str]:
+def show_errors(container: Widget | Iterable[FormField], errors: dict[str, str]) -> list[str]:
     """Show ``errors`` on the matching fields; return the keys no field matched."""
     by_key = {f.key: f for f in fields_of(container)}
     unmatched: list[str] = []
@@ -401,7 +414,7 @@ def show_errors(container: Widget, errors: dict[str, str]) -> list[str]:
     return unmatched
 
 
-def first_invalid(container: Widget) -> FormField | None:
+def first_invalid(container: Widget | Iterable[FormField]) -> FormField | None:
     return next((f for f in fields_of(container) if f.error), None)
 
 
@@ -464,16 +477,29 @@ class FormScreen(ModalScreen[R], Generic[R]):
 
     write: Callable[[dict[str, Any]], Any] | None = None
 
+    _fields: list[FormField] | None = None
+
+    def form_fields(self) -> list[FormField]:
+        """Every field of the form, in order. Queried once (a DOM query per key
+        stroke made typing slow); a form with lazily mounted tabs overrides it."""
+        if self._fields is None:
+            found = fields_of(self)
+            if not found:
+                return found  # not composed yet: do not cache an empty list
+            self._fields = found
+        return self._fields
+
     def values(self) -> tuple[dict[str, Any], dict[str, str]]:
-        values, errors = collect(self)
+        values, errors = collect(self.form_fields())
         for key, message in self.cross_errors(values).items():
             errors.setdefault(key, message)
         return values, errors
 
     def on_form_field_changed(self, event: FormField.Changed) -> None:
-        values = {f.key: f.value for f in fields_of(self)}
+        fields = self.form_fields()
+        values = {f.key: f.value for f in fields}
         cross = self.cross_errors(values)
-        for f in fields_of(self):
+        for f in fields:
             own = f.own_error()
             if own is None:
                 for check in f.checks:
@@ -499,10 +525,15 @@ class FormScreen(ModalScreen[R], Generic[R]):
         if isinstance(node, FormField) and node.error:
             self.set_status(f"{node.label}: {node.error}", error=True)
 
+    _status_shown: tuple[str, bool] | None = None
+
     def set_status(self, message: str, *, error: bool = False) -> None:
+        if self._status_shown == (message, error):
+            return  # unchanged: no repaint per key stroke
+        self._status_shown = (message, error)
         for status in self.query(".form-status"):
             assert isinstance(status, Static)
-            status.update(message)
+            status.update(message, layout=False)
             status.set_class(error, "-error")
 
     def action_cancel(self) -> None:
@@ -513,8 +544,8 @@ class FormScreen(ModalScreen[R], Generic[R]):
             return
         values, errors = self.values()
         if errors:
-            show_errors(self, errors)
-            bad = first_invalid(self)
+            show_errors(self.form_fields(), errors)
+            bad = first_invalid(self.form_fields())
             if bad is not None:
                 bad.focus_control()
             count = len(errors)
@@ -539,13 +570,16 @@ class FormScreen(ModalScreen[R], Generic[R]):
             self.app.call_from_thread(self._failed, error.message, error.field)
         except StoreError as error:
             self.app.call_from_thread(self._failed, str(error), None)
+        except Exception as error:  # noqa: BLE001 - never leave the form on "Saving…"
+            message = f"the save failed ({type(error).__name__}: {error})"
+            self.app.call_from_thread(self._failed, message, None)
         else:
             self.app.call_from_thread(self._saved, result)
 
     def _failed(self, message: str, field: str | None) -> None:
         self.saving = False
-        if field is not None and not show_errors(self, {field: message}):
-            bad = first_invalid(self)
+        if field is not None and not show_errors(self.form_fields(), {field: message}):
+            bad = first_invalid(self.form_fields())
             if bad is not None:
                 bad.focus_control()
             self.set_status("Not saved: fix the marked field.", error=True)
