@@ -20,8 +20,6 @@ leaves half a file.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import fields, replace
 from pathlib import Path
@@ -41,6 +39,7 @@ from ka_tui.rules.flight_notation import (
     parse_turn_mode,
 )
 from ka_tui.store.errors import StoreError, ValidationError
+from ka_tui.store.files import write_text_atomic
 
 FORMAT = "ka-tui aircraft profiles"
 VERSION = 1
@@ -116,12 +115,7 @@ def export_profiles(profiles: Sequence[AircraftProfile], path: Path, *,
     text = dumps_profiles(profiles)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        write_text_atomic(path, text)
     except OSError as e:
         raise StoreError(f"cannot write {path}: {e.strerror or e}") from None
     return path

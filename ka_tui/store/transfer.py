@@ -14,7 +14,6 @@ import contextlib
 import json
 import os
 import sys
-import tempfile
 import types
 import typing
 from collections.abc import Callable
@@ -29,6 +28,7 @@ from ka_tui.store import checks
 from ka_tui.store.campaign import changed_rules
 from ka_tui.store.db import CampaignDB, backup_file, check_file, create_campaign, translate_error
 from ka_tui.store.errors import StoreError, ValidationError
+from ka_tui.store.files import write_text_atomic
 from ka_tui.store.migrations import SCHEMA_VERSION
 from ka_tui.store.models import (
     Aircraft,
@@ -125,15 +125,8 @@ def export_campaign(db: CampaignDB, file: Path | str, *, force: bool = False) ->
     if path.exists() and not force:
         raise StoreError(f"{path} already exists; use --force to replace it.")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        write_text_atomic(path, text)
     except OSError as e:
-        with contextlib.suppress(OSError, UnboundLocalError):
-            os.unlink(tmp)
         raise StoreError(f"cannot write {path}: {e.strerror}") from None
     return path
 
@@ -262,12 +255,7 @@ def validate_document(data: Any) -> dict[str, Any]:
         with d.at(f"characters[{i}]"):
             row = d.row(Character, raw, extra=("skills", "weapons"))
             d.errors(checks.character_errors(row))
-            if row["id"] in char_ids:
-                d.fail("id", f"id {row['id']} is used twice")
-            if row["name"].strip().lower() in names:
-                d.fail("name", f"two characters are called {row['name']}")
-            char_ids.add(row["id"])
-            names.add(row["name"].strip().lower())
+            _unique_row(d, row, char_ids, names, "characters")
             out["characters"].append(row)
             for key, model, check in (("skills", Skill, checks.skill_errors),
                                       ("weapons", Weapon, checks.weapon_errors)):
@@ -296,12 +284,7 @@ def validate_document(data: Any) -> dict[str, Any]:
         with d.at(f"aircraft[{i}]"):
             row = d.row(Aircraft, raw, extra=("pilot", "crew"))
             d.errors(checks.aircraft_errors(row))
-            if row["id"] in plane_ids:
-                d.fail("id", f"id {row['id']} is used twice")
-            if row["name"].strip().lower() in plane_names:
-                d.fail("name", f"two aircraft are called {row['name']}")
-            plane_ids.add(row["id"])
-            plane_names.add(row["name"].strip().lower())
+            _unique_row(d, row, plane_ids, plane_names, "aircraft")
             pilot = raw.get("pilot")
             if pilot is not None:
                 _seat(d, "pilot", pilot, char_ids, seats, row["name"])
@@ -351,6 +334,17 @@ def _seat(d: _Doc, field: str, who: Any, char_ids: set[int], seats: dict[int, st
     if who in seats:
         d.fail(field, f"character {who} already has a seat on {seats[who]}")
     seats[who] = plane
+
+
+def _unique_row(d: _Doc, row: dict[str, Any], ids: set[int], names: set[str],
+                noun: str) -> None:
+    """Refuse a second row with the same id, or the same name (any case); then note it."""
+    if row["id"] in ids:
+        d.fail("id", f"id {row['id']} is used twice")
+    if row["name"].strip().lower() in names:
+        d.fail("name", f"two {noun} are called {row['name']}")
+    ids.add(row["id"])
+    names.add(row["name"].strip().lower())
 
 
 def _unique_ids(d: _Doc, what: str, rows: list[dict[str, Any]]) -> None:
