@@ -52,7 +52,7 @@ def fighter_lines(fight: Fight, *, entered: Sequence[str] = (), waiting: str | N
     out = []
     for rank, fid in enumerate(order, 1):
         f = fight.fighter(fid)
-        opps = ", ".join(names[o].split()[0] for o in fight.opponents_of(fid)) or "—"
+        opps = ", ".join(names[o].split()[0] for o in fight.opponents_of(fid)) or "-"
         kept = f"+{f.ap_retained}" if f.ap_retained else ""
         state: Content | str = ""
         if f.out:
@@ -126,7 +126,8 @@ def odds_lines(fight: Fight, odds: Sequence[RoundOdds]) -> list[Content]:
 
 def preview_lines(fight: Fight, a: str, b: str, scenarios: Sequence[Scenario]) -> list[Content]:
     """What the revealed cards do under each way the round can end (no dice)."""
-    out = [Content(f"If… {fight.fighter(a).name} vs {fight.fighter(b).name}").stylize("bold")]
+    out = [Content(f"If the round goes so: {fight.fighter(a).name} vs "
+                   f"{fight.fighter(b).name}").stylize("bold")]
     for s in scenarios:
         out.append(Content.assemble(Content(f"  {s.label}: ").stylize("$text-muted"),
                                     s.summary))

@@ -86,13 +86,15 @@ class Draft:
 class CqcCardEditor(Widget, can_focus=True):
     """Fill in one fighter's CQC card(s) for this round."""
 
+    HELP_TITLE = "CQC card"
+
     DEFAULT_CSS = """
     CqcCardEditor { height: auto; padding: 0 1; }
     CqcCardEditor:focus { background-tint: $foreground 4%; }
     """
 
     BINDINGS = [
-        *(Binding(k, f"row('{kind.value}')", kind.label, show=False,
+        *(Binding(k, f"row('{kind.value}')", f"{kind.label} row", show=False,
                   id=f"cqc_card.row_{kind.value}") for k, kind in ROW_KEYS.items()),
         Binding("up", "move(-1)", "Row up", show=False, id="cqc_card.up"),
         Binding("down", "move(1)", "Row down", show=False, id="cqc_card.down"),
@@ -298,6 +300,8 @@ class CqcCardEditor(Widget, can_focus=True):
         for i, kind in enumerate(ActionKind):
             here = i == self.row
             text = row_text(card, kind)
+            if self.ascii_glyphs:
+                text = text.replace("—", "-")
             mark = f"{pointer} " if here else "  "
             cost = ""
             counts = row_counts(card, kind)
