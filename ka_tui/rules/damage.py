@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ka_tui.rules.air_state import Airman, AirUnit, Damage
+from ka_tui.rules.air_state import AirUnit, Damage
 from ka_tui.rules.aircraft import Trait
 from ka_tui.rules.dice import Dice, roll_2d6
 from ka_tui.rules.options import AirOptions
@@ -211,7 +211,3 @@ def under_control(unit: AirUnit) -> bool:
 
 def out_of_battle(unit: AirUnit) -> bool:
     return unit.destroyed or unit.crashed
-
-
-def wounded_airmen(unit: AirUnit) -> tuple[Airman, ...]:
-    return tuple(a for a in unit.everyone if a.wounds)

@@ -105,8 +105,6 @@ Step = Union[Forward, TurnLeft, TurnRight, SlideSlip, Climb, Descend, Thrust, Af
              WaterMethanol, Figure, Land, TakeOff]
 Plan = tuple[Step, ...]
 
-HEX_STEPS = (Forward, SlideSlip)
-
 
 @dataclass(frozen=True)
 class PathPoint:
