@@ -9,12 +9,11 @@ from ka_tui.rules.air_map import parse_map
 from ka_tui.rules.air_state import Airman
 from ka_tui.rules.aircraft import AircraftClass, EngineKind
 from ka_tui.rules.dice import ScriptedDice
-from ka_tui.rules.hexgrid import Hex
-from ka_tui.rules.move_plan import Plan, parse_plan
 from ka_tui.rules.options import AirOptions
 from ka_tui.rules.turn import BattleState, Orders, Phase, resolve_turn
 
 from .air_combat_fixtures import unit
+from .test_air_move_support import at, plan
 
 OPT = AirOptions()
 
@@ -29,16 +28,6 @@ MAP = parse_map("""
 . . . . . . . .
 . . . . . . . .
 """)
-
-
-def at(col: int, row: int) -> Hex:
-    return Hex.from_offset(col, row)
-
-
-def plan(text: str) -> Plan:
-    steps, errors = parse_plan(text)
-    assert not errors, errors
-    return steps
 
 
 def placed(uid: str, side: str, col: int, row: int, **kw: object):  # type: ignore[no-untyped-def]

@@ -12,22 +12,17 @@ from ka_tui.rules.air_map import parse_map
 from ka_tui.rules.air_state import AirUnit
 from ka_tui.rules.battle import Battle, ReplayError, replay
 from ka_tui.rules.dice import RandomDice, ScriptedDice
-from ka_tui.rules.move_plan import Forward, Plan, Thrust, parse_plan
+from ka_tui.rules.move_plan import Forward, Plan, Thrust
 from ka_tui.rules.options import AirOptions
 from ka_tui.rules.profiles import TEMPEST
 from ka_tui.rules.turn import Phase, TurnError
 
 from .air_combat_fixtures import unit
+from .test_air_move_support import plan
 
 OPT = AirOptions()
 MAP_TEXT = "\n".join([". . . . . . . ."] * 8)
 MAP = parse_map(MAP_TEXT)
-
-
-def plan(text: str) -> Plan:
-    steps, errors = parse_plan(text)
-    assert not errors
-    return steps
 
 
 def cruise(u: AirUnit) -> Plan:

@@ -10,7 +10,6 @@ import pytest
 from ka_tui.rules.air_map import parse_map
 from ka_tui.rules.air_state import Airman, Damage
 from ka_tui.rules.dice import ScriptedDice
-from ka_tui.rules.move_plan import parse_plan
 from ka_tui.rules.options import AirOptions
 from ka_tui.rules.turn import (
     BattleState,
@@ -28,15 +27,10 @@ from ka_tui.rules.turn import (
 )
 
 from .air_combat_fixtures import unit
+from .test_air_move_support import plan
 
 OPT = AirOptions()
 MAP = parse_map("\n".join([". . . . . . . ."] * 8))
-
-
-def plan(text: str):  # type: ignore[no-untyped-def]
-    steps, errors = parse_plan(text)
-    assert not errors
-    return steps
 
 
 def test_r1_1_higher_total_wins() -> None:
