@@ -35,7 +35,7 @@ def collision_target(objects: Sequence[AirUnit]) -> TargetNumber:
 
 
 def crowded_places(units: Sequence[AirUnit]) -> dict[tuple[Hex, int], tuple[AirUnit, ...]]:
-    """(hex, level) → the flying objects there, where there are two or more."""
+    """R-6: (hex, level) → the flying objects there, where there are two or more."""
     groups: dict[tuple[Hex, int], list[AirUnit]] = {}
     for u in units:
         if not out_of_battle(u) and not u.landed:

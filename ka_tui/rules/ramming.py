@@ -41,6 +41,8 @@ def cannot_spend_thrust(unit: AirUnit) -> bool:
 
 
 def ram_problems(attacker: AirUnit, target: AirUnit) -> tuple[str, ...]:
+    """Every reason this ram cannot be made (empty = it can): R-7 same hex and
+    level, both having moved; R-8 / R-1.2 one attack, none while evading."""
     out: list[str] = []
     if attacker.id == target.id:
         out.append("an aircraft cannot ram itself")

@@ -35,7 +35,8 @@ def _pixel(h: Hex) -> tuple[float, float]:
 
 
 def in_fire_arc(shooter: AirUnit, target_hex: Hex, options: AirOptions) -> bool:
-    """The forward arc (``fire_arc_degrees``, centred on the facing); the own hex counts."""
+    """The forward arc (house rule ``fire_arc_degrees``, centred on the facing:
+    S0 names no arc); the own hex counts."""
     if options.fire_arc_degrees >= 360 or target_hex == shooter.hex:
         return True
     x0, y0 = _pixel(shooter.hex)
@@ -61,7 +62,9 @@ def is_ground_attack(shooter: AirUnit, target: AirUnit) -> bool:
 # ------------------------------------------------------------------ legality
 
 def shot_problems(shooter: AirUnit, target: AirUnit, options: AirOptions) -> tuple[str, ...]:
-    """Every reason this shot cannot be made (empty = it can)."""
+    """Every reason this shot cannot be made (empty = it can): RULES-NOTES D
+    range bands, S0 §Altitude and combat same level, R-8 / R-1.2 one attack,
+    R-1.4 ammunition."""
     out: list[str] = []
     if shooter.id == target.id:
         out.append("an aircraft cannot shoot at itself")
@@ -143,6 +146,8 @@ class ShotPreview:
 
 def preview_shot(shooter: AirUnit, target: AirUnit, options: AirOptions,
                  weapon: WeaponKind = WeaponKind.GUNS) -> ShotPreview:
+    """The shot as the cursor shows it, no dice: legality and the R-2 /
+    RULES-NOTES D to-hit number with its exact chance."""
     problems = shot_problems(shooter, target, options)
     t = _to_hit(shooter, target, options, weapon, problems)
     return ShotPreview(not problems, problems, t, t.probability())

@@ -50,7 +50,8 @@ def _multinomial(n: int, p: tuple[Fraction, Fraction, Fraction]) -> dict[tuple[i
 
 
 def firepower_counts(dice: int, accuracy: int, options: AirOptions) -> dict[Counts, Fraction]:
-    """Firepower d6 (4+ hit, 6 critical), then up to ``accuracy`` missed dice re-rolled."""
+    """RULES-NOTES D Firepower d6 (4+ hit, 6 critical), then up to ``accuracy``
+    missed dice re-rolled (S0 §Traits Accuracy)."""
     return dict(_firepower_counts(dice, accuracy, _faces(options)))
 
 
@@ -65,7 +66,8 @@ def _firepower_counts(dice: int, accuracy: int,
 
 
 def saves(dice: int, rerolls: int, options: AirOptions) -> dict[int, Fraction]:
-    """Evasion d6 (4+ cancels), then up to ``rerolls`` failed dice re-rolled."""
+    """RULES-NOTES D Evasion d6 (4+ cancels), then up to ``rerolls`` failed dice
+    re-rolled (S0 §Traits Bullet dodger)."""
     return dict(_saves(dice, rerolls, options.evasion_cancel_on))
 
 
