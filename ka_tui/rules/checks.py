@@ -188,7 +188,7 @@ class Standing:
 
 def settle(crits: int, successes: int, ones: int, dice: int, options: SkillOptions
            ) -> Standing:
-    """Steps 3–4 on counts: ``crits`` live criticals, ``successes`` in all
+    """Steps 3–4 (S0 §Skills, RULES-NOTES A) on counts: ``crits`` live criticals, ``successes`` in all
     (criticals included), ``ones`` faces of 1, out of ``dice`` dice."""
     if options.crit_fail_rule is CritFailRule.ALL_ONES:
         return Standing(successes, dice > 0 and ones == dice, crits > 0, 0)

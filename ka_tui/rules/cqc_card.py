@@ -168,7 +168,8 @@ def card_cost(card: CqcCard, pool: int) -> int:
 
 
 def card_budget(card: CqcCard | Iterable[CqcCard], pool: int) -> Budget:
-    """Spent and left of one card, or of all of a fighter's cards together."""
+    """S0 §Close combat step 2: AP spent and left of one card, or of all of a
+    fighter's cards together."""
     cards = (card,) if isinstance(card, CqcCard) else tuple(card)
     spent = sum(card_cost(c, pool) for c in cards)
     return Budget(pool, spent, max(0, pool - spent), max(0, spent - pool))
@@ -228,8 +229,8 @@ def validate_card(card: CqcCard, pool: int, options: CqcOptions | None = None,
 
 
 def validate_split(cards: Iterable[CqcCard], pool: int) -> tuple[CardError, ...]:
-    """A fighter's cards against several opponents share one pool
-    (``MultiOpponent.SPLIT``): their total may not exceed it, and a Special on
+    """S0 §Close combat step 2 (house rule ``multi_opponent``): a fighter's cards
+    against several opponents share one pool (``MultiOpponent.SPLIT``): their total may not exceed it, and a Special on
     one card leaves nothing for the others."""
     cards = tuple(cards)
     if len(cards) < 2:

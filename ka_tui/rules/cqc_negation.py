@@ -44,7 +44,7 @@ class ActionUnit:
 
 
 def units_of(card: CqcCard, kinds: Iterable[ActionKind] | None = None) -> tuple[ActionUnit, ...]:
-    """The card's actions one by one, in card order."""
+    """The card's actions one by one, in card order (the units S0 §2.1 negates)."""
     wanted = set(kinds) if kinds is not None else set(ActionKind)
     return tuple(ActionUnit(card.owner, ln.kind, ln.grade, i)
                  for ln in card.lines if ln.kind in wanted

@@ -171,7 +171,8 @@ def apply_points(unit: AirUnit, points: int, dice: Dice, options: AirOptions,
 
 
 def apply_effect(unit: AirUnit, location: str, source: str) -> tuple[AirUnit, str]:
-    """A location effect without a hull hit (the heat phase's engine damage)."""
+    """A location effect without a hull hit (the heat phase's engine damage,
+    R-3.5 / RULES-NOTES D), pending until it takes effect (R-1.3)."""
     added = Damage(0, ((location, 1),), ())
     line = f"{unit.id}: {location_label(location)} damaged: {LOCATION_EFFECTS[location]} ({source})"
     return replace(unit, pending_damage=unit.pending_damage.plus(added)), line
@@ -210,4 +211,5 @@ def under_control(unit: AirUnit) -> bool:
 
 
 def out_of_battle(unit: AirUnit) -> bool:
+    """Destroyed (S0 §Flight card Hull) or crashed (R-6.1)."""
     return unit.destroyed or unit.crashed

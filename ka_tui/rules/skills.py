@@ -112,7 +112,8 @@ class Skill:
 
 
 def skill_errors(skill: Skill) -> list[tuple[str, str]]:
-    """(field, message) pairs for everything wrong with ``skill``; empty if fine."""
+    """(field, message) pairs for everything wrong with ``skill``; empty if fine
+    (S0 §Skills kinds and levels, RULES-NOTES A upgrade bounds)."""
     errors: list[tuple[str, str]] = []
     if not skill.name.strip():
         errors.append(("name", "a skill needs a name"))

@@ -317,6 +317,7 @@ def _into_effect(state: BattleState, side: str) -> BattleState:
 def shoot_unit(state: BattleState, shooter_id: str, target_id: str, dice: Dice,
                options: AirOptions, weapon: WeaponKind = WeaponKind.GUNS) -> tuple[BattleState,
                                                                                    ShotResult]:
+    """One shot (RULES-NOTES D) by the active side in its shooting phase (R-1.2)."""
     shooter, target = state.unit(shooter_id), state.unit(target_id)
     _require(state, Phase.SHOOTING, shooter)
     s2, t2, res = shoot(shooter, target, dice, options, weapon)
@@ -327,6 +328,7 @@ def shoot_unit(state: BattleState, shooter_id: str, target_id: str, dice: Dice,
 
 def ram_unit(state: BattleState, attacker_id: str, target_id: str, dice: Dice,
              options: AirOptions) -> tuple[BattleState, RamResult]:
+    """A ram (R-7) by the active side in its shooting phase (R-1.2)."""
     attacker, target = state.unit(attacker_id), state.unit(target_id)
     _require(state, Phase.SHOOTING, attacker)
     a2, t2, res = ram(attacker, target, dice, options)
