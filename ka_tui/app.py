@@ -220,6 +220,22 @@ class KaApp(App[None]):
                 return
         screen.set_focus(None)
 
+    async def action_quit(self) -> None:
+        """Quit; first ask when a screen holds changes not saved yet (settings)."""
+        unsaved = [text for stack in self._screen_stacks.values() for screen in stack
+                   if (text := _unsaved(screen))]
+        if not unsaved or type(self.screen).__name__ == "ConfirmScreen":
+            self.exit()
+            return
+        from ka_tui.screens.confirm import ConfirmScreen
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(ConfirmScreen(f"Quit and lose the {', '.join(unsaved)}?",
+                                       yes="Quit", title="Unsaved changes"), answered)
+
     def action_help(self) -> None:
         from ka_tui.screens.help import HelpScreen, key_rows
 
@@ -302,6 +318,11 @@ class KaApp(App[None]):
         yield SystemCommand("Help: keys", "List the keys of this screen and the global ones",
                             self.action_help)
         yield from binding_commands(screen)
+
+
+def _unsaved(screen: object) -> str | None:
+    check = getattr(screen, "unsaved_changes", None)
+    return check() if callable(check) else None
 
 
 # Widgets where printable keys are typed or picked, not global keys.

@@ -167,7 +167,7 @@ def aircraft_detail(a: Row, characters: Sequence[Row]) -> str:
         lines.append(f"Traits: {escape(traits)}")
     if a.get("notes"):
         lines.append(f"[dim]{escape(a['notes'])}[/]")
-    lines.append("[dim]f: flight card[/]")
+    lines.append("[dim]f card · p crew · l library[/]")
     return "\n".join(lines)
 
 

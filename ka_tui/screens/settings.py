@@ -172,6 +172,13 @@ class OptionForm(FormScreen[Any]):
         return super().dismiss(result)
 
 
+VALUE_WIDTH = 34  # the value column at 80 columns; the whole value shows below the table
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
 class SettingsScreen(Screen[None]):
     HELP_TITLE = "Settings"
 
@@ -188,7 +195,8 @@ class SettingsScreen(Screen[None]):
         height: 1fr;
     }
     SettingsScreen #option-doc {
-        height: 4;
+        height: auto;
+        max-height: 8;
         border-top: hkey $primary;
         padding: 0 1;
     }
@@ -250,7 +258,8 @@ class SettingsScreen(Screen[None]):
             changed = self.values[option.section][option.name] != \
                 self.saved[option.section][option.name]
             marker = "*" if changed else (" " if value == option.default else "~")
-            table.add_row(f"{marker}{option.key}", show_value(value)[:200], key=option.key)
+            table.add_row(f"{marker}{option.key}", _cut(show_value(value), VALUE_WIDTH),
+                          key=option.key)
         if self.options:
             table.move_cursor(row=min(row, len(self.options) - 1))
         self._show_doc()
@@ -267,7 +276,10 @@ class SettingsScreen(Screen[None]):
         if option is None:
             doc.update("")
             return
-        doc.update(f"{option.doc or '(no note)'}\nDefault: {show_value(option.default)}"
+        value = show_value(self._value(option))
+        shown = f"Value: {value}\n" if len(value) > VALUE_WIDTH else ""
+        doc.update(f"{option.doc or '(no note)'}\n{shown}"
+                   f"Default: {_cut(show_value(option.default), 60)}"
                    "   (* unsaved, ~ changed from default)")
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -346,6 +358,10 @@ class SettingsScreen(Screen[None]):
         self._fill()
         self.refresh_bindings()
         self.notify("House rules saved.", timeout=2)
+
+    def unsaved_changes(self) -> str | None:
+        """What quitting now would lose (the app asks before ``q``)."""
+        return "unsaved house-rule changes" if self.values != self.saved else None
 
     def action_close(self) -> None:
         if self.values == self.saved:

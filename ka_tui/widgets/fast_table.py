@@ -213,5 +213,8 @@ class FastTable(ScrollView, can_focus=True):
         for column, cell in zip(self.columns, cells):
             value = cell if len(cell) <= column.width else cell[:column.width - 1] + "~"
             parts.append(f" {value:<{column.width}} ")
-        line = (mark + "".join(parts)[1:])[:width].ljust(width)
+        full = mark + "".join(parts)[1:]
+        line = full[:width].ljust(width)
+        if full[width:].strip() and width > 1:
+            line = line[:-1] + "~"  # a cell cut by the pane's edge says so
         return Strip([Segment(line, style)], width)
