@@ -118,7 +118,8 @@ class CampaignPickerScreen(Screen[Path | None]):
         table.clear()
         for path, ok, name, status in found:
             self.status[path] = (ok, status)
-            table.add_row(name, path.name, status, key=str(path))
+            table.add_row(_cut(name, NAME_WIDTH), _cut(path.name, FILE_WIDTH),
+                          _cut(status, STATUS_WIDTH), key=str(path))
         if not found:
             self.query_one(".picker-hint", Static).update(
                 "No campaigns yet. Press n to make one.")
@@ -153,6 +154,16 @@ class CampaignPickerScreen(Screen[Path | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+# Name, file and status fit 80 columns; the status column must stay on screen.
+NAME_WIDTH = 32
+FILE_WIDTH = 24
+STATUS_WIDTH = 16  # enter on a bad file shows the whole message
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:width - 1] + "…"
 
 
 def _short(message: str, path: Path) -> str:

@@ -67,7 +67,7 @@ def ascii_wanted() -> bool:
 def ascii_driver(base: type[Any]) -> type[Any]:
     """A subclass of the driver class ``base`` that writes ASCII only."""
 
-    class AsciiDriver(base):  # type: ignore[valid-type, misc]
+    class AsciiDriver(base):  # type: ignore[misc]
         def write(self, data: str) -> None:
             super().write(to_ascii(data))
 

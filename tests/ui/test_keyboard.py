@@ -285,3 +285,44 @@ async def test_ascii_mode_reaches_the_roller_histogram_and_the_flight_card(
         odds = roller.query_one(OddsView)
         shown = str(odds.render())
         assert "#" in shown and "█" not in shown
+
+
+# ------------------------------------------------------------ things a GM trips on
+
+
+async def test_q_asks_before_losing_unsaved_house_rules(demo_db: Path) -> None:
+    from ka_tui.screens.confirm import ConfirmScreen
+
+    app = KaApp(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        await roster(pilot)
+        settings = await _visit(pilot, "s")
+        assert isinstance(settings, SettingsScreen) and settings.loaded
+        await _visit(pilot, "space")  # flip the first option, not saved
+        assert settings.unsaved_changes()
+        confirm = await _visit(pilot, "q")
+        assert isinstance(confirm, ConfirmScreen)
+        await _visit(pilot, "n")
+        assert app.screen is settings and app.is_running
+        await _visit(pilot, "q", "y")
+    assert app.return_code == 0
+
+
+async def test_picker_keeps_the_status_column_on_screen_at_80_columns(
+        tmp_path: Path) -> None:
+    from textual.widgets import DataTable
+
+    from ka_tui.store.db import create_campaign
+
+    long_name = "Operation Long Name For A Campaign Of Many Words"
+    path = tmp_path / "operation-long-name-for-a-campaign-of-many-words.db"
+    create_campaign(path, long_name).close()
+    app = KaApp(None, campaigns=[path])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one(DataTable)
+        assert table.row_count == 1
+        widths = sum(c.get_render_width(table) for c in table.columns.values())
+        assert widths <= SIZE[0]
+        name, _file, status = table.get_row_at(0)
+        assert str(name).endswith("…") and str(status).startswith("schema")
