@@ -10,13 +10,15 @@ from ka_tui.rules.aircraft import AircraftClass
 from ka_tui.rules.dice import ScriptedDice
 from ka_tui.rules.evasive import (
     WeaponKind,
+    attack_refusal,
     declare_evasive,
     evasive_modifier,
     evasive_target,
     may_evade,
 )
 from ka_tui.rules.options import AirOptions
-from ka_tui.rules.shooting import preview_shot, to_hit_target
+from ka_tui.rules.ramming import ram_problems
+from ka_tui.rules.shooting import preview_shot, shot_problems, to_hit_target
 from ka_tui.rules.target import Finalizer
 
 from .air_combat_fixtures import unit
@@ -73,3 +75,25 @@ def test_r8_large_ship_manoeuvre_counts_against_torpedoes_and_artillery_only() -
     ship = replace(ship, hex=a.hex.neighbour(0))
     assert to_hit_target(a, ship, OPT, WeaponKind.TORPEDO).value == 4 + 2
     assert preview_shot(a, ship, OPT).target.value == 4
+
+
+def test_r8_r1_2_one_refusal_for_shooting_and_ramming() -> None:
+    """R-8: an evading aircraft may not attack; R-1.2: one attack a turn. Shots
+    and rams give the same reason (one ``attack_refusal``)."""
+    target = unit("B", "red", moved=True)
+    cases = [
+        (unit("A", moved=True), None),
+        (unit("A", moved=True, evading=True),
+         "A may not attack this turn: it is flying an evasive manoeuvre (R-8)"),
+        (unit("A", moved=True, evading=True, attack_forfeit="its evasive check failed (R-8)"),
+         "A may not attack this turn: its evasive check failed (R-8)"),
+        (unit("A", moved=True, shot=True), "A has already attacked this turn (R-1.2)"),
+        # a forfeit outranks the attack already made: one reason, not two
+        (unit("A", moved=True, shot=True, evading=True),
+         "A may not attack this turn: it is flying an evasive manoeuvre (R-8)"),
+    ]
+    for attacker, why in cases:
+        assert attack_refusal(attacker) == why
+        for problems in (shot_problems(attacker, target, OPT), ram_problems(attacker, target)):
+            refusals = [p for p in problems if "attack" in p]
+            assert refusals == ([why] if why else [])
