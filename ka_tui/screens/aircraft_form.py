@@ -381,7 +381,7 @@ class AircraftForm(FormScreen[Any]):
             box.border_title = f"Edit {self.profile.name}" if self.aircraft else "New aircraft"
             with TabbedContent(id="aircraft-tabs"):
                 for pane_id, title in TAB_TITLES.items():
-                    with TabPane(title, id=pane_id):
+                    with TabPane(f"{title}  ", id=pane_id):
                         if pane_id == FIRST_TAB:
                             yield self._pending.pop(pane_id)
             yield Static("", classes="form-status")
@@ -509,7 +509,9 @@ class AircraftForm(FormScreen[Any]):
         tabs = self.query_one(TabbedContent)
         for pane_id, title in TAB_TITLES.items():
             bad = any(f.error for f in self._pane_fields.get(pane_id, ()))
-            label = f"{title} !" if bad else title
+            # Same width either way: a tab that changes width moves the underline,
+            # whose animation cost ~0.5 s per key stroke that toggled the mark.
+            label = f"{title} !" if bad else f"{title}  "
             tab = tabs.get_tab(pane_id)
             if tab.label_text != label:
                 tab.label = label

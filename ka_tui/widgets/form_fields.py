@@ -32,6 +32,7 @@ from typing import Any, Generic, TypeVar
 from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.widget import Widget
 from textual.message import Message
 from textual.reactive import reactive
@@ -115,7 +116,7 @@ class FormField(Widget):
         self.required = required
         self.checks: list[Check] = [check] if callable(check) else list(check)
         self._label_width = label_width
-        self.set_class(required, "-required")
+        self.set_class(required, "-required", update=False)  # styled once at mount
 
     def compose_label(self) -> Label:
         label = Label(self.label, classes="ff-label")
@@ -170,6 +171,19 @@ class FormField(Widget):
         self.post_message(self.Changed(self))
 
 
+class FieldInput(Input):
+    """The Input of a text or number field.
+
+    Textual's Input grows its virtual width with the text, and that reactive asks
+    for a layout of the whole screen on every key stroke. A field's box has a fixed
+    size, so the new width is set quietly and only the Input is repainted."""
+
+    def _watch_value(self, value: str) -> None:
+        self.set_reactive(Input.virtual_size, Size(self.content_width, 1))
+        self.refresh()
+        super()._watch_value(value)  # same size now: no layout; posts Changed
+
+
 class _InputField(FormField):
     _input_type: str = "text"
     _narrow: bool = False
@@ -183,7 +197,7 @@ class _InputField(FormField):
 
     def compose(self) -> ComposeResult:
         yield self.compose_label()
-        yield Input(
+        yield FieldInput(
             self._text,
             placeholder=self._placeholder,
             type=self._input_type,  # type: ignore[arg-type]

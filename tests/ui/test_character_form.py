@@ -161,3 +161,55 @@ async def test_store_error_keeps_the_form_open_with_the_message() -> None:
         await pilot.pause()
     assert app.result == 42
     assert calls[-1]["name"] == "Anne" and calls[-1]["skills"] == []
+
+
+async def test_any_failure_of_a_save_is_shown_and_the_form_stays_usable() -> None:
+    """Not only StoreError: a bug or an unexpected exception in ``write`` must not
+    leave the form stuck on "Saving…"; the message shows and a retry works."""
+    calls: list[dict[str, Any]] = []
+
+    def write(values: dict[str, Any]) -> int:
+        calls.append(values)
+        if len(calls) == 1:
+            raise RuntimeError("the disk went away")
+        if len(calls) == 2:
+            raise KeyError("skills")
+        return 7
+
+    form = CharacterForm(None, taken_names=[], write=write)
+    app = Host(form)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press(*"Bo")
+        for expected in ("RuntimeError: the disk went away", "KeyError: 'skills'"):
+            await pilot.press("ctrl+s")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            status = str(form.query_one(".form-status").render())
+            assert app.screen is form and not form.saving
+            assert "Saving" not in status and expected in status
+            assert "Not saved" in status
+        await pilot.press("b")  # the form still takes keys
+        await pilot.pause()
+        assert form.query_one("#input-name", Input).value == "Bob"
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    assert app.result == 7
+    assert [c["name"] for c in calls] == ["Bo", "Bo", "Bob"]
+
+
+async def test_invalid_form_is_not_written_whatever_the_keys() -> None:
+    """Typing fast (no pause between keys) still leaves the error at the field and
+    the save refused: checks per field are immediate (S0 §Skills ranges)."""
+    calls: list[dict[str, Any]] = []
+    form = CharacterForm(None, taken_names=[], write=lambda v: calls.append(v) or 1)
+    app = Host(form)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press(*"Cy", "tab", "tab", "9", "9", "ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen is form
+        assert form.query_one("#field-strength").error
+    assert calls == []
