@@ -71,8 +71,10 @@ def _section_name(node: object) -> str:
     title = getattr(node, "HELP_TITLE", None)
     if title:
         return str(title)
-    name = type(node).__name__
-    return _WIDGET_NAMES.get(name, name.removesuffix("Screen"))
+    for cls in type(node).__mro__:  # RollKeyInput reads as "Text field"
+        if cls.__name__ in _WIDGET_NAMES:
+            return _WIDGET_NAMES[cls.__name__]
+    return type(node).__name__.removesuffix("Screen")
 
 
 class HelpScreen(ModalScreen[None]):
