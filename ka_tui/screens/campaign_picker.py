@@ -116,10 +116,14 @@ class CampaignPickerScreen(Screen[Path | None]):
     def _show(self, found: list[tuple[Path, bool, str, str]]) -> None:
         table = self.query_one(DataTable)
         table.clear()
-        for path, ok, name, status in found:
+        rows = [(path, ok, _cut(name, NAME_WIDTH), _cut(path.name, FILE_WIDTH), status)
+                for path, ok, name, status in found]
+        used = (max((len(r[2]) for r in rows), default=0)
+                + max((len(r[3]) for r in rows), default=0) + 4)
+        room = max(STATUS_MIN, (table.size.width or self.app.size.width) - used - 3)
+        for path, ok, name, file_name, status in rows:
             self.status[path] = (ok, status)
-            table.add_row(_cut(name, NAME_WIDTH), _cut(path.name, FILE_WIDTH),
-                          _cut(status, STATUS_WIDTH), key=str(path))
+            table.add_row(name, file_name, _cut(status, room), key=str(path))
         if not found:
             self.query_one(".picker-hint", Static).update(
                 "No campaigns yet. Press n to make one.")
@@ -159,7 +163,7 @@ class CampaignPickerScreen(Screen[Path | None]):
 # Name, file and status fit 80 columns; the status column must stay on screen.
 NAME_WIDTH = 32
 FILE_WIDTH = 24
-STATUS_WIDTH = 16  # enter on a bad file shows the whole message
+STATUS_MIN = 16  # the status takes what is left; enter on a bad file shows it whole
 
 
 def _cut(text: str, width: int) -> str:
