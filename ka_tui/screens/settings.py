@@ -216,7 +216,7 @@ class SettingsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header(icon="")
         yield DataTable(id="options", cursor_type="row", zebra_stripes=True)
-        yield Static("", id="option-doc", markup=False)
+        yield Static("Loading the house rules…", id="option-doc", markup=False)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -274,7 +274,7 @@ class SettingsScreen(Screen[None]):
         option = self._current()
         doc = self.query_one("#option-doc", Static)
         if option is None:
-            doc.update("")
+            doc.update("" if self.loaded else "Loading the house rules…")
             return
         value = show_value(self._value(option))
         shown = f"Value: {value}\n" if len(value) > VALUE_WIDTH else ""
