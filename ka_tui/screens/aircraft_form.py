@@ -368,8 +368,6 @@ class AircraftForm(FormScreen[Any]):
         self.write = write
         self.taken_names = {n.casefold() for n in taken_names}
         self.library = list(library)
-        self._check_pending = False
-        self._last_change: FormField.Changed | None = None
         self._pane_fields: dict[str, list[FormField]] = {}
         self._pending: dict[str, Widget] = {}
 
@@ -488,20 +486,14 @@ class AircraftForm(FormScreen[Any]):
         return {k: m for k, m in form_errors(good, self.profile).items() if k not in bad}
 
     def on_form_field_changed(self, event: FormField.Changed) -> None:
-        """Re-check the whole form once per burst of changes (filling from a
-        template or mounting changes every field; one pass is enough)."""
-        event.prevent_default()  # FormScreen's per-change pass runs in _check_all
+        """A template fills every field; the whole form is re-checked once per
+        burst of changes (``FormScreen``), then the tabs are marked."""
         if event.key == "template" and event.field.value:
             self.fill(next(p for p in self.library if p.name == event.field.value))
-        self._last_change = event
-        if not self._check_pending:
-            self._check_pending = True
-            self.call_after_refresh(self._check_all)
+        super().on_form_field_changed(event)
 
-    def _check_all(self) -> None:
-        self._check_pending = False
-        if self._last_change is not None:
-            FormScreen.on_form_field_changed(self, self._last_change)
+    def check_form(self, field: FormField) -> None:
+        super().check_form(field)
         self._mark_tabs()
 
     def _mark_tabs(self) -> None:

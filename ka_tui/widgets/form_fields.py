@@ -432,6 +432,14 @@ def first_invalid(container: Widget | Iterable[FormField]) -> FormField | None:
     return next((f for f in fields_of(container) if f.error), None)
 
 
+def _field_of(widget: Any) -> FormField | None:
+    """The field holding ``widget`` (its control), if any."""
+    node = widget
+    while node is not None and not isinstance(node, FormField):
+        node = node.parent
+    return node
+
+
 def choices_of(values: Iterable[V], label: Callable[[V], str] = str) -> list[tuple[str, V]]:
     return [(label(v), v) for v in values]
 
@@ -449,8 +457,10 @@ class FormScreen(ModalScreen[R], Generic[R]):
     - ``write(values) -> R`` to store the values. It runs in a worker thread,
       one call per save (one transaction); raise the store's ``ValidationError``
       (``.field``, ``.message``) to put a message beside a field, or
-      ``StoreError`` for anything else (shown as a notification). The form
-      stays open on any error and closes with ``write``'s result on success.
+      ``StoreError`` for anything else (shown in the status line and as a
+      notification). Any other exception is shown the same way, named, so a
+      bug never leaves the form on "Saving…". The form stays open on any
+      error and closes with ``write``'s result on success.
       Without ``write`` (sub-forms that only return values) the form dismisses
       with ``values`` directly.
 
@@ -509,7 +519,25 @@ class FormScreen(ModalScreen[R], Generic[R]):
             errors.setdefault(key, message)
         return values, errors
 
+    _check_pending = False
+    _changed_field: FormField | None = None
+
     def on_form_field_changed(self, event: FormField.Changed) -> None:
+        """Each field checked itself already (the error beside it is immediate);
+        the whole-form pass runs once per burst of changes: at mount every Input
+        reports its first value, and a template fills every field."""
+        self._changed_field = event.field
+        if not self._check_pending:
+            self._check_pending = True
+            self.call_after_refresh(self._check_changed)
+
+    def _check_changed(self) -> None:
+        self._check_pending = False
+        if self._changed_field is not None:
+            self.check_form(self._changed_field)
+
+    def check_form(self, field: FormField) -> None:
+        """Every field's own and cross-field error now; ``field``'s in the status line."""
         fields = self.form_fields()
         values = {f.key: f.value for f in fields}
         cross = self.cross_errors(values)
@@ -521,9 +549,11 @@ class FormScreen(ModalScreen[R], Generic[R]):
                     if own:
                         break
             f.set_error(own or cross.get(f.key))
-        field = event.field
-        if field.error:
-            self.set_status(f"{field.label}: {field.error}", error=True)
+        # The changed field's error; else the focused one's (at mount the last
+        # field to report is rarely the one the user is on).
+        shown = field if field.error else (_field_of(self.focused) or field)
+        if shown.error:
+            self.set_status(f"{shown.label}: {shown.error}", error=True)
         else:
             self.set_status("")
 
@@ -533,10 +563,8 @@ class FormScreen(ModalScreen[R], Generic[R]):
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """The focused field's whole error (the one beside it may be cut short)."""
-        node = event.widget
-        while node is not None and not isinstance(node, FormField):
-            node = node.parent  # type: ignore[assignment]
-        if isinstance(node, FormField) and node.error:
+        node = _field_of(event.widget)
+        if node is not None and node.error:
             self.set_status(f"{node.label}: {node.error}", error=True)
 
     _status_shown: tuple[str, bool] | None = None

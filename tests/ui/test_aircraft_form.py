@@ -111,6 +111,7 @@ async def _hex_tab_error(pilot) -> None:
     await pilot.press("ctrl+s")
     await pilot.pause()
     await pilot.pause()
+    await _no_blink(pilot)  # the hex tab's Inputs mount when it is first shown
 
 
 def test_snapshot_save_refused_shows_the_tab_in_error_80x24(snap_compare):
