@@ -19,6 +19,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
 from textual.reactive import reactive
 from textual.widgets import Footer, Input, Static
@@ -289,8 +290,7 @@ class RosterScreen(Screen[None]):
             return
         row = self.current_row()
         if row is None:
-            empty = "No characters yet." if self.active_tab == "characters" else "No aircraft yet."
-            text.update(f"{empty}\nPress [b]a[/b] to add one.")
+            text.update(self._empty_detail())
             return
         if self.active_tab == "aircraft":
             text.update(view.aircraft_detail(row, self.tables["characters"].rows))
@@ -302,6 +302,15 @@ class RosterScreen(Screen[None]):
         else:
             text.update(view.character_detail(row, None, width))
             self.load_detail(row["id"])
+
+    def _empty_detail(self) -> Content:
+        """What the detail pane says when no row is selected."""
+        wanted = self.tables[self.active_tab].filter
+        if wanted:
+            return Content.assemble(f'Nothing matches "{wanted}".\nPress ',
+                                    ("escape", "bold"), " to clear the filter.")
+        empty = "No characters yet." if self.active_tab == "characters" else "No aircraft yet."
+        return Content.assemble(f"{empty}\nPress ", ("a", "bold"), " to add one.")
 
     @work(thread=True, exclusive=True, group="roster-detail", exit_on_error=False)
     def load_detail(self, character_id: int) -> None:
@@ -443,14 +452,8 @@ class RosterScreen(Screen[None]):
         self.reload_and_select("characters", character_id)
 
     def _open_aircraft_form(self, aircraft: Row | None) -> None:
-        try:
-            from ka_tui.screens.aircraft_form import open_aircraft_form
-        except ImportError:
-            self.notify("The aircraft form is not available yet.", severity="warning")
-            return
-        except Exception as error:  # noqa: BLE001 - another helper's module; keep running
-            self.notify(f"The aircraft form failed to load: {error}", severity="error")
-            return
+        from ka_tui.screens.aircraft_form import open_aircraft_form
+
         open_aircraft_form(self, aircraft, self._aircraft_saved)
 
     def _aircraft_saved(self, aircraft_id: int | None) -> None:
@@ -463,11 +466,8 @@ class RosterScreen(Screen[None]):
         row = self.current_row()
         if row is None or self.active_tab != "aircraft":
             return
-        try:
-            from ka_tui.screens.flight_card import open_flight_card
-        except ImportError:
-            self.notify("The flight card is not available yet.", severity="warning")
-            return
+        from ka_tui.screens.flight_card import open_flight_card
+
         open_flight_card(self, row["id"])
 
     def action_library(self) -> None:

@@ -8,7 +8,6 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
@@ -67,10 +66,6 @@ async def test_filter_aircraft_by_name_then_escape_restores(demo_db: Path) -> No
         assert screen.active_tab == "aircraft"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "RosterScreen.show_detail says 'No aircraft yet. Press a to add one.' when the "
-    "filter hides every row, although the campaign holds 6 aircraft; it should say "
-    "that nothing matches the filter"))
 async def test_filter_aircraft_matching_nothing_says_so(demo_db: Path) -> None:
     app = KaApp(demo_db)
     async with app.run_test(size=SIZE) as pilot:
