@@ -26,15 +26,10 @@ from ka_tui.store import roster
 from ka_tui.store.aircraft_view import AircraftView
 from ka_tui.store.db import open_campaign
 from ka_tui.widgets.flight_card import FlightCard
+from tests.ui.pilot_helpers import settle
 
 
 # ------------------------------------------------------------------ helpers
-
-async def settle(pilot) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
 
 async def retype(pilot, input_id: str, text: str) -> None:
     field = pilot.app.screen.query_one(f"#{input_id}", Input)

@@ -15,7 +15,8 @@ from ka_tui.screens.help import HelpScreen, key_rows
 from ka_tui.screens.messages import MessageScreen
 from ka_tui.screens.roster import RosterScreen
 from ka_tui.screens.transfer import ExportScreen, ImportScreen
-from tests.ui.test_roster import SIZE, roster, rows, settle
+from tests.ui.pilot_helpers import SIZE, rows, settle
+from tests.ui.test_roster import roster
 
 
 async def test_help_lists_screen_keys_then_global_keys(demo_db: Path) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from ka_tui.app import KaApp
-from tests.ui.test_roster import SIZE, settle
+from tests.ui.pilot_helpers import SIZE, settle
 
 
 def test_snapshot_campaign_picker(snap_compare: Any, demo_db: Path, tmp_path: Path) -> None:

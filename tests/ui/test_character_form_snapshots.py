@@ -9,7 +9,7 @@ from typing import Any
 from textual.widgets import Input
 
 from ka_tui.app import KaApp
-from tests.ui.test_roster import SIZE, settle, steady_cursors
+from tests.ui.pilot_helpers import SIZE, settle, steady_cursors
 
 
 def prepared(*keys: str, values: dict[str, str] | None = None) -> Any:

@@ -11,7 +11,6 @@ Demo fighters: see tests/store/test_fights.py.
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -23,20 +22,13 @@ from ka_tui.rules.dice import ScriptedDice
 from ka_tui.screens.combat import CombatScreen
 from ka_tui.screens.roller_fields import RollTextField
 from ka_tui.widgets.cqc_card import CqcCardEditor
+from tests.ui.pilot_helpers import rows, settle
 
 SIZE = (80, 24)
 # S0 §1: Mike's 4d12 Combat Initiative @5, then the other's Agility d12.
 INIT = [10, 10, 10, 10, 2]
 # S0 §4: Mike's 3d12+1d20 beat the other's 2d10 (which fail).
 MIKE_WINS = [8, 8, 8, 8, 2, 2]
-
-
-def rows(db: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-    con = sqlite3.connect(db)
-    try:
-        return con.execute(sql, args).fetchall()
-    finally:
-        con.close()
 
 
 def kinds(db: Path) -> list[str]:
@@ -48,13 +40,6 @@ def make_app(db: Path, faces: list[int] | None = None) -> KaApp:
     if faces is not None:
         app.combat_dice = ScriptedDice.of(faces)  # type: ignore[attr-defined]
     return app
-
-
-async def settle(pilot: Pilot[Any]) -> None:
-    for _ in range(3):
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 async def open_combat(pilot: Pilot[Any]) -> CombatScreen:

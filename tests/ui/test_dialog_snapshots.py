@@ -7,7 +7,6 @@ checks what the screen holds so a snapshot cannot silently show something else."
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,16 +22,7 @@ from ka_tui.screens.crew import CrewScreen
 from ka_tui.screens.roster import RosterScreen
 from ka_tui.screens.transfer import ExportScreen, ImportScreen
 from ka_tui.widgets.fast_table import FastTable
-from tests.ui.test_roster import SIZE, settle, steady_cursors
-
-
-async def wait_for(pilot: Pilot[None], pred: Callable[[], bool], timeout: float = 10) -> None:
-    """Poll ``pred``: workers and screen changes take longer under load."""
-    for _ in range(int(timeout / 0.05)):
-        if pred():
-            return
-        await pilot.pause(0.05)
-    assert pred(), "condition not met in time"
+from tests.ui.pilot_helpers import SIZE, settle, steady_cursors, wait_for
 
 
 async def steady(pilot: Pilot[None]) -> None:

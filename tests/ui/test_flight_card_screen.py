@@ -18,12 +18,7 @@ from ka_tui.store import roster
 from ka_tui.store.db import open_campaign
 from ka_tui.store.profiles_io import read_profiles
 from ka_tui.widgets.flight_card import FlightCard
-
-
-async def settle(pilot) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+from tests.ui.pilot_helpers import settle
 
 
 @pytest.fixture

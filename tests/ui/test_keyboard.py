@@ -24,7 +24,8 @@ from ka_tui.screens.roller import RollerScreen
 from ka_tui.screens.roster import RosterScreen
 from ka_tui.screens.settings import SettingsScreen
 from ka_tui.widgets import glyphs
-from tests.ui.test_roster import SIZE, roster, rows, settle
+from tests.ui.pilot_helpers import SIZE, rows, settle
+from tests.ui.test_roster import roster
 
 
 async def open_roller(pilot: Pilot[None]) -> RollerScreen:

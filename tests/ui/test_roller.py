@@ -9,7 +9,6 @@ Rules cited: S0 §Skills (pools, against 13, crits, Passive), S0 §Close combat 
 from __future__ import annotations
 
 import json
-import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -25,17 +24,10 @@ from ka_tui.screens.roller import NOBODY, TYPED, RollerScreen
 from ka_tui.screens.roller_fields import RollTextField
 from ka_tui.widgets.dice_panel import DicePanel, OddsView
 from ka_tui.widgets.roll_log import RollLogPane
+from tests.ui.pilot_helpers import rows, settle
 
 SIZE = (80, 24)
 CLOCK = datetime(2026, 3, 1, 20, 15, tzinfo=timezone.utc)
-
-
-def rows(db: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-    con = sqlite3.connect(db)
-    try:
-        return con.execute(sql, args).fetchall()
-    finally:
-        con.close()
 
 
 def make_app(db: Path, dice: Any = None) -> KaApp:
@@ -43,13 +35,6 @@ def make_app(db: Path, dice: Any = None) -> KaApp:
     app.roller_dice = dice  # type: ignore[attr-defined]
     app.roller_clock = lambda: CLOCK  # type: ignore[attr-defined]
     return app
-
-
-async def settle(pilot: Pilot[None]) -> None:
-    for _ in range(3):
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 async def open_roller(pilot: Pilot[None]) -> RollerScreen:

@@ -17,6 +17,7 @@ from textual.widgets import Input, Select
 
 from ka_tui.app import KaApp
 from ka_tui.screens.roller import RollerScreen
+from tests.ui.pilot_helpers import settle
 
 SIZE = (80, 24)
 CLOCK = datetime(2026, 3, 1, 20, 15, tzinfo=timezone.utc)
@@ -35,13 +36,6 @@ def make_app(db: Path) -> KaApp:
     app = KaApp(db)
     app.roller_clock = lambda: CLOCK  # type: ignore[attr-defined]
     return app
-
-
-async def settle(pilot: Pilot[Any]) -> None:
-    for _ in range(3):
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 async def open_roller(pilot: Pilot[Any]) -> RollerScreen:

@@ -7,9 +7,7 @@ levels), RULES-NOTES A (upgrades per level) and B (AP, K-points), R-5 (wounds).
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
-from typing import Any
 
 from textual.pilot import Pilot
 from textual.widgets import Input
@@ -19,25 +17,7 @@ from ka_tui.screens.character_form import CharacterForm
 from ka_tui.screens.confirm import ConfirmScreen
 from ka_tui.screens.roster import RosterScreen
 from ka_tui.widgets.fast_table import FastTable
-
-SIZE = (80, 24)
-
-
-def rows(db: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-    con = sqlite3.connect(db)
-    try:
-        return con.execute(sql, args).fetchall()
-    finally:
-        con.close()
-
-
-async def settle(pilot: Pilot[None]) -> None:
-    """Let workers finish and the screen catch up."""
-    for _ in range(3):
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
+from tests.ui.pilot_helpers import SIZE, rows, settle
 
 async def roster(pilot: Pilot[None]) -> RosterScreen:
     await settle(pilot)
@@ -45,13 +25,6 @@ async def roster(pilot: Pilot[None]) -> RosterScreen:
     assert isinstance(screen, RosterScreen)
     assert screen.loaded
     return screen
-
-
-def steady_cursors(app: Any) -> None:
-    """No blinking text cursor in snapshots (a blink makes them flaky)."""
-    for screen in app.screen_stack:
-        for box in screen.query(Input):
-            box.cursor_blink = False
 
 
 def table_names(screen: RosterScreen, tab: str = "characters") -> list[str]:

@@ -5,7 +5,6 @@ The demo campaign holds six aircraft (S0 §Flight card profiles)."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -13,16 +12,8 @@ from textual.widgets import Input, Static
 
 from ka_tui.app import KaApp
 from ka_tui.screens.roster import RosterScreen
-from tests.ui.test_roster import SIZE, roster, table_names
-
-
-async def wait_for(pilot: Pilot[None], pred: Callable[[], bool], timeout: float = 10) -> None:
-    """Poll ``pred`` (a worker or a screen change may take a while under load)."""
-    for _ in range(int(timeout / 0.05)):
-        if pred():
-            return
-        await pilot.pause(0.05)
-    assert pred(), "condition not met in time"
+from tests.ui.pilot_helpers import SIZE, wait_for
+from tests.ui.test_roster import roster, table_names
 
 
 def aircraft_in_db(db: Path) -> list[str]:

@@ -19,7 +19,8 @@ from ka_tui.screens.settings import (
     options_of,
     parse_value,
 )
-from tests.ui.test_roster import SIZE, roster, rows, settle
+from tests.ui.pilot_helpers import SIZE, rows, settle
+from tests.ui.test_roster import roster
 
 
 def stored_rules(db: Path) -> dict[str, dict[str, object]]:

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from ka_tui.app import KaApp
-from tests.ui.test_roster import SIZE, settle, steady_cursors
+from tests.ui.pilot_helpers import SIZE, settle, steady_cursors
 
 
 def prepared(*keys: str) -> Any:
