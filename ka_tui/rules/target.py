@@ -7,7 +7,7 @@ Rendered as ``5 (piloting) + 2 (over landing speed, R-10) = 7``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 

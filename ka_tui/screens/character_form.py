@@ -27,7 +27,6 @@ from ka_tui.store.limits import (
     CHARACTER_RANGES,
     LEVEL_NAMES,
     LEVELS,
-    MAX_UPGRADES,
     NAME_MAX,
     QUICK_SLOTS,
     ROLES,

@@ -266,7 +266,7 @@ def validate_document(data: Any) -> dict[str, Any]:
                         it = d.row(model, item)
                         d.errors(check(it))
                         if it["name"].strip().lower() in seen:
-                            d.fail("name", f"listed twice for this character")
+                            d.fail("name", "listed twice for this character")
                         seen.add(it["name"].strip().lower())
                         if it.get("quick_slot") is not None:
                             if it["quick_slot"] in slots:

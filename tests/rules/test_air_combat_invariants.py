@@ -16,7 +16,6 @@ from ka_tui.rules.altitude import ceiling_level
 from ka_tui.rules.battle import Battle, replay
 from ka_tui.rules.damage import out_of_battle
 from ka_tui.rules.dice import RandomDice
-from ka_tui.rules.hexgrid import Hex
 from ka_tui.rules.move_plan import Climb, Descend, Forward, Plan, Thrust, TurnRight
 from ka_tui.rules.movement import validate_plan
 from ka_tui.rules.options import AirOptions
