@@ -110,6 +110,7 @@ def test_rules_notes_c_point_damage_applies_effects_by_default() -> None:
        seed=st.integers(0, 10_000), glider=st.booleans())
 def test_invariant_hull_never_below_zero_and_wounds_in_range(
         hull: int, batches: list[list[bool]], seed: int, glider: bool) -> None:
+    """RULES-NOTES C/D (hits to Hull), R-5 (wounds 0–6): hull never below 0."""
     traits = ((Trait.GLIDER, None),) if glider else ()
     u = unit("U", prof={"hull": hull}, traits=traits)
     dice = RandomDice(seed)

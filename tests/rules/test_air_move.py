@@ -419,6 +419,7 @@ def test_complete_plan_fills_the_speed_before_end_thrust() -> None:
 
 
 def test_execute_refuses_an_illegal_plan_with_the_reason() -> None:
+    """R-3.4 (straight hexes per facing change): an illegal plan is refused with the reason."""
     with pytest.raises(IllegalPlan, match="turn needs 2 straight hexes"):
         execute_plan(unit(speed=6), plan("F R 5F"), OPEN, ScriptedDice.of([]), OPTS)
 
@@ -432,6 +433,7 @@ def test_a_unit_moves_once_per_turn() -> None:
 
 
 def test_plan_check_reports_overall_odds() -> None:
+    """R-2 (2d6 ≥ target) and R-3.3 (descending more than 2 levels needs a check): the plan preview gives every check's odds."""
     check = validate_plan(unit(speed=6, altitude=4), plan("D3 7F"), OPEN, OPTS)
     assert check.all_pass_probability == Fraction(15, 36)
 
@@ -490,6 +492,7 @@ def test_r3_3_steep_descent_per_turn_option() -> None:
 
 
 def test_leaving_the_map_is_noted() -> None:
+    """R-3.1 (an aircraft must fly its Speed): a path that leaves the map is noted, not refused."""
     check = validate_plan(unit(col=3, row=1, speed=3), plan("3F"), OPEN, OPTS)
     assert check.legal and check.notes == ("leaves the map at 3,-1",)
 

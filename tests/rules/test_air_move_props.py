@@ -82,6 +82,7 @@ def _check_invariants(before: AirUnit, out: AirUnit) -> None:
 @SETTINGS
 @given(units(), plans, st.integers(0, 2**32))
 def test_invariants_hold_for_any_legal_plan(u: AirUnit, p: tuple, seed: int) -> None:  # type: ignore[type-arg]
+    """Issue 6 invariants for R-3 movement: speed 0–12 (R-3.3), altitude 0–ceiling unless crashing (S0 §Altitude, R-6.1)."""
     p = complete_plan(u, p, MAP, OPTS)
     check = validate_plan(u, p, MAP, OPTS)
     assert check.legal == (not check.errors)

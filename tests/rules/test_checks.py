@@ -148,6 +148,7 @@ def test_rules_notes_a_opposed_table_never_below_2() -> None:
 
 
 def test_opposed_bonus_lowers_the_face_needed() -> None:
+    """S0 §Skills (Passive adds its level to the roll), RULES-NOTES A opposed table."""
     a = Contestant("Ann", (12,), 5, bonus=2)
     b = Contestant("Bob", (12,), 5)
     r = opposed(a, b, [5, 6])
@@ -249,12 +250,14 @@ def test_rules_notes_a_cancellation_is_simultaneous() -> None:
 
 
 def test_failed_die_does_not_cancel_a_critical() -> None:
+    """S0 §Skills (criticals of smaller dice cancelled by successes of larger dice), RULES-NOTES A: a failed die cancels nothing."""
     a, b = Contestant("Ann", (8,), 5), Contestant("Bob", (10,), 5)
     r = opposed(a, b, [8, 6])  # Bob's 6 misses 7+
     assert r.a.dice[0].cancelled_by is None and r.a.crit_success and r.winner == 0
 
 
 def test_cancelled_critical_cannot_negate_a_one() -> None:
+    """S0 §Skills and §Close combat 4 (a critical fail negated by a critical success), RULES-NOTES A: a critical already cancelled by a larger die negates no 1."""
     a, b = Contestant("Ann", (8, 8), 5), Contestant("Bob", (10,), 5)
     r = opposed(a, b, [8, 1, 9])
     assert r.a.crit_fail and r.winner == 1 and r.decided_by is Decision.CRIT_FAIL
@@ -271,6 +274,7 @@ def test_s0_close_combat_4_critical_fail_loses_automatically() -> None:
 
 
 def test_both_critical_fails_is_a_stand_off() -> None:
+    """S0 §Close combat 4 (critical fail: the opponent wins automatically) with both sides failing so: nobody wins (RULES-NOTES B, both fail)."""
     a, b = Contestant("Ann", (10,), 5), Contestant("Bob", (10,), 5)
     r = opposed(a, b, [1, 1])
     assert r.winner is None and r.decided_by is Decision.BOTH_CRIT_FAIL
@@ -327,6 +331,7 @@ def test_s0_close_combat_4_full_draw_goes_to_roll_off() -> None:
 
 
 def test_both_fail_is_a_stand_off() -> None:
+    """RULES-NOTES B (both fail: a stand-off) for S0 §Close combat 4."""
     a, b = Contestant("Ann", (10,), 5), Contestant("Bob", (10,), 5)
     r = opposed(a, b, [3, 4])
     assert r.winner is None and r.decided_by is Decision.BOTH_FAILED

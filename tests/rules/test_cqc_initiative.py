@@ -32,6 +32,7 @@ def test_s0_1_agility_test_when_combat_initiative_is_missing() -> None:
 
 
 def test_step1_ties_are_broken_by_a_d12_roll_off() -> None:
+    """S0 §Close combat 1 (order of combat), ties broken as in §4: a d12 roll-off."""
     res = initiative_order([fighter("ann"), fighter("bob")], [9, 9, 4, 4, 2, 7])
     assert res.order == ("bob", "ann")
     assert res.rolls[1].rolloff == (4, 7)
@@ -39,6 +40,7 @@ def test_step1_ties_are_broken_by_a_d12_roll_off() -> None:
 
 
 def test_step1_critical_fail_goes_last() -> None:
+    """S0 §Close combat 1 with §4: a critical fail on the initiative test ranks last."""
     res = initiative_order([fighter("ann", ci_pool=(10, 10), ci_number=9),
                             fighter("bob", agility=1)], [1, 5, 3])
     assert res.rolls[0].crit_fail and res.order == ("bob", "ann")

@@ -78,12 +78,14 @@ def test_rules_notes_b_best_use_first() -> None:
 
 
 def test_winning_special_cannot_be_cancelled_by_the_loser() -> None:
+    """S0 §Close combat 2.1: a Special beats all other actions if you win the round."""
     cs = negate(units("l", ActionKind.DEFENCE, D, D, D), units("w", ActionKind.ATTACK, S),
                 cancellers_won=False)
     assert cs == ()
 
 
 def test_losing_special_is_cancelled_as_a_deliberate() -> None:
+    """S0 §Close combat 2.1, option cqc.losing_special_as_deliberate: a loser's Special counts as a Deliberate."""
     cs = negate(defend(D), attack(S), cancellers_won=True)
     assert len(cancelled(cs)) == 1 and "losing Special" in cs[0].rule
 

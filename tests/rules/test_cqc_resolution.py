@@ -175,6 +175,7 @@ def test_s0_2_2_disarm_may_be_negated_by_evade_only() -> None:
 
 
 def test_disarm_of_an_unarmed_fighter_does_nothing() -> None:
+    """S0 §Close combat 2.2 Disarm: takes a weapon from the quick slots; with none there is nothing to take."""
     unarmed = replace(BOB, weapons=())
     res = resolve("disarm=b", "", ANN_WINS, b=unarmed)
     assert effects(res, EffectKind.DISARM) == []
@@ -257,6 +258,7 @@ def test_s0_2_1_winners_special_beats_all_the_losers_actions() -> None:
 
 
 def test_losers_special_is_only_a_deliberate() -> None:
+    """S0 §Close combat 2.1 ("Special ... if you win"), option cqc.losing_special_as_deliberate."""
     res = resolve("defence=d", "attack=s", ANN_WINS)
     assert fates(res, "bob", ActionKind.ATTACK) == [Outcome.CANCELLED]
 
@@ -278,6 +280,7 @@ def test_rules_notes_b_stand_off_feints_count_defences_retain_nothing_else() -> 
 
 
 def test_both_critical_fails_nothing_is_made() -> None:
+    """S0 §Close combat 4 (critical fail: no Attacks, Defence, Evade or Feints are made), on both sides."""
     res = resolve("attack=b,feint=b,defence=b", "feint=d", BOTH_CRIT)
     assert res.effects == () and all(f.outcome is Outcome.NO_EFFECT for f in res.fates)
 

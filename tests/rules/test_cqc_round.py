@@ -156,6 +156,7 @@ def test_s0_6_k_points_at_zero_is_out_and_the_fight_ends() -> None:
 
 
 def test_ap_clamps_at_zero_and_the_fighter_plays_an_empty_card() -> None:
+    """S0 §Close combat 2.2 Attack (AP loss by Strength), RULES-NOTES B: a pool never below 0; 0 AP plays an empty card."""
     fight = duel(a=ann(strength=4))
     cards = (card("ann", attack="2b"), card("bob"))
     after, _ = resolve_round(fight, cards, [8, 9, 3, 2])

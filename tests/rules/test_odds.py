@@ -210,6 +210,7 @@ def test_opposed_distributions_sum_to_one(pa: tuple[int, ...], pb: tuple[int, ..
 def test_a_higher_skill_never_lowers_the_chance_to_win(pa: tuple[int, ...],
                                                       pb: tuple[int, ...], na: int,
                                                       nb: int) -> None:
+    """S0 §Skills (the skill number against the opponent's), RULES-NOTES A opposed table: monotone in skill."""
     b = Contestant("B", pb, nb)
     lower = opposed_odds(Contestant("A", pa, na), b, SEED)
     higher = opposed_odds(Contestant("A", pa, na + 1), b, SEED)

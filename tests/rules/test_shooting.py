@@ -239,6 +239,7 @@ def test_s0_zero_in_rerolls_ground_attack_accuracy() -> None:
 
 
 def test_fire_arc_front_only_by_default() -> None:
+    """RULES-NOTES D shooting, option air.fire_arc_degrees (forward arc, 120° by default)."""
     a = unit("A", facing=0)
     assert in_fire_arc(a, Hex(0, -3), OPT)           # straight ahead
     assert in_fire_arc(a, Hex(1, -1), OPT)           # front-right neighbour
@@ -270,6 +271,7 @@ def test_rules_notes_d_scripted_dice_must_fit() -> None:
 
 
 def test_friendly_fire_refused_by_default() -> None:
+    """RULES-NOTES D shooting, option air.friendly_fire (off by default)."""
     a, b = pair()
     friend = replace(b, side="blue")
     assert "side" in preview_shot(a, friend, OPT).reason
