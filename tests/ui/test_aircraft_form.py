@@ -144,30 +144,22 @@ async def test_s0_edit_move_through_the_card_is_written(campaign):
     assert row_dict(db_path, aid)["move"] == 11
 
 
-async def test_invalid_field_is_refused_and_nothing_is_written(campaign):
+@pytest.mark.parametrize(("field", "text", "error"), [
+    # S0 §Flight card Move; store limits: move 1..12 (R-3.3 caps speed at 12)
+    ("move", "15", "must be 1..12"),
+    # S0 §Flight card manoeuvres: a dial speed above Move is refused
+    ("manoeuvres", "A1 A2 !H11", "speed must be 1–10"),
+], ids=["move_out_of_range", "s0_dial_speed_above_move"])
+async def test_invalid_field_is_refused_and_nothing_is_written(campaign, field, text, error):
     db_path, aid = campaign
     before = row_dict(db_path, aid)
     app = KaApp(db_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         form = await open_form(pilot, aid)
-        await retype(pilot, "input-move", "15")
-        assert form.query_one("#field-move").error == "must be 1..12"
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert app.screen is form
-    assert row_dict(db_path, aid) == before
-
-
-async def test_s0_dial_speed_above_move_is_refused_at_the_field(campaign):
-    db_path, aid = campaign
-    before = row_dict(db_path, aid)
-    app = KaApp(db_path)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        form = await open_form(pilot, aid)
-        await retype(pilot, "input-manoeuvres", "A1 A2 !H11")
-        assert "speed must be 1–10" in form.query_one("#field-manoeuvres").error
+        await retype(pilot, f"input-{field}", text)
+        shown = form.query_one(f"#field-{field}").error
+        assert shown == error if field == "move" else error in shown
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert app.screen is form
