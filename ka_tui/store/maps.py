@@ -83,6 +83,8 @@ def check_map_text(text: str) -> BattleMap:
             line = int(m.group(1))
         if not column and (m := _COLUMN.search(message)):
             column = int(m.group(1))
+        if line and not column:
+            column = _token_column(text, line, message)
         raise MapTextError(message, line, column) from None
     if battle_map.rows < 1 or battle_map.cols < 1:
         raise MapTextError("a map needs at least one row of hexes")
@@ -94,10 +96,26 @@ def check_map_text(text: str) -> BattleMap:
     for name, start in starts:
         if not battle_map.in_bounds(start):
             col, row = start.to_offset()
-            raise MapTextError(f"{name} starts at {col},{row}, off the map "
-                               f"({battle_map.cols}×{battle_map.rows})",
-                               _feature_line(text, name))
+            line = _feature_line(text, name)
+            raise MapTextError(f"line {line}: {name} starts at {col},{row}, off the map "
+                               f"({battle_map.cols}×{battle_map.rows})", line)
     return battle_map
+
+
+_QUOTED = re.compile(r"'([^']+)'")
+
+
+def _token_column(text: str, line: int, message: str) -> int:
+    """The column of the word a message quotes, on its line (1-based; 0 if not found)."""
+    lines = text.splitlines()
+    m = _QUOTED.search(message)
+    if m is None or not 1 <= line <= len(lines):
+        return 0
+    raw = lines[line - 1].split("#")[0]
+    for w in re.finditer(r"\S+", raw):
+        if w.group() == m.group(1) or m.group(1) in w.group():
+            return w.start() + 1
+    return 0
 
 
 def _feature_line(text: str, name: str) -> int:
