@@ -222,10 +222,17 @@ class Candidate:
     class_label: str
     unable: str = ""          # the reason it is refused ("" = it may fly)
     busy: str = ""            # the open battle it already flies in, if any
+    # the aircraft as a unit, for placing it on the map (side "", hex 0,0,
+    # speed its Move, level 3 or its ceiling); None when it cannot fly
+    unit: AirUnit | None = None
 
     @property
     def ready(self) -> bool:
         return not self.unable
+
+    @property
+    def refusal(self) -> str:
+        return self.unable
 
 
 @dataclass(frozen=True)
@@ -291,17 +298,27 @@ def _unable(row: Any, pilot: Any | None) -> str:
 def candidates(db: Any) -> list[Candidate]:
     """Every roster aircraft, by name, with its pilot and crew and, when it
     cannot be put in a battle, the reason (one read)."""
+    from ka_tui.store.campaign import house_rules
+
+    opts = house_rules(db).air
     planes, people, crews = _roster(db)
     busy = _busy_aircraft(db)
     out: list[Candidate] = []
     for row in planes:
         pilot = people.get(int(row.pilot_id)) if row.pilot_id is not None else None
         crew = crews.get(int(row.id), [])
+        unable = _unable(row, pilot)
+        unit = None
+        if not unable and pilot is not None:
+            profile = to_profile(row)
+            unit = _unit(row, pilot, crew, Placement(
+                int(row.id), "", Hex(0, 0), 0, min(3, ceiling_level(profile, opts)),
+                profile.move), BattleMap())
         out.append(Candidate(
             int(row.id), str(row.name), None if pilot is None else int(pilot.id),
             "" if pilot is None else str(pilot.name), tuple(int(c.id) for c in crew),
             tuple(str(c.name) for c in crew), str(row.aircraft_class).replace("_", " "),
-            _unable(row, pilot), busy.get(int(row.id), "")))
+            unable, busy.get(int(row.id), ""), unit))
     return out
 
 
@@ -477,6 +494,10 @@ class LoadedBattle:
     airmen: dict[str, tuple[int, ...]]    # unit id -> character ids, pilot first
     rules: HouseRules
     outcome: dict[str, Any] | None = None  # the battle_ended payload, once ended
+
+    @property
+    def battle_id(self) -> int:
+        return self.id
 
     @property
     def state(self) -> t.BattleState:

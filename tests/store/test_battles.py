@@ -104,7 +104,8 @@ def test_start_maps_roster_rows_to_units_with_pilot_crew_and_status_r2_r5(sq: Sq
 
 def test_an_aircraft_without_a_seated_pilot_is_refused_with_the_reason(sq: Squadron) -> None:
     with open_campaign(sq.path) as db:
-        ready = {c.name: c.unable for c in battles.candidates(db)}
+        cands = {c.name: c for c in battles.candidates(db)}
+        ready = {name: c.unable for name, c in cands.items()}
         with pytest.raises(ValidationError) as err:
             battles.start_battle(db, [
                 battles.Placement(sq.blue, "Blue", Hex.from_offset(1, 1)),
@@ -112,6 +113,10 @@ def test_an_aircraft_without_a_seated_pilot_is_refused_with_the_reason(sq: Squad
             ], map_text=OPEN)
     assert err.value.field == "aircraft" and "Spare has no pilot seated" in str(err.value)
     assert ready["Spare"] == "Spare has no pilot seated" and ready["Blue 1"] == ""
+    assert cands["Spare"].unit is None and not cands["Spare"].ready
+    template = cands["Red 2"].unit
+    assert template is not None and template.pilot.name == "Nowak"
+    assert [c.name for c in template.crew] == ["Okoro"] and template.speed == BEAUFIGHTER.move
     assert _rows(sq.path, "SELECT count(*) FROM battle") == [(0,)]
 
 
@@ -137,6 +142,19 @@ def test_an_unconscious_pilot_is_refused_r5(sq: Squadron) -> None:
         roster.update_character(db, sq.kurt, wounds=3, conscious=False)
         with pytest.raises(ValidationError, match="Kurt is unconscious"):
             _start(db, sq)
+
+
+def test_battles_are_listed_open_newest_first_then_ended(sq: Squadron) -> None:
+    with open_campaign(sq.path) as db:
+        first, second, third = (_start(db, sq, name=f"Sortie {n}") for n in (1, 2, 3))
+        battles.end_battle(db, third)
+        listed = battles.list_battles(db)
+        newest = battles.newest_open(db)
+    assert [(b.id, b.status) for b in listed] == [(second, "open"), (first, "open"),
+                                                   (third, "ended")]
+    assert newest == second
+    assert listed[0].sides == ("Blue", "Red") and listed[0].aircraft == 3
+    assert listed[0].map_name == "Open" and listed[0].events == 1
 
 
 # ------------------------------------------------------------------ commit / undo
