@@ -37,7 +37,7 @@ from ka_tui.rules.cqc import (
     CardsInvalid, initiative_order, next_die, preview_pairing, resolve_round,
     round_odds,
 )
-from ka_tui.rules.core.dice import Dice, DiceError, RandomDice, ScriptedDice
+from ka_tui.rules.core.dice import Dice, DiceError, DiceFault, RandomDice, ScriptedDice
 from ka_tui.rules.core.dice_notation import check_faces
 from ka_tui.rules.core.skills import pool_text
 from ka_tui.screens.combat.report import (
@@ -468,9 +468,8 @@ class CombatScreen(Screen[None]):
         try:
             result = initiative_order(p.start.fighters, dice, p.rules)
         except DiceError as error:
-            more = "no scripted face left" in str(error)
-            sides = str(error).rsplit(" ", 1)[-1]
-            field.set_error(f"more faces needed: next a {sides}" if more else str(error))
+            more = error.reason is DiceFault.EXHAUSTED
+            field.set_error(f"more faces needed: next a d{error.sides}" if more else str(error))
             self.app.bell()
             return
         if typed and isinstance(dice, ScriptedDice) and not dice.exhausted:
