@@ -132,6 +132,8 @@ class FightProgress:
     outcome: Mapping[str, Any] = field(default_factory=dict)
     revealed: bool = False
     seq: int = 1
+    broken: str = ""               # a damaged log: why its first bad event does not replay
+    broken_seq: int | None = None  # … and that event's seq (undo drops from it)
 
     @property
     def round(self) -> int:
