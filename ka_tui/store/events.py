@@ -119,11 +119,11 @@ def _accept_fight(done: Sequence[LogEvent], event: LogEvent) -> str | None:
     progress, broken = cqc_log.replay_prefix(items) if items else (None, None)
     if broken is not None:
         return (f"this fight's log does not replay from {_where(done, broken.index)} "
-                f"({broken}); undo back to before it first")
+                f"({broken.detail}); undo back to before it first")
     try:
         cqc_log.apply(progress, event.kind, event.payload, index=len(done))
     except cqc_log.FightLogError as e:
-        return e.refusal.message if e.refusal is not None else str(e)
+        return e.detail
     return None
 
 

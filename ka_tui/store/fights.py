@@ -227,9 +227,8 @@ def load_progress(db: Any, fight_id: int) -> FightProgress:
     if error is None:
         return replace(progress, seq=last)
     bad = stored[error.index] if error.index is not None else stored[-1]
-    text = str(error).split(": ", 1)[-1] if str(error).startswith("event ") else str(error)
     return replace(progress, seq=last, broken_seq=bad.seq,
-                   broken=f"event {bad.seq} ({bad.kind}) cannot be replayed: {text}")
+                   broken=f"event {bad.seq} ({bad.kind}) cannot be replayed: {error.detail}")
 
 
 def record(db: Any, fight_id: int, kind: str, payload: Mapping[str, Any],

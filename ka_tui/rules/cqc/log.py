@@ -91,14 +91,16 @@ class Refusal:
 class FightLogError(ValueError):
     """A log that does not replay (a changed engine, a damaged file): ``index``
     is the 0-based position of the first event that cannot be replayed
-    (None when the log as a whole is wrong), ``kind`` its kind."""
+    (None when the log as a whole is wrong), ``kind`` its kind, ``detail``
+    what is wrong with it (the message without the position)."""
 
     def __init__(self, message: str, *, index: int | None = None, kind: str = "",
-                 refusal: Refusal | None = None) -> None:
+                 refusal: Refusal | None = None, detail: str = "") -> None:
         super().__init__(message)
         self.index = index
         self.kind = kind
         self.refusal = refusal
+        self.detail = detail or message
 
 
 @dataclass(frozen=True)
@@ -270,7 +272,7 @@ def apply(progress: FightProgress | None, kind: str, payload: Mapping[str, Any],
     refusal = accept(progress, kind, payload)
     if refusal is not None:
         raise FightLogError(f"event {index + 1} ({kind}): {refusal.message}", index=index,
-                            kind=kind, refusal=refusal)
+                            kind=kind, refusal=refusal, detail=refusal.message)
     if progress is None:
         return start(payload)
     k = FightEventKind(kind)
@@ -281,14 +283,15 @@ def apply(progress: FightProgress | None, kind: str, payload: Mapping[str, Any],
             init = initiative_order(p.start.fighters, list(faces_of(payload)), p.rules)
         except (ValueError, TypeError) as e:
             raise FightLogError(f"{where}: the order of combat does not replay: {e}",
-                                index=index, kind=kind) from None
+                                index=index, kind=kind,
+                                detail=f"the order of combat does not replay: {e}") from None
         return _stepped(replace(p, initiative=init, fight=p.fight.with_order(init.order)))
     if k is FightEventKind.CARD:
         try:
             cards = tuple(CqcCard.from_dict(c) for c in payload["cards"])
         except (KeyError, TypeError, ValueError) as e:
             raise FightLogError(f"{where}: the card does not read: {e}", index=index,
-                                kind=kind) from None
+                                kind=kind, detail=f"the card does not read: {e}") from None
         return _stepped(replace(p, cards={**p.cards, str(payload["owner"]): cards}))
     if k is FightEventKind.REVEALED:
         return _stepped(replace(p, revealed=True))
@@ -298,7 +301,8 @@ def apply(progress: FightProgress | None, kind: str, payload: Mapping[str, Any],
                                           list(faces_of(payload)), p.rules)
         except (ValueError, TypeError) as e:
             raise FightLogError(f"{where}: round {p.fight.round} does not replay: {e}",
-                                index=index, kind=kind) from None
+                                index=index, kind=kind,
+                                detail=f"round {p.fight.round} does not replay: {e}") from None
         return _stepped(replace(p, rolled=report, rolled_after=after,
                                 typed_dice=bool(payload.get("typed"))))
     if k is FightEventKind.RESOLVED:
