@@ -96,7 +96,7 @@ def demo_app(zoom: str = "compact", report_fd: int | None = None) -> Any:
         BINDINGS = [Binding("ctrl+q", "leave", "Quit", id="demo.quit")]
 
         def compose(self) -> ComposeResult:
-            self.hex_map = HexMap(make_map(), make_aircraft(), zoom=zoom)  # type: ignore[arg-type]
+            self.hex_map = HexMap(make_map(), make_aircraft(), zoom=zoom)
             yield self.hex_map
 
         def on_mount(self) -> None:
