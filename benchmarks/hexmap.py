@@ -37,8 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from ka_tui.rules.air_map import BattleMap, Carrier, Strip, Surface, Terrain  # noqa: E402
-from ka_tui.rules.hexgrid import Hex  # noqa: E402
+from ka_tui.rules.air.battle_map import BattleMap, Carrier, Strip, Surface, Terrain  # noqa: E402
+from ka_tui.rules.air.hexgrid import Hex  # noqa: E402
 
 KEY_MS = 16.0
 BYTES = 1024

@@ -11,7 +11,7 @@ Keys (the map's own keys move the cursor: arrows, ``hjkl``, ``z`` zoom):
 ``0``-``9`` its height, ``+``/``-`` one up or down; ``n`` a new strip and
 ``c`` a new carrier starting at the cursor, ``e`` edit and ``d`` delete the
 strip or carrier under it; ``S`` the map's size; ``i`` import and ``w`` export
-a text map file (``rules/air_map.py``'s format). An import with a bad line is
+a text map file (``rules/air/battle_map.py``'s format). An import with a bad line is
 refused with the line and column at the file field, and the map is unchanged.
 """
 
@@ -28,7 +28,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ka_tui.rules.air_map import (
+from ka_tui.rules.air.battle_map import (
     BattleMap,
     Carrier,
     MapError,
@@ -38,7 +38,7 @@ from ka_tui.rules.air_map import (
     format_map,
     parse_map,
 )
-from ka_tui.rules.hexgrid import FACING_NAMES, Hex
+from ka_tui.rules.air.hexgrid import FACING_NAMES, Hex
 from ka_tui.widgets.form_fields import (
     CheckField,
     ChoiceField,

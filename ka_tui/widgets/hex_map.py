@@ -1,6 +1,6 @@
 """The air-battle hex map, drawn in text (issue 10).
 
-Flat-top hexes (``rules/hexgrid.py``: axial ``Hex(q, r)``, odd-q offset
+Flat-top hexes (``rules/air/hexgrid.py``: axial ``Hex(q, r)``, odd-q offset
 columns, facing 0 = N clockwise) drawn with ``/ \\ _``. Two zoom levels:
 
 * compact (pitch 4 columns x 2 lines; 20 hex columns on 80 cells)::
@@ -49,8 +49,8 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ka_tui.rules.air_map import BattleMap, Surface, Terrain
-from ka_tui.rules.hexgrid import Hex
+from ka_tui.rules.air.battle_map import BattleMap, Surface, Terrain
+from ka_tui.rules.air.hexgrid import Hex
 
 Zoom = Literal["compact", "detailed"]
 ReachKind = Literal["free", "check", "out"]

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ka_tui.rules.air_map import (
+from ka_tui.rules.air.battle_map import (
     BattleMap,
     Carrier,
     MapError,
@@ -17,7 +17,7 @@ from ka_tui.rules.air_map import (
     format_map,
     parse_map,
 )
-from ka_tui.rules.hexgrid import Hex
+from ka_tui.rules.air.hexgrid import Hex
 
 CELL_SURFACES = (Surface.OPEN, Surface.WATER, Surface.FOREST, Surface.ROUGH)
 NAMES = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcxyz0123456789-_'", min_size=1,

@@ -10,8 +10,8 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Footer
 
-from ka_tui.rules.air_map import parse_map
-from ka_tui.rules.hexgrid import Hex
+from ka_tui.rules.air.battle_map import parse_map
+from ka_tui.rules.air.hexgrid import Hex
 from ka_tui.widgets.hex_map import HexMap, MapAircraft, ReachMark
 from tests.ui.pilot_helpers import settle
 
