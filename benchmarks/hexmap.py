@@ -44,7 +44,9 @@ KEY_MS = 16.0
 BYTES = 1024
 MEMORY_MB = 150.0
 SIZE = (80, 24)
-LOOP = ["up"] * 3 + ["right"] * 4 + ["down"] * 3 + ["left"] * 4  # stays in view
+# Loops that stay in the view around its centre (no scrolling), per zoom.
+LOOPS = {"compact": ["up"] * 3 + ["right"] * 4 + ["down"] * 3 + ["left"] * 4,
+         "detailed": ["up"] * 2 + ["right"] * 3 + ["down"] * 2 + ["left"] * 3}
 KEYS = {"right": b"\x1b[C", "left": b"\x1b[D", "up": b"\x1b[A", "down": b"\x1b[B",
         "tab": b"\t", "quit": b"\x11"}
 
@@ -146,7 +148,7 @@ async def headless(presses: int, zoom: str) -> dict[str, float]:
         compositor.render_update = timed  # type: ignore[method-assign]
         times = []
         for i in range(presses):
-            key = LOOP[i % len(LOOP)]
+            key = LOOPS[zoom][i % len(LOOPS[zoom])]
             stamps.clear()
             t0 = time.perf_counter()
             app._driver.send_message(events.Key(key, None))
@@ -217,7 +219,7 @@ def pty_run(presses: int, zoom: str, quiet_ms: float) -> dict[str, float]:
         _read_until_quiet(master, 0.5)           # the first frame and any late output
         times, sizes = [], []
         for i in range(presses):
-            key = KEYS[LOOP[i % len(LOOP)]]
+            key = KEYS[LOOPS[zoom][i % len(LOOPS[zoom])]]
             t0 = time.perf_counter()
             os.write(master, key)
             size, last = _read_until_quiet(master, quiet)

@@ -433,11 +433,11 @@ class HexMap(ScrollView, can_focus=True):
         self.virtual_size = Size(width, height)
 
     def _refresh_hex(self, h: Hex) -> None:
-        """Redraw the lines of ``h`` that the cursor or the selection change (its
-        content lines; the edges never change with them)."""
+        """Redraw the lines of ``h`` that the cursor or the selection change (the
+        lines with its ``[ ]`` sides; the rest of the hex never changes with them)."""
         g = GEOMETRY[self._zoom]
         region = self._hex_region(h).translate(-self.scroll_offset)
-        lines = sorted({line for line, _, _ in g.slots} | {line for line, _, _ in g.sides})
+        lines = sorted({line for line, _, _ in g.sides})
         self.refresh(Region(region.x, region.y + lines[0], region.width,
                             lines[-1] - lines[0] + 1))
 
@@ -566,7 +566,7 @@ class HexMap(ScrollView, can_focus=True):
                     put(x + rx, right, kind)
             if cursor:
                 for line, sx_, w in g.slots:
-                    if line == ly:
+                    if line == ly and any(side[0] == line for side in g.sides):
                         for i in range(w):
                             cx = x + sx_ + i - sx
                             if 0 <= cx < width and kinds[cx] != _TARGET:
