@@ -98,7 +98,7 @@ def demo_app(zoom: str = "compact", report_fd: int | None = None) -> Any:
         BINDINGS = [Binding("ctrl+q", "leave", "Quit", id="demo.quit")]
 
         def compose(self) -> ComposeResult:
-            self.hex_map = HexMap(make_map(), make_aircraft(), zoom=zoom)
+            self.hex_map = HexMap(make_map(), make_aircraft(), zoom=zoom)  # type: ignore[arg-type]
             yield self.hex_map
 
         def on_mount(self) -> None:
@@ -145,7 +145,7 @@ async def headless(presses: int, zoom: str) -> dict[str, float]:
                 stamps.append(time.perf_counter())
             return update
 
-        compositor.render_update = timed  # type: ignore[method-assign]
+        compositor.render_update = timed
         times = []
         for i in range(presses):
             key = LOOPS[zoom][i % len(LOOPS[zoom])]

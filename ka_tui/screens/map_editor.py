@@ -205,7 +205,8 @@ class MapEditorScreen(Screen["BattleMap | None"]):
         return None
 
     def _names(self, skip: Strip | Carrier | None = None) -> set[str]:
-        return {s.name for s in (*self.edited.strips, *self.edited.carriers) if s is not skip}
+        sites: list[Strip | Carrier] = [*self.edited.strips, *self.edited.carriers]
+        return {s.name for s in sites if s is not skip}
 
     def action_new_strip(self) -> None:
         self._open_site_form(None, carrier=False)
@@ -263,7 +264,7 @@ class MapEditorScreen(Screen["BattleMap | None"]):
         def done(values: dict[str, Any] | None) -> None:
             if values is None:
                 return
-            cols, rows = values["cols"], values["rows"]
+            cols, rows = int(values["cols"]), int(values["rows"])
             m = self.edited
 
             def inside(h: Hex) -> bool:
@@ -407,7 +408,7 @@ class MapFileForm(FormScreen[Any]):
             return "no such folder"
         return None
 
-    def write(self, values: dict[str, Any]) -> Any:  # type: ignore[override]
+    def write(self, values: dict[str, Any]) -> Any:
         from ka_tui.store.errors import ValidationError
 
         path = _expand(values["file"])
