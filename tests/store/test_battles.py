@@ -167,7 +167,7 @@ def test_commit_stores_one_event_per_action_and_a_stale_window_is_refused(sq: Sq
         a.battle.begin_turn(ScriptedDice.of([6, 6, 1, 1]))
         assert battles.commit(db, bid, a.battle.events[-1]) == 2
         b.battle.begin_turn(ScriptedDice.of([1, 1, 6, 6]))
-        with pytest.raises(battles.StaleBattle, match="another window"):
+        with pytest.raises(battles.StaleBattle, match="Another window"):
             battles.commit(db, bid, b.battle.events[-1])
         again = battles.load_battle(db, bid)
     assert _stored_kinds(sq.path, bid) == ["battle_started", "turn_started"]
