@@ -117,3 +117,21 @@ def test_an_unreadable_file_is_a_message_not_a_traceback(db_path: Path, tmp_path
             maps.import_map_file(db, binary)
         with pytest.raises(StoreError, match="cannot be read"):
             maps.import_map_file(db, tmp_path / "missing.map")
+
+
+def test_a_schema_2_campaign_migrates_to_the_maps_table_keeping_its_rows(tmp_path: Path) -> None:
+    """The maps table comes by migration, after a backup of the v2 file; the
+    file made by the previous schema keeps its roster and battles."""
+    from ka_tui.store import roster
+    from ka_tui.store.db import create_campaign
+    from ka_tui.store.migrations import SCHEMA_VERSION
+
+    old = tmp_path / "old.db"
+    with create_campaign(old, "Old", schema=2) as db:
+        roster.add_character(db, name="Hale", role="pilot")
+    assert SCHEMA_VERSION == 3
+    with open_campaign(old) as db:
+        saved = maps.save_map(db, "Coast", GOOD)
+        assert [c.name for c in roster.list_characters(db)] == ["Hale"]
+        assert maps.get_map(db, saved.id).text == GOOD
+    assert (tmp_path / "old.db.bak-v2").exists()
