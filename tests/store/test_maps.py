@@ -135,3 +135,34 @@ def test_a_schema_2_campaign_migrates_to_the_maps_table_keeping_its_rows(tmp_pat
         assert [c.name for c in roster.list_characters(db)] == ["Hale"]
         assert maps.get_map(db, saved.id).text == GOOD
     assert (tmp_path / "old.db.bak-v2").exists()
+
+
+def test_campaign_export_and_import_keep_the_saved_maps(demo_db: Path, tmp_path: Path) -> None:
+    from ka_tui.store.demo import DEMO_MAP, DEMO_MAP_NAME
+    from ka_tui.store.transfer import export_campaign, import_campaign
+
+    out = tmp_path / "demo.json"
+    with open_campaign(demo_db) as db:
+        export_campaign(db, out)
+    imported = import_campaign(out, tmp_path / "copy.db")
+    with imported.db as db:
+        [info] = maps.list_maps(db)
+        assert info.name == DEMO_MAP_NAME and maps.get_map(db, info.id).text == DEMO_MAP
+
+
+def test_an_import_with_a_bad_map_names_it_and_writes_nothing(demo_db: Path,
+                                                              tmp_path: Path) -> None:
+    import json
+
+    from ka_tui.store.transfer import export_campaign, import_campaign
+
+    out = tmp_path / "demo.json"
+    with open_campaign(demo_db) as db:
+        export_campaign(db, out)
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    doc["maps"].append({"name": "Broken", "text": ". . .\n. x .\n"})
+    out.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(ValidationError) as err:
+        import_campaign(out, tmp_path / "copy.db")
+    assert err.value.field == "maps[1].text" and "line 2" in err.value.message
+    assert not (tmp_path / "copy.db").exists()
