@@ -6,6 +6,8 @@ Every step the GM takes is one event, written in its own transaction:
 ``fight_started``  the fighters' snapshot (from the roster), pairings, the
                    house rules the fight is played under, character/weapon ids
 ``initiative``     S0 step 1: the faces rolled (or typed) and the order
+``order_rerolled`` S0 step 1 again at the start of a later round (house rule
+                   ``cqc.initiative_reroll``; issue 17): round, faces, order
 ``card_entered``   S0 step 2: one combatant's card(s) for a round
 ``cards_revealed`` S0 step 3
 ``dice_rolled``    S0 steps 4-6: every face of the round, in roll order
@@ -28,9 +30,11 @@ from typing import Any
 
 from ka_tui.rules.cqc import (
     CqcCard, Fight, Fighter, InitiativeResult, RoundReport, Weapon, initiative_order,
-    resolve_round,
+    reroll_order, resolve_round,
 )
-from ka_tui.rules.options import HouseRules, UntrainedCloseCombat
+from ka_tui.rules.options import (
+    HouseRules, InitiativeReroll, UntrainedCloseCombat, recorded_rules,
+)
 from ka_tui.rules.skills import Level, Skill, SkillKind, pool_of
 
 CLOSE_COMBAT = "close combat"
@@ -43,7 +47,8 @@ REVEALED = "cards_revealed"
 DICE = "dice_rolled"
 RESOLVED = "round_resolved"
 ENDED = "fight_ended"
-ROUND_KINDS = (CARD, REVEALED, DICE, RESOLVED)
+REORDER = "order_rerolled"  # issue 17: a round's own order of combat
+ROUND_KINDS = (REORDER, CARD, REVEALED, DICE, RESOLVED)
 
 
 class FightLogError(ValueError):
@@ -115,7 +120,12 @@ def fighter_of(character: Mapping[str, Any], skills: Sequence[Mapping[str, Any]]
         armour=int(character["armour"]), k_points=int(character["k_points"]),
         weapons=[Weapon(str(w["name"]), int(w["damage"]), bool(w["is_firearm"]))
                  for w in slotted],
-        ci_pool=ci_pool, ci_number=ci_number)
+        ci_pool=ci_pool, ci_number=ci_number,
+        # issue 17, S0 §Skills Passive: his Passive skills, and whether his
+        # round test is the d12 a Passive adds to (no Close Combat skill)
+        passives=[(str(s["name"]), int(s["number"])) for s in skills
+                  if str(s["kind"]) == "passive"],
+        cc_untrained=cc_row is None)
     unable = ""
     if not character.get("conscious", True):
         unable = "unconscious"
@@ -156,6 +166,15 @@ class FightProgress:
     before_last: Fight | None = None  # the state before the last resolved round
     ended: bool = False
     outcome: Mapping[str, Any] = field(default_factory=dict)
+    order_round: int = 1  # issue 17: the round the order of combat was last rolled for
+
+    @property
+    def needs_order(self) -> bool:
+        """Issue 17, S0 §Close combat 1 and 6 under ``cqc.initiative_reroll =
+        every_round``: the next round opens with the order of combat."""
+        return (self.rules.cqc.initiative_reroll is InitiativeReroll.EVERY_ROUND
+                and self.initiative is not None and not self.over
+                and self.order_round < self.fight.round and not self.cards)
 
     @property
     def round(self) -> int:
@@ -198,7 +217,8 @@ def progress_of(fight_id: int, name: str,
         raise FightLogError("the log does not begin with the fight's start")
     head = items[0][1]
     start = Fight.from_dict(head["fight"])
-    rules = HouseRules.from_dict(head.get("rules", {}))
+    # issue 17: options a log lacks are read as the engine played then
+    rules = recorded_rules(head.get("rules", {}))
     chars = {str(k): int(v) for k, v in head.get("characters", {}).items()}
     rows = {str(k): tuple((int(i), str(n)) for i, n in v)
             for k, v in head.get("weapon_rows", {}).items()}
@@ -211,9 +231,17 @@ def progress_of(fight_id: int, name: str,
     before_last: Fight | None = None
     revealed = typed = ended = resolved_last = False
     outcome: Mapping[str, Any] = {}
+    order_round = 1
     for kind, data in items[1:]:
         resolved_last = False
-        if kind == INITIATIVE:
+        if kind == REORDER:  # issue 17: the order rolled again for this round
+            try:
+                initiative = reroll_order(fight, list(faces_of(data)), rules)
+            except ValueError as e:
+                raise FightLogError(f"the order of round {fight.round} does not replay: "
+                                    f"{e}") from None
+            fight, order_round = fight.with_order(initiative.order), fight.round
+        elif kind == INITIATIVE:
             try:
                 initiative = initiative_order(start.fighters, list(faces_of(data)), rules)
             except ValueError as e:
@@ -255,7 +283,7 @@ def progress_of(fight_id: int, name: str,
     return FightProgress(fight_id, name, start, rules, chars, rows, fight=fight, step=step, initiative=initiative, cards=cards,
                          reports=tuple(reports), rolled=rolled, rolled_after=rolled_after,
                          typed_dice=typed, before_last=before_last, ended=ended,
-                         outcome=outcome)
+                         outcome=outcome, order_round=order_round)
 
 
 def undo_from(events: Sequence[tuple[int, str, Mapping[str, Any]]]) -> int | None:
@@ -406,6 +434,14 @@ def record(db: Any, fight_id: int, kind: str, payload: Mapping[str, Any]) -> Non
 def record_initiative(db: Any, fight_id: int, result: InitiativeResult, typed: bool) -> None:
     record(db, fight_id, INITIATIVE, {"faces": [list(f) for f in result.faces],
                                       "order": list(result.order), "typed": typed})
+
+
+def record_reorder(db: Any, fight_id: int, round_no: int, result: InitiativeResult,
+                   typed: bool) -> None:
+    """Issue 17: the order of combat rolled again at the start of ``round_no``."""
+    record(db, fight_id, REORDER, {"round": round_no, "typed": typed,
+                                   "faces": [list(f) for f in result.faces],
+                                   "order": list(result.order)})
 
 
 def record_card(db: Any, fight_id: int, round_no: int, owner: str,
