@@ -164,7 +164,8 @@ def round_odds(fight: Fight, a: str, b: str, rules: HouseRules | None = None,
     cards, no weapon -- a fistfight)."""
     rules = rules or HouseRules()
     fa, fb = fight.fighter(a), fight.fighter(b)
-    ca, cb, passives = pairing_contestants(fa, fb, cards, rules.cqc)
+    ca, cb, counted = pairing_contestants(fa, fb, cards, rules.cqc)
+    passives = tuple(p.short(fight.fighter(p.fighter).name) for p in counted)
     o = opposed_odds(ca, cb, rules.skills)
     return RoundOdds(a, b, o.p_a_wins, o.p_b_wins, o.p_standoff, o.p_rolloff,
                      o.a.p_crit_fail, o.b.p_crit_fail, o.a.p_pass, o.b.p_pass,

@@ -53,6 +53,12 @@ class PassiveBonus:
                 f"cqc.passive_fight_skills); a 1 stays a critical fail "
                 f"({R_PASSIVE}: \"Critical Fail is not improved by passive skill\")")
 
+    def short(self, name: str) -> str:
+        """One screen line: ``Arthur: Brawl +2, a fistfight (S0 §Skills, ...)``."""
+        on = ", on Close Combat" if self.on_close_combat else ""
+        return (f"{name}: {self.skill} +{self.number}, a {self.kind}{on} "
+                f"({R_PASSIVE}; a 1 stays a critical fail)")
+
     def to_dict(self) -> dict[str, object]:
         return {"fighter": self.fighter, "skill": self.skill, "number": self.number,
                 "kind": self.kind, "on_close_combat": self.on_close_combat}

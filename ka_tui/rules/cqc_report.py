@@ -29,8 +29,8 @@ class ContestRecord:
     rolloff: tuple[tuple[int, int], ...]
     rule: str
     lines: tuple[str, ...]
-    # S0 §Skills, Passive: each side's bonus on every die (0: none) and the
-    # report's sentence for each Passive that counted.
+    # S0 §Skills, Passive: each side's bonus on every die (0: none) and a
+    # short line for each Passive that counted (``lines`` has the full one).
     bonuses: tuple[int, int] = (0, 0)
     passives: tuple[str, ...] = ()
 

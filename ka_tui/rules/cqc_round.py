@@ -183,19 +183,23 @@ def pairing_passives(fa: Fighter, fb: Fighter, cards: Iterable[CqcCard], options
 
 
 def pairing_contestants(fa: Fighter, fb: Fighter, cards: Iterable[CqcCard], options: CqcOptions
-                        ) -> tuple[Contestant, Contestant, tuple[str, ...]]:
-    """Both sides of S0 §4 for one pairing this round, and a report line per
-    Passive skill that counts -- the one place the round, its odds and the
-    preview get them from."""
+                        ) -> tuple[Contestant, Contestant, tuple[PassiveBonus, ...]]:
+    """Both sides of S0 §4 for one pairing this round, and each Passive skill
+    that counts -- the one place the round, its odds and the preview get
+    them from."""
     pa, pb = pairing_passives(fa, fb, cards, options)
-    lines = tuple(p.line(f.name) for f, p in ((fa, pa), (fb, pb)) if p is not None)
-    return contestant(fa, fb, options, pa), contestant(fb, fa, options, pb), lines
+    counted = tuple(p for p in (pa, pb) if p is not None)
+    return contestant(fa, fb, options, pa), contestant(fb, fa, options, pb), counted
 
 
 def roll_contest(fa: Fighter, fb: Fighter, dice: Dice, rules: HouseRules,
                  cards: Iterable[CqcCard] = ()) -> ContestRecord:
-    """S0 §4 for one pairing: the rules core's opposed test, read for CQC."""
-    ca, cb, passives = pairing_contestants(fa, fb, cards, rules.cqc)
+    """S0 §4 for one pairing: the rules core's opposed test, read for CQC;
+    the report cites each Passive skill that counted (S0 §Skills, Passive)."""
+    ca, cb, counted = pairing_contestants(fa, fb, cards, rules.cqc)
+    names = {fa.id: fa.name, fb.id: fb.name}
+    full = tuple(p.line(names[p.fighter]) for p in counted)
+    passives = tuple(p.short(names[p.fighter]) for p in counted)
     res = opposed_test(ca, cb, dice, rules.skills)
     st = standings(res.a.passed, res.a.crit_fail, res.b.passed, res.b.crit_fail, res.winner,
                    res.decided_by.value)
@@ -203,7 +207,7 @@ def roll_contest(fa: Fighter, fb: Fighter, dice: Dice, rules: HouseRules,
     return ContestRecord(fa.id, fb.id, (ca.number, cb.number), (ca.pool, cb.pool),
                          (res.a.faces, res.b.faces), (res.a.successes, res.b.successes),
                          (st.a, st.b), winner, res.decided_by.value, res.rolloff,
-                         st.rule, (*passives, *res.explanation), (ca.bonus, cb.bonus), passives)
+                         st.rule, (*full, *res.explanation), (ca.bonus, cb.bonus), passives)
 
 
 def roll_save(target: Fighter, hit: Effect, dice: Dice, options: CqcOptions) -> tuple[Effect, ...]:

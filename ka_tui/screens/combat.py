@@ -76,7 +76,7 @@ class CombatScreen(Screen[None]):
         Binding("enter", "next_round", "Next round", id="combat.next_round"),
         Binding("enter", "finish", "End fight", id="combat.finish"),
         Binding("u", "undo", "Undo round", id="combat.undo"),
-        Binding("o", "reorder", "Re-roll order", id="combat.reorder"),
+        Binding("o", "reorder", "Reorder", id="combat.reorder"),
         Binding("t", "detail", "Dice detail", show=False, id="combat.detail"),
         Binding("n", "new_fight", "New fight", id="combat.new"),
         Binding("l", "list_fights", "Fights", show=False, id="combat.list"),

@@ -176,8 +176,7 @@ def resolve_lines(fight: Fight, report: RoundReport, typed: bool, *,
         out.append(Content(f"  faces {faces}; {c.rule}").stylize("$text-muted"))
         out += passive_lines(c.passives)
         if detail:
-            out += [Content(f"    {line}").stylize("$text-muted") for line in c.lines
-                    if line not in c.passives]
+            out += [Content(f"    {line}").stylize("$text-muted") for line in c.lines]
         out += [fate_line(f, names) for f in p.fates]
     return out
 

@@ -129,7 +129,8 @@ def test_s0_skills_passive_not_on_close_combat_by_default() -> None:
     _, rep = resolve_round(fight(trained, plain()), cards(), [3, 3, 2],
                            HouseRules(cqc=CqcOptions(passive_with_close_combat=True)))
     c = rep.pairings[0].contest
-    assert c.successes == (2, 0) and "passive_with_close_combat" in c.passives[0]
+    assert c.successes == (2, 0) and "on Close Combat" in c.passives[0]
+    assert any("house rule cqc.passive_with_close_combat" in ln for ln in c.lines)
 
 
 def test_s0_skills_passive_which_skill_helps_where_is_a_table() -> None:
