@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from ka_tui.rules.cqc import CqcCard, Fight, Fighter, initiative_order, reroll_order, resolve_round
-from ka_tui.rules.options import CQC_LEGACY, HouseRules, InitiativeReroll, recorded_rules
+from ka_tui.rules.core.options import CQC_LEGACY, HouseRules, InitiativeReroll, recorded_rules
 from ka_tui.store import fights
 
 

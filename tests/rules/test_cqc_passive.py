@@ -27,7 +27,7 @@ from ka_tui.rules.cqc import (
     CqcCard, Fight, Fighter, Weapon, next_die, passive_bonus, preview_pairing, resolve_round,
     round_odds,
 )
-from ka_tui.rules.options import CqcOptions, HouseRules, SkillOptions, recorded_rules
+from ka_tui.rules.core.options import CqcOptions, HouseRules, SkillOptions, recorded_rules
 
 KNIFE = Weapon("knife", 2)
 PISTOL = Weapon("pistol", 3, is_firearm=True)

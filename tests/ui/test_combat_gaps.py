@@ -17,7 +17,7 @@ from typing import Any
 
 from textual.widgets import Input
 
-from ka_tui.rules.options import HouseRules, InitiativeReroll
+from ka_tui.rules.core.options import HouseRules, InitiativeReroll
 from ka_tui.store.campaign import set_house_rules
 from ka_tui.store.db import open_campaign
 from tests.ui.pilot_helpers import rows, settle
