@@ -21,8 +21,9 @@ from ka_tui.rules.core.options import HouseRules, InitiativeReroll
 from ka_tui.store.campaign import set_house_rules
 from ka_tui.store.db import open_campaign
 from tests.ui.pilot_helpers import rows, settle
-from tests.ui.test_combat import INIT, MIKE_WINS, SIZE, keys, make_app, new_fight, \
-    open_combat, text_of
+from tests.ui.test_combat import (
+    INIT, MIKE_WINS, SIZE, keys, make_app, new_fight, open_combat, text_of,
+)
 
 # S0 §1: Arthur's Combat Initiative 3d10+1d12 @5 (8+ each: 4 successes),
 # Kasia's Agility d12 @4 (a 2: failed). Arthur goes first.
