@@ -7,8 +7,8 @@ new round rolls the order again is house rule ``cqc.initiative_reroll``
 (once / every_round / gm_asks). The fight's log replays: a log recorded
 before the option existed is read as played then (the order rolled once).
 
-The replay is ``store.fights.progress_of`` for now (pure: no database); it is
-due to move into the rules' fight-log module.
+The replay and its checks are the rules' fight log (``rules/cqc/log.py``:
+``progress_of``, ``accept``; pure, no database).
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ import pytest
 
 from ka_tui.rules.cqc import CqcCard, Fight, Fighter, initiative_order, reroll_order, resolve_round
 from ka_tui.rules.core.options import CQC_LEGACY, HouseRules, InitiativeReroll, recorded_rules
-from ka_tui.store import fights
+from ka_tui.rules.cqc.log import (
+    FightEventKind, FightLogError, RefusalReason, accept, card_order, progress_of, undo_from,
+)
 
 
 def fighter(fid: str, **kw: Any) -> Fighter:
@@ -67,18 +69,18 @@ def test_s0_close_combat_1_the_default_is_rolled_at_the_start_and_when_the_gm_as
     """S0 §Close combat 1 and 6: the default a GM expects -- the order of
     step 1 stands until he re-rolls it (gm_asks)."""
     assert HouseRules().cqc.initiative_reroll is InitiativeReroll.GM_ASKS
-    p = fights.progress_of(1, "f", log(InitiativeReroll.GM_ASKS))
+    p = progress_of(1, "f", log(InitiativeReroll.GM_ASKS))
     assert p.step == 6 and not p.needs_order and p.fight.order == ("ann", "bob")
 
 
 def test_s0_close_combat_1_every_round_opens_the_next_round_with_the_order() -> None:
     """S0 §Close combat 1 ... 6 "determine next step" under every_round:
     round 2 starts with step 1; once it is rolled, the new order holds."""
-    p = fights.progress_of(1, "f", log(InitiativeReroll.EVERY_ROUND))
+    p = progress_of(1, "f", log(InitiativeReroll.EVERY_ROUND))
     assert p.step == 6 and p.needs_order and p.fight.round == 2
-    p = fights.progress_of(1, "f", log(InitiativeReroll.EVERY_ROUND, reorder(BOB_FIRST)))
+    p = progress_of(1, "f", log(InitiativeReroll.EVERY_ROUND, reorder(BOB_FIRST)))
     assert not p.needs_order and p.step == 2 and p.order_round == 2
-    assert p.fight.order == ("bob", "ann") and fights.card_order(p.fight) == ("bob", "ann")
+    assert p.fight.order == ("bob", "ann") and card_order(p.fight) == ("bob", "ann")
     assert p.initiative is not None and "round 2" in p.initiative.lines[0]
     assert "initiative_reroll=every_round" in p.initiative.lines[0]
 
@@ -87,7 +89,7 @@ def test_s0_close_combat_1_every_round_opens_the_next_round_with_the_order() -> 
 def test_s0_close_combat_1_once_and_gm_asks_never_ask_by_themselves(mode: InitiativeReroll
                                                                       ) -> None:
     """S0 §Close combat 1: under once and gm_asks round 2 goes on to the cards."""
-    assert not fights.progress_of(1, "f", log(mode)).needs_order
+    assert not progress_of(1, "f", log(mode)).needs_order
 
 
 def test_s0_close_combat_1_a_reroll_uses_the_step_1_test() -> None:
@@ -107,7 +109,7 @@ def test_s0_close_combat_1_a_reroll_uses_the_step_1_test() -> None:
 def test_s0_close_combat_1_the_order_changes_who_reveals_first_in_round_2() -> None:
     """S0 §Close combat 3: cards are revealed in the order of combat, so the
     re-rolled order of round 2 sets the report's order."""
-    p = fights.progress_of(1, "f", log(InitiativeReroll.EVERY_ROUND, reorder(BOB_FIRST)))
+    p = progress_of(1, "f", log(InitiativeReroll.EVERY_ROUND, reorder(BOB_FIRST)))
     cards = [CqcCard.build("ann", "bob", attack="b"), CqcCard.build("bob", "ann", attack="b")]
     _, report = resolve_round(p.fight, cards, ROUND, p.rules)
     assert report.pairings[0].fates[0].unit.owner == "bob"
@@ -119,9 +121,9 @@ def test_s0_close_combat_1_undo_drops_the_reroll_with_its_round() -> None:
     events = log(InitiativeReroll.GM_ASKS, reorder(BOB_FIRST),
                  ("card_entered", {"round": 2, "owner": "bob", "cards": []}))
     seqs = [(i + 1, kind, data) for i, (kind, data) in enumerate(events)]
-    first = fights.undo_from(seqs)
+    first = undo_from(seqs)
     assert first is not None and events[first - 1][0] == "order_rerolled"
-    back = fights.progress_of(1, "f", events[:first - 1])
+    back = progress_of(1, "f", events[:first - 1])
     assert back.fight.order == ("ann", "bob") and back.step == 6
 
 
@@ -130,7 +132,7 @@ def test_s0_close_combat_1_an_old_log_replays_as_played() -> None:
     order rolled once, whatever today's default, and replays unchanged."""
     old = log(None)
     assert "initiative_reroll" not in old[0][1]["rules"]["cqc"]
-    p = fights.progress_of(1, "f", old)
+    p = progress_of(1, "f", old)
     assert p.rules.cqc.initiative_reroll is InitiativeReroll.ONCE
     assert not p.needs_order and p.step == 6
     played = resolve_round(START.with_order(initiative_order(START.fighters, ANN_FIRST).order),
@@ -143,5 +145,36 @@ def test_s0_close_combat_1_an_old_log_replays_as_played() -> None:
 
 def test_a_reroll_that_does_not_replay_is_reported() -> None:
     """A damaged re-roll event gives a FightLogError, never a wrong order."""
-    with pytest.raises(fights.FightLogError, match="round 2"):
-        fights.progress_of(1, "f", log(InitiativeReroll.EVERY_ROUND, reorder([9])))
+    with pytest.raises(FightLogError, match="round 2"):
+        progress_of(1, "f", log(InitiativeReroll.EVERY_ROUND, reorder([9])))
+
+
+def test_s0_close_combat_1_accept_takes_one_reroll_at_the_start_of_a_later_round() -> None:
+    """S0 §Close combat 1 and 6, house rule cqc.initiative_reroll: the log
+    takes a re-roll where the screen offers it -- the start of round 2 or
+    later, before any card -- and only once a round; never under once."""
+    gm = progress_of(1, "f", log(InitiativeReroll.GM_ASKS))
+    payload = reorder(BOB_FIRST)[1]
+    assert accept(gm, FightEventKind.REORDER, payload) is None
+    # under once: refused, and the replay refuses such a log too
+    once = progress_of(1, "f", log(InitiativeReroll.ONCE))
+    refusal = accept(once, FightEventKind.REORDER, payload)
+    assert refusal is not None and refusal.reason is RefusalReason.NO_REORDER
+    assert "once" in refusal.message
+    with pytest.raises(FightLogError, match="once"):
+        progress_of(1, "f", log(InitiativeReroll.ONCE, reorder(BOB_FIRST)))
+    # a second one for the same round
+    again = progress_of(1, "f", log(InitiativeReroll.GM_ASKS, reorder(BOB_FIRST)))
+    refusal = accept(again, FightEventKind.REORDER, payload)
+    assert refusal is not None and refusal.reason is RefusalReason.ORDER_ALREADY_IN
+    # after a card of the round
+    carded = progress_of(1, "f", log(InitiativeReroll.EVERY_ROUND, (
+        "card_entered", {"round": 2, "owner": "bob", "cards": []})))
+    refusal = accept(carded, FightEventKind.REORDER, payload)
+    assert refusal is not None and refusal.reason is RefusalReason.OUT_OF_STEP
+    # round 1 keeps the order just rolled; another round's number is refused
+    first = progress_of(1, "f", log(InitiativeReroll.GM_ASKS)[:2])
+    refusal = accept(first, FightEventKind.REORDER, reorder(BOB_FIRST, 1)[1])
+    assert refusal is not None and refusal.reason is RefusalReason.WRONG_ROUND
+    refusal = accept(gm, FightEventKind.REORDER, reorder(BOB_FIRST, 3)[1])
+    assert refusal is not None and refusal.reason is RefusalReason.WRONG_ROUND

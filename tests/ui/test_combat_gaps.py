@@ -157,8 +157,8 @@ async def test_s0_close_combat_1_the_gm_rerolls_with_o_and_once_forbids_it(
         await keys(pilot, "o", "r")
         assert screen.view_step == 2
         assert text_of(screen, "#fighters").startswith("1. Jeanne Moreau")
-        assert screen.check_action("reorder", ()) is True  # no card in yet
-        await keys(pilot, "a", "1", "enter")          # Jeanne's card: too late now
+        assert screen.check_action("reorder", ()) is False  # once a round (log's accept)
+        await keys(pilot, "a", "1", "enter")          # Jeanne's card
         assert screen.check_action("reorder", ()) is False
     assert rows(demo_db, "SELECT count(*) FROM fight_event WHERE kind='order_rerolled'") == [(1,)]
 
