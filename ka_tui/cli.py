@@ -134,7 +134,7 @@ def _demo(db: Path | None, force: bool) -> Path:
         check_file(path)  # refuse anything that is not a campaign, before any write
         if not force:
             return _checked(path)
-        backup = backup_file(path, "bak-demo")
+        backup = backup_file(path, "before-demo-reset")
         for side in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
             side.unlink(missing_ok=True)
         _say(f"previous file kept as {backup}")
