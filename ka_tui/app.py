@@ -144,7 +144,7 @@ class KaApp(App[None]):
 
                 if self.db_path is None:
                     raise RuntimeError("no campaign chosen")
-                self._db = open_campaign(self.db_path)
+                self._db = open_campaign(self.db_path, daily_backup=True)
             return self._db
 
     def close_campaign(self) -> None:
@@ -155,7 +155,18 @@ class KaApp(App[None]):
 
     # -- start ------------------------------------------------------------
 
+    def show_access(self) -> None:
+        """The header says when the campaign is open read-only (issue 11)."""
+        from ka_tui.store.files import read_only_reason
+
+        reason = read_only_reason(self.db_path) if self.db_path is not None else None
+        base = getattr(self, "_base_title", None)
+        if base is None:
+            base = self._base_title = self.title
+        self.title = f"{base} · READ-ONLY ({reason})" if reason else base
+
     def on_mount(self) -> None:
+        self.show_access()
         if self.db_path is not None:
             self.switch_mode("roster")
         else:
@@ -171,6 +182,7 @@ class KaApp(App[None]):
             self.exit()
             return
         self.db_path = path
+        self.show_access()
         self.switch_mode("roster")
 
     def show_store_error(self, title: str, error: Exception) -> None:
@@ -281,6 +293,7 @@ class KaApp(App[None]):
         modes start again from scratch when next visited)."""
         self.close_campaign()
         self.db_path = path
+        self.show_access()
 
         def reset() -> None:
             for spec in MODE_SPECS:

@@ -162,8 +162,12 @@ class CombatScreen(Screen[None]):
                 fight_id = next((i for i, _, status in open_fights(db) if status == "open"),
                                 None)
             progress = load_progress(db, fight_id) if fight_id is not None else None
-        except (StoreError, FightLogError) as error:
-            self.app.call_from_thread(self._failed, "Cannot read the fight", error)
+        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
+            from ka_tui.store.damage import load_failure
+
+            what = f"fight {fight_id}" if fight_id is not None else "the fights"
+            self.app.call_from_thread(self._failed, "Cannot read the fight",
+                                      load_failure(what, error, self.app))
             return
         self.app.call_from_thread(self.call_later, self.show_progress, progress)
 
@@ -381,8 +385,11 @@ class CombatScreen(Screen[None]):
 
         try:
             candidates, _ = load_candidates(self.campaign_db())
-        except StoreError as error:
-            self.app.call_from_thread(self._failed, "Cannot read the roster", error)
+        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
+            from ka_tui.store.damage import load_failure
+
+            self.app.call_from_thread(self._failed, "Cannot read the roster",
+                                      load_failure("the roster", error, self.app))
             return
         self.app.call_from_thread(self.call_later, self._pick_pairs, candidates)
 

@@ -82,8 +82,11 @@ class FlightCardScreen(Screen[None]):
             db = campaign_db_of(self)
             view = load_aircraft_view(db, self.aircraft_id)
             ids = [i for i, _ in aircraft_ids(db)]
-        except StoreError as error:
-            self.app.call_from_thread(self._failed, str(error))
+        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
+            from ka_tui.store.damage import load_failure
+
+            self.app.call_from_thread(self._failed, str(load_failure(
+                f"aircraft {self.aircraft_id}", error, self.app)))
             return
         self.app.call_from_thread(self._show, view, ids)
 

@@ -167,18 +167,27 @@ class RollerScreen(Screen[None]):
         from ka_tui.store.errors import StoreError
         from ka_tui.store.roll_log import count_rolls, query_rolls
 
+        from ka_tui.store.damage import load_failure
+
         try:
             db = self.campaign_db()
             data = load_roller_data(db)
+        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
+            self.app.call_from_thread(self._load_failed, load_failure("the roller", error, self.app))
+            return
+        try:
             rolls = query_rolls(db, self._log_filter, limit=LOG_LIMIT)
             total = count_rolls(db, self._log_filter)
-        except StoreError as error:
-            self.app.call_from_thread(self._load_failed, error)
-            return
+            problem: StoreError | None = None
+        except Exception as error:  # noqa: BLE001 — the dice still roll without the log
+            rolls, total, problem = [], 0, load_failure("the roll log", error, self.app)
         self.app.call_from_thread(self._loaded, data, rolls, total)
+        if problem is not None:
+            self.app.call_from_thread(self._load_failed, problem)
 
     def _load_failed(self, error: Exception) -> None:
-        self.query_one(OddsView).show_problem(f"Cannot read the campaign: {error}")
+        self.query_one(OddsView).show_problem(str(error))
+        self.notify(str(error), title="Dice roller", severity="error", timeout=20)
 
     def _loaded(self, data: RollerData, rolls: list[LoggedRoll], total: int) -> None:
         first = not self.loaded
@@ -490,9 +499,12 @@ class RollerScreen(Screen[None]):
             db = self.campaign_db()
             rolls = query_rolls(db, text, limit=LOG_LIMIT)
             total = count_rolls(db, text)
-        except StoreError as error:
-            self.app.call_from_thread(self.notify, str(error), title="Roll log",
-                                      severity="error")
+        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
+            from ka_tui.store.damage import load_failure
+
+            self.app.call_from_thread(self.notify, str(load_failure("the roll log", error,
+                                                                    self.app)),
+                                      title="Roll log", severity="error")
             return
         self.app.call_from_thread(self._filtered, text, rolls, total)
 

@@ -63,9 +63,14 @@ def protect(path: Path, *, shared: bool | None = None) -> None:
 
 def private_dir(folder: Path, *, shared: bool | None = None, create: bool = True) -> None:
     """Create ``folder`` (and missing parents) 0700 (0770 + setgid when shared),
-    whatever the umask; an existing folder made by ka-tui is tightened."""
+    whatever the umask; an existing one is tightened (a group-shared one stays
+    shared). Only for ka-tui's own folders (data folder, backups)."""
     if shared is None:
-        shared = share_requested()
+        try:
+            was_shared = folder.stat().st_mode & 0o070 == 0o070
+        except OSError:
+            was_shared = False
+        shared = share_requested() or was_shared
     mode = SHARED_DIR if shared else PRIVATE_DIR
     if create and not folder.is_dir():
         old = os.umask(0o077 if not shared else 0o007)

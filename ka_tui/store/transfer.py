@@ -61,7 +61,12 @@ _IMPLIED = schema_doc.IMPLIED
 def _plain(row: SQLModel) -> dict[str, Any]:
     out = row.model_dump()
     for name in _JSON_COLUMNS.get(type(row), ()):
-        out[name] = json.loads(out[name])
+        try:
+            out[name] = json.loads(out[name])
+        except (TypeError, ValueError, RecursionError):
+            table = getattr(type(row), "__tablename__", type(row).__name__)
+            raise StoreError(f"{table} row {out.get('id')}: {name} is not valid JSON; "
+                             "the campaign file is damaged there") from None
     for name in _IMPLIED.get(type(row), ()):
         out.pop(name, None)
     return out
@@ -177,7 +182,8 @@ def validate_document(data: Any) -> dict[str, Any]:
     replayed through the rules."""
     text = data if isinstance(data, (str, bytes)) else json.dumps(data, ensure_ascii=False)
     raw, _ = schema_doc.parse(text)
-    return _checked(raw)
+    checked: dict[str, Any] = _checked(raw)
+    return checked
 
 
 @typing.no_type_check
