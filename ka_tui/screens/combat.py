@@ -166,8 +166,9 @@ class CombatScreen(Screen[None]):
             from ka_tui.store.damage import load_failure
 
             what = f"fight {fight_id}" if fight_id is not None else "the fights"
-            self.app.call_from_thread(self._failed, "Cannot read the fight",
-                                      load_failure(what, error, self.app))
+            failure = load_failure(what, error, self.app)
+            self.app.call_from_thread(self._info, [Content(str(failure))])
+            self.app.call_from_thread(self._failed, "Cannot read the fight", failure)
             return
         self.app.call_from_thread(self.call_later, self.show_progress, progress)
 

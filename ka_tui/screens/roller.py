@@ -186,7 +186,12 @@ class RollerScreen(Screen[None]):
             self.app.call_from_thread(self._load_failed, problem)
 
     def _load_failed(self, error: Exception) -> None:
-        self.query_one(OddsView).show_problem(str(error))
+        if self.loaded:  # only the log failed: the dice still roll (issue 11)
+            self.query_one(DicePanel).show_message(str(error))
+            pane = self.query_one(RollLogPane)
+            pane.border_title = "Roll log · could not be read"
+        else:
+            self.query_one(OddsView).show_problem(str(error))
         self.notify(str(error), title="Dice roller", severity="error", timeout=20)
 
     def _loaded(self, data: RollerData, rolls: list[LoggedRoll], total: int) -> None:
