@@ -353,11 +353,18 @@ def restore(backup: Path, campaign: Path | None = None) -> Restored:
     return Restored(target, backup, previous)
 
 
-def _release(target: Path) -> None:
-    """Fold the WAL into the file and check nobody else has it open."""
-    con = sqlite3.connect(target, isolation_level=None)
+def release(target: Path) -> None:
+    """Check that no other ka-tui has ``target`` open, and fold its WAL into the
+    file (so no ``-wal`` outlives it when the file is replaced).
+
+    Every open connection holds a lock that ``locking_mode=EXCLUSIVE`` with
+    ``BEGIN EXCLUSIVE`` cannot pass, even an idle one; then a TRUNCATE checkpoint.
+    """
+    con = sqlite3.connect(target, isolation_level=None, timeout=0.1)
     try:
-        con.execute("PRAGMA busy_timeout = 100")
+        con.execute("PRAGMA locking_mode = EXCLUSIVE")
+        con.execute("BEGIN EXCLUSIVE")
+        con.execute("COMMIT")
         busy = con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
     except sqlite3.Error:
         busy = 1
@@ -366,6 +373,9 @@ def _release(target: Path) -> None:
     wal = Path(f"{target}-wal")
     if busy or (wal.exists() and wal.stat().st_size):
         raise StoreError(f"{target} is open in another ka-tui; close it and try again.")
+
+
+_release = release
 
 
 def age_text(backup: Backup, now: datetime | None = None) -> str:

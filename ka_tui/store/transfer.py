@@ -450,14 +450,8 @@ def _create(target: Path, name: str, doc: dict[str, Any]) -> CampaignDB:
 
 
 def _release(target: Path) -> None:
-    """Make sure no WAL of the old file outlives it (else it would apply to the new one)."""
-    import sqlite3
+    """Make sure no other ka-tui has it open and no WAL of the old file outlives
+    it (else it would apply to the new one)."""
+    from ka_tui.store.backups import release
 
-    con = sqlite3.connect(target, isolation_level=None)
-    try:
-        con.execute("PRAGMA busy_timeout = 100")
-        busy = con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
-    finally:
-        con.close()
-    if busy or Path(f"{target}-wal").exists() and Path(f"{target}-wal").stat().st_size:
-        raise StoreError(f"{target} is open in another ka-tui; close it and try again.")
+    release(target)
