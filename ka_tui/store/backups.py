@@ -41,6 +41,7 @@ from ka_tui.store.files import (
     is_shared,
     private_dir,
     protect,
+    read_only_reason,
     share_requested,
 )
 
@@ -318,6 +319,9 @@ def restore(backup: Path, campaign: Path | None = None) -> Restored:
     previous: Backup | None = None
     if target.exists():
         check_file(target)  # never replace a file that is not a campaign
+        reason = read_only_reason(target)
+        if reason is not None:
+            raise StoreError(f"{target} cannot be written ({reason}); it was not changed.")
         _release(target)
         previous = take_backup(target, "before-restore", rotate_after=False)
     shared = is_shared(target) or share_requested()

@@ -288,3 +288,35 @@ def test_sigkill_during_a_restore_leaves_campaign_and_backup_whole(tmp_path: Pat
     assert killed >= 1
     restore(backup.path)
     assert "Zed" not in _names(path)
+
+
+# ----------------------------------------------------------------- palette
+
+async def test_the_palettes_backup_commands(demo_db: Path) -> None:
+    """List, back up now, and restore the newest from inside the app."""
+    from textual.widgets import Static
+
+    from ka_tui.app import KaApp
+    from tests.ui.pilot_helpers import SIZE, settle, wait_for
+
+    app = KaApp(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        names = {c.title for c in app.get_system_commands(app.screen)}
+        assert {"Backups: list", "Backups: back up now",
+                "Backups: restore the newest"} <= names
+        app.action_backup_now()
+        await wait_for(pilot, lambda: any(b.reason == "manual" for b in list_backups(demo_db)))
+        app.action_list_backups()
+        await settle(pilot)
+        body = str(app.screen.query_one(".message-body", Static).render())
+        assert "manual" in body  # (the day's daily gave way to it: newest of the day)
+        await pilot.press("escape")
+        await settle(pilot)
+        _add(demo_db, "Zed")
+        app.action_restore_newest()
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert "Zed" not in _names(demo_db)
+        assert "before-restore" in {b.reason for b in list_backups(demo_db)}
