@@ -11,11 +11,11 @@ expected an object``).
   column, with the column's type and default; the JSON columns get their own
   shape (roll faces, event payloads); unknown keys are refused. Validation is
   strict JSON: ``"4"`` is not a number, ``1`` is not ``true``.
-- House rules: one model per section of ``rules/options.py``, made from the
+- House rules: one model per section of ``rules/core/options.py``, made from the
   option dataclasses (so a new option is known here at once).
 - Fight events: one payload model per kind of ``store/fights.py``; battle
   events: ``{"data", "faces", "log"}`` with one ``data`` model per kind of
-  ``rules/battle.py``. An event's ``kind`` chooses its payload model.
+  ``rules/air/battle.py``. An event's ``kind`` chooses its payload model.
 
 Ranges the forms check (``checks.py``, ``limits.py``), uniqueness, references
 and the rules replay are checked after this shape check, in ``transfer.py``.
@@ -41,10 +41,11 @@ from pydantic import (
 )
 from pydantic import ValidationError as PydanticError
 
-from ka_tui.rules.cqc_card import ActionKind, Grade
-from ka_tui.rules.evasive import WeaponKind
-from ka_tui.rules.options import HouseRules
-from ka_tui.store import fights as fight_log
+from ka_tui.rules.cqc.card import ActionKind, Grade
+from ka_tui.rules.air.evasive import WeaponKind
+from ka_tui.rules.core.options import HouseRules
+from ka_tui.rules.air.battle import BattleEventKind
+from ka_tui.rules.cqc.log import FightEventKind
 from ka_tui.store.errors import ValidationError
 from ka_tui.store.limits import CHARACTER_RANGES, NAME_MAX, QUICK_SLOTS, TEXT_MAX, WEAPON_RANGES
 from ka_tui.store.migrations import SCHEMA_VERSION
@@ -108,7 +109,7 @@ class Strict(BaseModel):
 # ------------------------------------------------------------ house rules
 
 def _section_model(cls: type[Any]) -> type[BaseModel]:
-    """A pydantic model of one ``rules/options.py`` section: every option optional
+    """A pydantic model of one ``rules/core/options.py`` section: every option optional
     (the defaults come from ``HouseRules``), typed as the dataclass says."""
     hints = typing.get_type_hints(cls)
     fields_: dict[str, Any] = {}
@@ -236,11 +237,12 @@ def _event_model(base: type[Any], kind: str, payload: Any, name: str) -> type[Ba
                       override={"kind": (Literal[kind], ...), "payload": (payload, ...)})
 
 
-# ------------------------------------------------------------ battle events (rules/battle.py)
+# ------------------------------------------------------------ battle events (rules/air/battle.py)
 
 class BattleStartedData(Strict):
     units: Annotated[list[dict[str, JsonValue]], Field(min_length=1, max_length=60)]
     map: Optional[Annotated[str, Field(max_length=100_000)]] = None
+    rules: Optional[_section_model(_SECTIONS["air"])] = None  # the air house rules
 
 
 class NoData(Strict):
@@ -275,15 +277,19 @@ def _battle_payload(data: type[BaseModel], name: str) -> type[BaseModel]:
 
 
 FIGHT_PAYLOADS: dict[str, type[BaseModel]] = {
-    fight_log.STARTED: StartedPayload, fight_log.INITIATIVE: InitiativePayload,
-    fight_log.CARD: CardPayload, fight_log.REVEALED: RevealPayload,
-    fight_log.DICE: DicePayload, fight_log.RESOLVED: ResolvedPayload,
-    fight_log.ENDED: EndedPayload,
+    FightEventKind.STARTED.value: StartedPayload,
+    FightEventKind.INITIATIVE.value: InitiativePayload,
+    FightEventKind.CARD.value: CardPayload, FightEventKind.REVEALED.value: RevealPayload,
+    FightEventKind.DICE.value: DicePayload, FightEventKind.RESOLVED.value: ResolvedPayload,
+    FightEventKind.ENDED.value: EndedPayload,
 }
 BATTLE_DATA: dict[str, type[BaseModel]] = {
-    "battle_started": BattleStartedData, "turn_started": NoData, "move_committed": MoveData,
-    "shot_resolved": ShotData, "ram_resolved": RamData, "phase_ended": PhaseData,
+    BattleEventKind.STARTED.value: BattleStartedData, BattleEventKind.TURN.value: NoData,
+    BattleEventKind.MOVE.value: MoveData, BattleEventKind.SHOT.value: ShotData,
+    BattleEventKind.RAM.value: RamData, BattleEventKind.PHASE_ENDED.value: PhaseData,
 }
+assert set(FIGHT_PAYLOADS) == {k.value for k in FightEventKind}, "a fight event kind lacks a model"
+assert set(BATTLE_DATA) == {k.value for k in BattleEventKind}, "a battle event kind lacks a model"
 EVENT_KINDS = frozenset(FIGHT_PAYLOADS) | frozenset(BATTLE_DATA)
 
 

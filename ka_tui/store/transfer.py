@@ -27,8 +27,9 @@ from typing import Any
 
 from sqlmodel import SQLModel, col, select
 
-from ka_tui.rules.options import HouseRules
-from ka_tui.store import checks, schema_doc
+from ka_tui.rules.core.options import HouseRules
+from ka_tui.store import field_checks as checks
+from ka_tui.store import schema_doc
 from ka_tui.store.campaign import changed_rules
 from ka_tui.store.db import CampaignDB, backup_file, check_file, create_campaign, translate_error
 from ka_tui.store.errors import StoreError, ValidationError
@@ -262,6 +263,9 @@ def _checked(top: dict[str, Any]) -> dict[str, Any]:
                                                       "its list")
                 seqs.add(ev["seq"])
                 out[key + "_events"].append(_row(event, ev) | {link: row["id"]})
+            if sorted(seqs) != list(range(1, len(seqs) + 1)):
+                d.fail("events", "the events' seq must be 1, 2, 3 … without a gap "
+                                 "(store/events.py)")
             if key == "fights":
                 _replay_fight(d, row, events)
             else:
@@ -284,24 +288,40 @@ def _in_log_order(events: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any
 
 
 def _replay_fight(d: _Where, row: dict[str, Any], events: list[dict[str, Any]]) -> None:
-    """The fight's log through ``fights.progress_of`` and ``outcome_of``, as the
-    close-combat screen replays it; the first event that breaks it is named."""
-    from ka_tui.store.fights import outcome_of, progress_of
+    """The fight's log through the rules (``rules/cqc/log.py``: ``replay_prefix``
+    and ``outcome_of``), as the close-combat screen replays it; the first event
+    that breaks it is named. S0 §Close combat."""
+    from ka_tui.store.fights import outcome_of, replay_prefix
 
     ordered = _in_log_order(events)
     items = [(e["kind"], e["payload"]) for _, e in ordered]
-    if not _replays(lambda n: outcome_of(progress_of(row["id"], row["name"], items[:n])),
-                    len(items)):
-        first, message = _first_failure(
-            lambda n: outcome_of(progress_of(row["id"], row["name"], items[:n])), len(items))
-        d.at(f"events[{ordered[first][0]}]").fail(
-            None, f"the fight does not replay from here ({message})")
+    try:
+        progress, broken = replay_prefix(items, fight_id=row["id"], name=row["name"])
+        if broken is None and progress is not None:
+            outcome_of(progress)
+            return
+    except Exception:  # noqa: BLE001 — found below, event by event
+        broken = None
+    if broken is not None:
+        index = broken.index if broken.index is not None else 0
+        d.at(f"events[{ordered[index][0]}]").fail(
+            None, f"the fight does not replay from here ({broken.detail})")
+
+    def run(n: int) -> None:
+        p, error = replay_prefix(items[:n], fight_id=row["id"], name=row["name"])
+        if error is not None or p is None:
+            raise ValueError(error.detail if error is not None else "no start")
+        outcome_of(p)
+
+    first, message = _first_failure(run, len(items))
+    d.at(f"events[{ordered[first][0]}]").fail(
+        None, f"the fight does not replay from here ({message})")
 
 
 def _replay_battle(d: _Where, events: list[dict[str, Any]]) -> None:
     """The battle's log through ``rules.battle.replay`` (the logged faces are the dice)."""
-    from ka_tui.rules.air_map import BattleMap, parse_map
-    from ka_tui.rules.battle import replay
+    from ka_tui.rules.air.battle_map import BattleMap, parse_map
+    from ka_tui.rules.air.battle import replay
 
     ordered = _in_log_order(events)
     if ordered[0][1]["kind"] != "battle_started":

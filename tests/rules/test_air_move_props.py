@@ -10,13 +10,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ka_tui.rules.air_map import parse_map
-from ka_tui.rules.air_state import Airman, AirUnit, Damage
-from ka_tui.rules.aircraft import MAX_SPEED, EngineKind
-from ka_tui.rules.altitude import ceiling_level
-from ka_tui.rules.dice import RandomDice
-from ka_tui.rules.move_plan import IllegalPlan, parse_plan
-from ka_tui.rules.movement import complete_plan, execute_plan, speed_cap, start_turn, validate_plan
+from ka_tui.rules.air.battle_map import parse_map
+from ka_tui.rules.air.units import Airman, AirUnit, Damage
+from ka_tui.rules.air.aircraft import MAX_SPEED, EngineKind
+from ka_tui.rules.air.altitude import ceiling_level
+from ka_tui.rules.core.dice import RandomDice
+from ka_tui.rules.air.move_plan import IllegalPlan, parse_plan
+from ka_tui.rules.air.movement import complete_plan, execute_plan, speed_cap, start_turn, validate_plan
 from tests.rules.test_air_move_support import BOMBER, FIGHTER, OPTS, TWIN, unit
 
 SETTINGS = settings(max_examples=120, deadline=None,

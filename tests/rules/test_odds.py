@@ -17,13 +17,13 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from ka_tui.rules.checks import Contestant, Decision, opposed_test, unopposed_test
-from ka_tui.rules.dice import RandomDice, ScriptedDice
-from ka_tui.rules.odds import (
+from ka_tui.rules.core.skill_tests import Contestant, Decision, opposed_test, unopposed_test
+from ka_tui.rules.core.dice import RandomDice, ScriptedDice
+from ka_tui.rules.core.odds import (
     OpposedOdds, opposed_odds, percent, render_histogram, unopposed_odds,
 )
-from ka_tui.rules.options import CritCancel, CritFailRule, SkillOptions
-from ka_tui.rules.skills import Level, level_pool
+from ka_tui.rules.core.options import CritCancel, CritFailRule, SkillOptions
+from ka_tui.rules.core.skills import Level, level_pool
 
 SEED = SkillOptions()
 MODES = [SkillOptions(), SkillOptions(crit_cancel=CritCancel.CRIT_ONLY),

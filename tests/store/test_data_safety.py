@@ -75,6 +75,11 @@ def _good(tmp_path: Path, demo_db: Path) -> dict[str, Any]:
     return json.loads(out.read_text())
 
 
+def _renumbered(events: list[dict[str, Any]], fight: dict[str, Any]) -> None:
+    """The fight's first event deleted, the rest renumbered 1, 2, … (no gap)."""
+    fight["events"] = [e | {"seq": i + 1} for i, e in enumerate(events)]
+
+
 def _refused(tmp_path: Path, doc: Any) -> ValidationError:
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(doc))
@@ -87,7 +92,9 @@ def _refused(tmp_path: Path, doc: Any) -> ValidationError:
 
 @pytest.mark.parametrize("edit, path, words", [
     # S0 §Close combat: the fight's log replays or the document is refused
-    (lambda d: d["fights"][0]["events"].pop(0), "fights[0].events[0]", "does not replay"),
+    (lambda d: _renumbered(d["fights"][0]["events"][1:], d["fights"][0]),
+     "fights[0].events[0]", "does not replay"),
+    (lambda d: d["fights"][0]["events"][1].update(seq=7), "fights[0].events", "without a gap"),
     (lambda d: d["fights"][0]["events"][0]["payload"]["fight"].update(pairings=[]),
      "fights[0].events[0].payload.fight.pairings", "at least 1"),
     (lambda d: d["fights"][0]["events"][0]["payload"]["fight"]["pairings"][0].update(a="99"),

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from ka_tui.rules.cqc import CqcCard, initiative_order
-from ka_tui.rules.options import HouseRules, UntrainedCloseCombat
+from ka_tui.rules.core.options import HouseRules, UntrainedCloseCombat
 from ka_tui.store import fights
 from ka_tui.store.db import CampaignDB, open_campaign
 from ka_tui.store.errors import ValidationError
@@ -243,89 +243,3 @@ def test_taken_weapon_with_a_name_he_already_has_is_renamed(db: CampaignDB) -> N
     fights.finish_fight(db, fight_id)
     assert rows(db.path, "SELECT name FROM weapon WHERE character_id=? ORDER BY name",
                 who["Jeanne"]) == [("Pistol",), ("Pistol (taken)",)]
-
-
-def test_a_log_that_does_not_replay_is_reported() -> None:
-    """A damaged log gives a FightLogError, never a wrong state."""
-    with pytest.raises(fights.FightLogError):
-        fights.progress_of(1, "x", [("initiative", {"faces": []})])
-
-
-def test_undo_from_is_pure_and_stops_at_the_end() -> None:
-    events = [(1, "fight_started", {}), (2, "initiative", {}),
-              (3, "card_entered", {"round": 1}), (4, "fight_ended", {})]
-    assert fights.undo_from(events[:3]) == 3
-    assert fights.undo_from(events[:2]) == 2
-    assert fights.undo_from(events[:1]) is None
-    assert fights.undo_from(events) is None
-
-
-# ------------------------------------------------------- replay invariants
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from ka_tui.rules.cqc import (  # noqa: E402
-    Fight, Fighter, Weapon, resolve_round, validate_round_cards,
-)
-from ka_tui.rules.dice import RandomDice  # noqa: E402
-
-_GRADES = st.sampled_from(["", "1b", "2b", "1d", "1b 1d", "s"])
-
-
-def _fighters() -> list[Fighter]:
-    return [Fighter.new("a", "Ann", strength=3, agility=5, cc_number=5, cc_pool=(10, 10),
-                        k_points=6, weapons=[Weapon("Knife", 2)]),
-            Fighter.new("b", "Bob", strength=4, agility=4, cc_number=4, cc_pool=(12,),
-                        ap_max=5, k_points=5, weapons=[Weapon("Pistol", 3, True)])]
-
-
-@settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 10_000), plans=st.lists(
-    st.tuples(_GRADES, _GRADES, _GRADES, st.booleans()), min_size=1, max_size=5))
-def test_replayed_log_equals_the_engine_played_directly(seed: int, plans: list[Any]) -> None:
-    """DESIGN.md: any prefix of a fight's log replays; the full log gives the
-    same state as playing the rounds straight through the engine; undo
-    (``undo_from``) always lands on the start of a round."""
-    start = Fight.start(_fighters(), [("a", "b")])
-    head = {"fight": start.to_dict(), "rules": HouseRules().to_dict(),
-            "characters": {"a": 1, "b": 2}, "weapon_rows": {"a": [[1, "Knife"]],
-                                                            "b": [[2, "Pistol"]]}}
-    rules = HouseRules()
-    dice = RandomDice(seed)
-    init = initiative_order(start.fighters, dice, rules)
-    events: list[tuple[str, dict[str, Any]]] = [
-        ("fight_started", head),
-        ("initiative", {"faces": [list(f) for f in init.faces]})]
-    fight = start.with_order(init.order)
-    for attack, defence, evade, armed in plans:
-        if fight.over:
-            break
-        n = fight.round
-        cards = []
-        for fid in fights.card_order(fight):
-            opp = fight.opponents_of(fid)[0]
-            me = fight.fighter(fid)
-            kw = {k: v for k, v in (("attack", attack), ("defence", defence),
-                                    ("evade", evade)) if v}
-            weapon = me.weapons[0].name if armed and attack and me.weapons else None
-            card = CqcCard.build(fid, opp, weapon=weapon, **kw)
-            if validate_round_cards(fight, [card], rules.cqc):  # e.g. over his pool
-                card = CqcCard(fid, opp)
-            cards.append(card)
-            events.append(("card_entered", {"round": n, "owner": fid, "cards": [card.to_dict()]}))
-        events.append(("cards_revealed", {"round": n}))
-        after, report = resolve_round(fight, cards, dice, rules)
-        events.append(("dice_rolled", {"round": n, "faces": [list(f) for f in report.faces]}))
-        events.append(("round_resolved", {"round": n}))
-        fight = after
-    for k in range(1, len(events) + 1):
-        p = fights.progress_of(1, "t", events[:k])
-        assert 1 <= p.step <= 6
-    final = fights.progress_of(1, "t", events)
-    assert final.fight == fight and final.step == 6
-    seqs = [(i + 1, kind, data) for i, (kind, data) in enumerate(events)]
-    first = fights.undo_from(seqs)
-    assert first is not None and events[first - 1][0] == "card_entered"
-    undone = fights.progress_of(1, "t", events[:first - 1])
-    assert undone.step in (2, 6) and undone.fight.round == fight.round - 1

@@ -99,8 +99,8 @@ def mutated(draw: st.DrawFn, doc: dict[str, Any]) -> dict[str, Any]:
 def _open_every_mode(path: Path) -> None:
     """Roster, roller and close combat each mount and load without an error."""
     from ka_tui.app import KaApp
-    from ka_tui.screens.combat import CombatScreen
-    from ka_tui.screens.roller import RollerScreen
+    from ka_tui.screens.combat.screen import CombatScreen
+    from ka_tui.screens.roller.screen import RollerScreen
     from tests.ui.pilot_helpers import SIZE, settle, wait_for
 
     async def run() -> None:

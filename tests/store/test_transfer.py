@@ -62,7 +62,7 @@ def store_fight_and_battle(db: Any) -> None:
     """A real fight (S0 §Close combat: started, initiative rolled) and a real
     battle (R-1: one whole turn), stored as the app stores them."""
     from ka_tui.rules.cqc import initiative_order
-    from ka_tui.rules.dice import RandomDice
+    from ka_tui.rules.core.dice import RandomDice
     from ka_tui.store import fights
 
     from tests.rules.test_battle import new_battle, play_one_turn

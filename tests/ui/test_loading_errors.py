@@ -14,9 +14,9 @@ import pytest
 from textual.widgets import Static
 
 from ka_tui.app import KaApp
-from ka_tui.rules.dice import RandomDice
-from ka_tui.screens.combat import CombatScreen
-from ka_tui.screens.roller import RollerScreen
+from ka_tui.rules.core.dice import RandomDice
+from ka_tui.screens.combat.screen import CombatScreen
+from ka_tui.screens.roller.screen import RollerScreen
 from ka_tui.store import fights
 from ka_tui.store.db import open_campaign
 from ka_tui.store.roll_log import RollEntry, append_roll
