@@ -291,7 +291,7 @@ def _replay_fight(d: _Where, row: dict[str, Any], events: list[dict[str, Any]]) 
     """The fight's log through the rules (``rules/cqc/log.py``: ``replay_prefix``
     and ``outcome_of``), as the close-combat screen replays it; the first event
     that breaks it is named. S0 §Close combat."""
-    from ka_tui.store.fights import outcome_of, replay_prefix
+    from ka_tui.rules.cqc.log import outcome_of, replay_prefix
 
     ordered = _in_log_order(events)
     items = [(e["kind"], e["payload"]) for _, e in ordered]
