@@ -162,6 +162,9 @@ class FighterDoc(Strict):
     out: bool = False
     ci_pool: Annotated[list[Die], Field(max_length=12)] = []
     ci_number: Annotated[int, Field(ge=0, le=12)] = 0
+    passives: Annotated[list[tuple[Name, Annotated[int, Field(ge=0, le=12)]]],
+                        Field(max_length=40)] = []  # issue 17: Passive skills (S0 §Skills)
+    cc_untrained: bool = False
 
 
 class PairingDoc(Strict):
@@ -201,6 +204,15 @@ class InitiativePayload(Strict):
     faces: Annotated[list[Face], Field(max_length=400)]
     order: Annotated[list[Fid], Field(max_length=40)] = []
     typed: bool = False
+
+
+class ReorderPayload(Strict):
+    """Issue 17: the order of combat rolled again at the start of a later round."""
+
+    round: Round
+    typed: bool = False
+    faces: Annotated[list[Face], Field(max_length=400)]
+    order: Annotated[list[Fid], Field(max_length=40)] = []
 
 
 class CardPayload(Strict):
@@ -279,6 +291,7 @@ def _battle_payload(data: type[BaseModel], name: str) -> type[BaseModel]:
 FIGHT_PAYLOADS: dict[str, type[BaseModel]] = {
     FightEventKind.STARTED.value: StartedPayload,
     FightEventKind.INITIATIVE.value: InitiativePayload,
+    FightEventKind.REORDER.value: ReorderPayload,
     FightEventKind.CARD.value: CardPayload, FightEventKind.REVEALED.value: RevealPayload,
     FightEventKind.DICE.value: DicePayload, FightEventKind.RESOLVED.value: ResolvedPayload,
     FightEventKind.ENDED.value: EndedPayload,

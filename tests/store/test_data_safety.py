@@ -147,6 +147,27 @@ def test_a_good_document_with_a_fight_and_a_battle_imports(tmp_path: Path,
     assert len(read_document(good)["fights_events"]) == 2
 
 
+def test_the_document_models_know_every_field_and_event_kind_of_the_rules() -> None:
+    """S0 §Close combat / R-1: a field or kind added to the rules must be added
+    to ``schema_doc`` too (else its exports would be refused)."""
+    from dataclasses import fields
+
+    from ka_tui.rules.air.battle import BattleEventKind
+    from ka_tui.rules.cqc import Fight, Fighter
+    from ka_tui.rules.cqc.card import CqcCard
+    from ka_tui.rules.cqc.log import FightEventKind
+    from ka_tui.store import schema_doc as sd
+
+    assert set(sd.FighterDoc.model_fields) == {f.name for f in fields(Fighter)}
+    assert set(sd.FightStateDoc.model_fields) == set(Fight.start(
+        [Fighter.new("1", "A", strength=3, agility=3, cc_number=3, cc_pool=(12,)),
+         Fighter.new("2", "B", strength=3, agility=3, cc_number=3, cc_pool=(12,))],
+        [("1", "2")]).to_dict())
+    assert set(sd.CardDoc.model_fields) >= set(CqcCard("1", "2", ()).to_dict())
+    assert set(sd.FIGHT_PAYLOADS) == {k.value for k in FightEventKind}
+    assert set(sd.BATTLE_DATA) == {k.value for k in BattleEventKind}
+
+
 # ------------------------------------------------------------ 2. nesting
 
 @pytest.mark.parametrize("depth", [250, 1_000, 100_000])
