@@ -8,6 +8,9 @@ the exact odds of each pairing, then roll or type the dice (each face is
 checked at the field; the next die needed is named). 5 Resolve: the round
 report. 6 Damage: saves, AP and K-points, who is out; then the next round,
 or the end of the fight with the outcome written back to the characters.
+House rule ``cqc.initiative_reroll`` (issue 17): every round opens with step 1
+again, or the GM presses ``o`` at the start of a later round to re-roll the
+order (the same roll-or-type entry); never, under ``once``.
 
 The screen computes no rule: the engine (``rules/cqc*``) validates cards,
 resolves rounds and gives odds; ``store/fights`` keeps each step as one
@@ -37,11 +40,12 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, Input, Static
 
 from ka_tui.rules.cqc import (
-    CardsInvalid, initiative_order, next_die, preview_pairing, resolve_round,
+    CardsInvalid, initiative_order, next_die, preview_pairing, reroll_order, resolve_round,
     round_odds,
 )
 from ka_tui.rules.core.dice import Dice, DiceError, DiceFault, ScriptedDice
 from ka_tui.rules.core.dice_notation import check_faces
+from ka_tui.rules.core.options import InitiativeReroll
 from ka_tui.rules.core.skills import pool_text
 from ka_tui.screens.combat.report import (
     damage_lines, fighter_lines, initiative_lines, odds_lines, preview_lines, resolve_lines,
@@ -76,6 +80,7 @@ class CombatScreen(Screen[None]):
         Binding("enter", "next_round", "Next round", id="combat.next_round"),
         Binding("enter", "finish", "End fight", id="combat.finish"),
         Binding("u", "undo", "Undo round", id="combat.undo"),
+        Binding("o", "reorder", "Reorder", id="combat.reorder"),
         Binding("t", "detail", "Dice detail", show=False, id="combat.detail"),
         Binding("n", "new_fight", "New fight", id="combat.new"),
         Binding("l", "list_fights", "Fights", show=False, id="combat.list"),
@@ -94,6 +99,9 @@ class CombatScreen(Screen[None]):
         "combat.finish": "End the fight and write K-points and taken weapons to the roster",
         "combat.detail": "Show or hide every die of the opposed tests with what it needed",
         "combat.undo": "Undo the last round (or the half-played one) and replay the rest",
+        "combat.reorder": "Re-roll the order of combat at the start of this round "
+                          "(S0 §Close combat 1; house rule cqc.initiative_reroll); o again "
+                          "keeps the order",
         "combat.new": "Start a new fight: pick pairs of opponents from the roster",
         "combat.list": "Open another fight of this campaign",
         "combat.reload": "Read the fight from the campaign file again",
@@ -107,6 +115,7 @@ class CombatScreen(Screen[None]):
         self.progress: FightProgress | None = None
         self.view_step = 0  # 0: no fight
         self.moved_on = False  # from step 6 on to the next round's cards (not logged)
+        self.reordering = False  # the GM asked to re-roll this round's order (issue 17)
         self.loaded = False
         self.busy = False
         self.detail = False
@@ -176,13 +185,16 @@ class CombatScreen(Screen[None]):
         self.notify(str(error), title=title, severity="error")
         self._status(f"{title}: {error}", error=True)
 
-    def show_progress(self, progress: FightProgress | None, *, moved_on: bool = False) -> None:
-        """Show the fight where its log leaves it."""
+    def show_progress(self, progress: FightProgress | None, *, moved_on: bool = False,
+                      reorder: bool = False) -> None:
+        """Show the fight where its log leaves it (``reorder``: the order-of-
+        combat entry for this round, at the GM's request)."""
         self.loaded = True
         self.busy = False
         self.progress = progress
         self._stale_note = ""
         self.moved_on = moved_on
+        self.reordering = reorder and progress is not None
         if progress is None:
             self.view_step = 0
             self.sub_title = "Close combat"
@@ -197,7 +209,9 @@ class CombatScreen(Screen[None]):
             return
         step = progress.step
         if step == 6 and moved_on and not progress.over:
-            step = 2
+            step = 1 if progress.needs_order else 2
+        if self.reordering:
+            step = 1
         self.view_step = step
         self.sub_title = f"Close combat · {progress.name} · round {self._round_no()}"
         self.query_one("#steps", Static).update(step_bar(step, ascii_glyphs=self.ascii))
@@ -214,7 +228,7 @@ class CombatScreen(Screen[None]):
         p = self.progress
         if p is None:
             return 0
-        return p.fight.round if self.view_step == 2 and p.step == 6 else p.round
+        return p.fight.round if self.view_step in (1, 2) and p.step == 6 else p.round
 
     def _fighters(self, progress: FightProgress, **kw: Any) -> None:
         lines = fighter_lines(progress.fight, ascii_glyphs=self.ascii, **kw)
@@ -244,6 +258,9 @@ class CombatScreen(Screen[None]):
     # -- the steps -----------------------------------------------------------
 
     def _show_step1(self, p: FightProgress) -> None:
+        if p.initiative is not None:
+            self._show_reorder(p)
+            return
         self._fighters(p)
         lines = [Content("Step 1: the order of combat (S0 §Close combat 1)").stylize("bold"),
                  Content("Each tests Combat Initiative, or Agility without it; the table "
@@ -258,6 +275,27 @@ class CombatScreen(Screen[None]):
         self._dice_field(True, "initiative faces, or r to roll")
         self._status("r: roll the order of combat · f: type the table's faces")
 
+    def _show_reorder(self, p: FightProgress) -> None:
+        """S0 §Close combat 1 again, at the start of a later round (issue 17)."""
+        fight = p.fight
+        self._fighters(p)
+        rule = p.rules.cqc.initiative_reroll.value
+        lines = [Content(f"Step 1: the order of combat for round {fight.round} "
+                         "(S0 §Close combat 1)").stylize("bold"),
+                 Content(f"Rolled again (house rule cqc.initiative_reroll={rule}). "
+                         "The table rolls, in this order:")]
+        for fid in _card_order(fight):
+            f = fight.fighter(fid)
+            what = (f"Combat Initiative {f.ci_number}: {pool_text(f.ci_pool)}" if f.ci_pool
+                    else f"Agility {f.agility}: d12")
+            lines.append(Content(f"  {f.name}: {what}"))
+        lines.append(Content("Press r to roll, or type the faces (then d12 roll-offs on a "
+                             "tie).").stylize("$text-muted"))
+        self._info(lines)
+        self._dice_field(True, "initiative faces, or r to roll")
+        keep = " · o: keep the order" if self.reordering else ""
+        self._status(f"r: roll the order of round {fight.round} · f: type the faces{keep}")
+
     def _show_step2(self, p: FightProgress) -> None:
         fight = p.fight
         entered = tuple(p.cards) if not self.moved_on else ()
@@ -269,9 +307,11 @@ class CombatScreen(Screen[None]):
             return
         editor.load(fight, waiting, p.rules.cqc)
         note = self.query_one("#card-note", Static)
-        note.display = fight.round == 1 and p.initiative is not None
+        note.display = (p.initiative is not None and p.order_round == fight.round
+                        and not self.moved_on)
         if p.initiative is not None:
-            note.update(_join(initiative_lines(p.initiative, p.start)[-len(p.start.fighters):]))
+            note.update(_join(initiative_lines(p.initiative, p.start)
+                              [-len(p.initiative.rolls):]))
         self.query_one(ContentSwitcher).current = "pane-card"
         editor.focus()
         name = fight.fighter(waiting).name
@@ -296,11 +336,12 @@ class CombatScreen(Screen[None]):
         cards = p.round_cards
         self._fighters(p)
         lines = revealed_lines(fight, cards)
-        odds = [round_odds(fight, x.a, x.b, rules) for x in fight.active_pairings]
+        odds = [round_odds(fight, x.a, x.b, rules, cards) for x in fight.active_pairings]
         lines += odds_lines(fight, odds)
         for x in fight.active_pairings:
             lines += preview_lines(fight, x.a, x.b,
-                                   preview_pairing(fight, cards, x.a, x.b, rules.cqc))
+                                   preview_pairing(fight, cards, x.a, x.b, rules.cqc,
+                                                   skills=rules.skills))
         self._info(lines)
         self._dice_field(True, "the round's faces, or r to roll")
         self._hint_next_die("")
@@ -363,7 +404,29 @@ class CombatScreen(Screen[None]):
             if p.broken:
                 return True
             return None if p.ended or (step == 1) else True
+        if action == "reorder":
+            if self.reordering:
+                return True
+            # the log's rules (rules/cqc/log.py accept) take one re-roll per
+            # round, at its start: none yet this round, before any card
+            at_start = (step == 2 and not p.over and p.initiative is not None
+                        and p.fight.round > 1 and p.order_round < p.fight.round
+                        and (self.moved_on or not p.cards))
+            if not at_start:
+                return False
+            return None if p.rules.cqc.initiative_reroll is InitiativeReroll.ONCE else True
         return True
+
+    def action_reorder(self) -> None:
+        """Issue 17: re-roll the order of combat at the start of this round
+        (S0 §Close combat 1, step 6 "determine next step"), or keep it."""
+        p = self.progress
+        if p is None or self.busy:
+            return
+        if self.reordering:
+            self.show_progress(p, moved_on=self.moved_on)
+        else:
+            self.show_progress(p, moved_on=self.moved_on, reorder=True)
 
     def action_detail(self) -> None:
         self.detail = not self.detail
@@ -478,8 +541,10 @@ class CombatScreen(Screen[None]):
         p = self.progress
         assert p is not None
         field = self.query_one("#field-dice", RollTextField)
+        again = p.initiative is not None  # issue 17: a later round's order
         try:
-            result = initiative_order(p.start.fighters, dice, p.rules)
+            result = (reroll_order(p.fight, dice, p.rules) if again
+                      else initiative_order(p.start.fighters, dice, p.rules))
         except DiceError as error:
             more = error.reason is DiceFault.EXHAUSTED
             field.set_error(f"more faces needed: next a d{error.sides}" if more else str(error))
@@ -491,11 +556,17 @@ class CombatScreen(Screen[None]):
             return
         from ka_tui.store import fights
 
-        fid, seq = p.fight_id, p.seq
+        fid, rnd, seq = p.fight_id, p.fight.round, p.seq
+        names = ", ".join(p.start.fighter(f).name for f in result.order)
+        if again:
+            self._write(lambda db: fights.record_reorder(db, fid, rnd, result, typed,
+                                                         expect_seq=seq),
+                        "The order of combat was not saved",
+                        done=f"Order of combat for round {rnd}: {names}")
+            return
         self._write(lambda db: fights.record_initiative(db, fid, result, typed, expect_seq=seq),
                     "The order of combat was not saved",
-                    done="Order of combat: " + ", ".join(
-                        p.start.fighter(f).name for f in result.order))
+                    done="Order of combat: " + names)
 
     def _hint_next_die(self, text: str) -> None:
         """Check the typed faces one by one against the dice the round needs
