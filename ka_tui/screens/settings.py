@@ -24,6 +24,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from ka_tui.rules.core.options import HouseRules
 from ka_tui.screens.confirm import ConfirmScreen
 from ka_tui.screens.door import CampaignChanged, Change, door
+from ka_tui.store.damage import load_failure
 from ka_tui.store.campaign import house_rules, set_house_rules
 from ka_tui.store.errors import StoreError
 from ka_tui.widgets.form_fields import CheckField, ChoiceField, FormScreen, IntField, TextField
@@ -229,8 +230,10 @@ class SettingsScreen(Screen[None]):
     def load(self) -> None:
         try:
             rules = house_rules(door(self).campaign_db())
-        except StoreError as error:
-            self.app.call_from_thread(self.notify, str(error), severity="error")
+        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
+            message = str(load_failure("the house rules", error, door(self)))
+            self.app.call_from_thread(self.query_one("#option-doc", Static).update, message)
+            self.app.call_from_thread(self.notify, message, severity="error")
             return
         self.app.call_from_thread(self._loaded, rules.to_dict())
 

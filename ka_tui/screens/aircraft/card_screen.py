@@ -20,8 +20,8 @@ from textual.widgets import Footer, Static
 from ka_tui.screens.aircraft.form import open_aircraft_form
 from ka_tui.screens.aircraft.library import ProfileLibraryScreen, export_dialog, import_dialog
 from ka_tui.screens.door import CampaignChanged, Change, door
+from ka_tui.store.damage import load_failure
 from ka_tui.store.aircraft_view import AircraftView, aircraft_ids, load_aircraft_view
-from ka_tui.store.errors import StoreError
 from ka_tui.widgets.flight_card import FlightCard
 
 
@@ -71,8 +71,9 @@ class FlightCardScreen(Screen[None]):
             db = door(self).campaign_db()
             view = load_aircraft_view(db, self.aircraft_id)
             ids = [i for i, _ in aircraft_ids(db)]
-        except StoreError as error:
-            self.app.call_from_thread(self._failed, str(error))
+        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
+            self.app.call_from_thread(self._failed, str(load_failure(
+                f"aircraft {self.aircraft_id}", error, door(self))))
             return
         self.app.call_from_thread(self._show, view, ids)
 

@@ -166,8 +166,7 @@ class CombatScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="combat-load", exit_on_error=False)
     def load(self, fight_id: int | None = None) -> None:
         """The given fight, else the newest open one (resume), else none."""
-        from ka_tui.store.errors import StoreError
-        from ka_tui.store.fights import FightLogError, load_progress, open_fights
+        from ka_tui.store.fights import load_progress, open_fights
 
         try:
             db = self.campaign_db()
@@ -175,8 +174,13 @@ class CombatScreen(Screen[None]):
                 fight_id = next((i for i, _, status in open_fights(db) if status == "open"),
                                 None)
             progress = load_progress(db, fight_id) if fight_id is not None else None
-        except (StoreError, FightLogError) as error:
-            self.app.call_from_thread(self._failed, "Cannot read the fight", error)
+        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
+            from ka_tui.store.damage import load_failure
+
+            what = f"fight {fight_id}" if fight_id is not None else "the fights"
+            failure = load_failure(what, error, self.app)
+            self.app.call_from_thread(self._info, [Content(str(failure))])
+            self.app.call_from_thread(self._failed, "Cannot read the fight", failure)
             return
         self.app.call_from_thread(self.call_later, self.show_progress, progress)
 
@@ -452,13 +456,15 @@ class CombatScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="combat-load", exit_on_error=False)
     def _load_candidates(self) -> None:
-        from ka_tui.store.errors import StoreError
         from ka_tui.store.fights import load_candidates
 
         try:
             candidates, _ = load_candidates(self.campaign_db())
-        except StoreError as error:
-            self.app.call_from_thread(self._failed, "Cannot read the roster", error)
+        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
+            from ka_tui.store.damage import load_failure
+
+            self.app.call_from_thread(self._failed, "Cannot read the roster",
+                                      load_failure("the roster", error, self.app))
             return
         self.app.call_from_thread(self.call_later, self._pick_pairs, candidates)
 
@@ -476,13 +482,15 @@ class CombatScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="combat-load", exit_on_error=False)
     def _list_fights(self) -> None:
-        from ka_tui.store.errors import StoreError
         from ka_tui.store.fights import open_fights
 
         try:
             fights = open_fights(self.campaign_db())
-        except StoreError as error:
-            self.app.call_from_thread(self._failed, "Cannot list the fights", error)
+        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
+            from ka_tui.store.damage import load_failure
+
+            self.app.call_from_thread(self._failed, "Cannot list the fights",
+                                      load_failure("the fights", error, self.app))
             return
         self.app.call_from_thread(self.call_later, self._pick_fight, fights)
 

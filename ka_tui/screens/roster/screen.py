@@ -31,6 +31,7 @@ from textual.widgets import Footer, Input, Static
 from ka_tui.screens.door import CampaignChanged, Change, door
 from ka_tui.screens.roster import view
 from ka_tui.store import roster_reads
+from ka_tui.store.damage import load_failure
 from ka_tui.store.errors import StoreError
 from ka_tui.widgets.fast_table import FastTable
 
@@ -161,8 +162,9 @@ class RosterScreen(Screen[None]):
         try:
             db = door(self).campaign_db()
             data = roster_reads.load_roster(db)
-        except StoreError as error:
-            self.app.call_from_thread(self._load_failed, error)
+        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
+            self.app.call_from_thread(self._load_failed, load_failure("the roster", error,
+                                                                      door(self)))
             return
         self.app.call_from_thread(self._loaded, data)
 
@@ -228,7 +230,8 @@ class RosterScreen(Screen[None]):
                 count = str(len(state.rows))
             text = f" {label} ({count}) "
             parts.append(f"[reverse]{text}[/reverse]" if tab == self.active_tab else text)
-        parts.append("  [dim]t: other tab[/dim]")
+        read_only = "READ-ONLY" in str(self.app.title)  # issue 11: the header says so
+        parts.append("  [b reverse] READ-ONLY [/]" if read_only else "  [dim]t: other tab[/dim]")
         self.query_one("#title-bar", Static).update(" ".join(parts))
 
     # -- selection and detail -------------------------------------------------
@@ -313,7 +316,7 @@ class RosterScreen(Screen[None]):
     def load_detail(self, character_id: int) -> None:
         try:
             extra = roster_reads.load_character_extra(door(self).campaign_db(), character_id)
-        except StoreError:
+        except Exception:  # noqa: BLE001 — the row's own text stays (issue 11: no crash)
             return
         self.app.call_from_thread(self._detail_loaded, character_id, extra)
 
@@ -429,8 +432,9 @@ class RosterScreen(Screen[None]):
     def _edit_character(self, character_id: int) -> None:
         try:
             full = roster_reads.load_character_full(door(self).campaign_db(), character_id)
-        except StoreError as error:
-            self.app.call_from_thread(self.notify, str(error), severity="error")
+        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
+            self.app.call_from_thread(self.notify, str(load_failure(
+                f"character {character_id}", error, door(self))), severity="error")
             return
         self.app.call_from_thread(self._open_character_form, full)
 
