@@ -386,11 +386,49 @@ class RollerOptions:
 
 
 @dataclass(frozen=True)
+class CampaignOptions:
+    """Between battles (issue 15). The seeds stop at the end of a battle or a
+    fight (R-5 counts wounds, S0 §Close combat spends K-points); how fast people
+    heal, how long repairs take and what they cost is nowhere in them, so every
+    rate here is a house rule with the default a GM would expect."""
+
+    # Seeds silent on healing (R-5 only counts wounds, 6 = dead): one wound
+    # heals after this many days of rest.
+    heal_days_per_wound: int = 3
+    # Seeds silent on coming to: an unconscious (not dead) character wakes
+    # after this many days.
+    wake_days: int = 1
+    # S0 §Close combat spends K-points and never restores them: points back
+    # per day of rest, up to the character's maximum.
+    k_points_per_day: int = 2
+    # R-5 lets a wounded pilot keep flying in battle; between battles a pilot
+    # with more wounds than this is refused by the mission ready-check.
+    fit_max_wounds: int = 2
+    # Seeds silent on repairs: days of work per hull hit (R-1.3) ...
+    repair_days_per_hull_hit: int = 1
+    # ... and per location effect in force (a critical's effect, R-6.1/R-10)
+    repair_days_per_effect: int = 2
+    # Cost in the campaign's money (unnamed in the seeds) per hull hit and per
+    # location effect.
+    repair_cost_per_hull_hit: int = 50
+    repair_cost_per_effect: int = 150
+    # Aircraft repaired at the same time (the first ones in the queue).
+    repair_crews: int = 2
+    # A repair of this share of the hull (percent) or more is advised to be
+    # written off instead (the GM decides).
+    write_off_percent: int = 75
+    # Seeds silent on supply between battles: each day that passes refuels and
+    # rearms every aircraft not lost, and its engine cools (overheat 0).
+    rearm_each_day: bool = True
+
+
+@dataclass(frozen=True)
 class HouseRules:
     skills: SkillOptions = field(default_factory=SkillOptions)
     cqc: CqcOptions = field(default_factory=CqcOptions)
     air: AirOptions = field(default_factory=AirOptions)
     roller: RollerOptions = field(default_factory=RollerOptions)
+    campaign: CampaignOptions = field(default_factory=CampaignOptions)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = _jsonable(asdict(self))
@@ -404,6 +442,7 @@ class HouseRules:
             cqc=_section(CqcOptions, data.get("cqc", {}), "cqc"),
             air=_section(AirOptions, data.get("air", {}), "air"),
             roller=_section(RollerOptions, data.get("roller", {}), "roller"),
+            campaign=_section(CampaignOptions, data.get("campaign", {}), "campaign"),
         )
 
     def with_changes(self, section: str, **changes: Any) -> HouseRules:
