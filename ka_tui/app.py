@@ -51,6 +51,8 @@ MODE_SPECS: tuple[ModeSpec, ...] = (
              "Roll a skill or a typed pool, with exact odds and the roll log"),
     ModeSpec("combat", "Close combat", "3", "ka_tui.screens.combat.screen:CombatScreen",
              "Close combat on CQC cards: order, hidden cards, reveal, odds, dice, report"),
+    ModeSpec("campaign", "Campaign", "5", "ka_tui.screens.campaign.screen:CampaignScreen",
+             "Between battles: missions, debriefs, service records, repairs, time, journal"),
 )
 
 
@@ -313,6 +315,13 @@ class KaApp(App[None]):
 
         self.push_screen(SettingsScreen())
 
+    def action_write_journal(self) -> None:
+        from ka_tui.screens.campaign.screen import write_markdown
+
+        path = write_markdown(self.screen)
+        if path is not None:
+            self.notify(f"Journal written to {path}.")
+
     def action_export_campaign(self) -> None:
         from ka_tui.screens.transfer_dialogs import ExportScreen
 
@@ -454,6 +463,10 @@ class KaApp(App[None]):
             yield SystemCommand("Import campaign from JSON",
                                 "Read a campaign JSON file into a new campaign file",
                                 self.action_import_campaign)
+            yield SystemCommand("Journal: write as Markdown",
+                                "Write the campaign journal beside the campaign file "
+                                "(a mission's debrief: x in the mission view)",
+                                self.action_write_journal)
             yield SystemCommand("Backups: list", "This campaign's backups, newest first",
                                 self.action_list_backups)
             yield SystemCommand("Backups: back up now",

@@ -455,3 +455,68 @@ def today(db: Any) -> date:
     from ka_tui.store.campaign_state import campaign_day
 
     return campaign_day(db)
+
+
+@dataclass(frozen=True)
+class RosterNames:
+    people: dict[int, str]
+    planes: dict[int, str]
+    seats: dict[int, int]          # character id -> the aircraft he is seated in
+
+    def person(self, text: str) -> int | None:
+        """The character a typed name means (exact, else the one that starts so)."""
+        key = text.strip().casefold()
+        exact = [i for i, n in self.people.items() if n.casefold() == key]
+        if exact:
+            return exact[0]
+        some = [i for i, n in self.people.items() if n.casefold().startswith(key)]
+        return some[0] if len(some) == 1 else None
+
+    def plane(self, text: str) -> int | None:
+        key = text.strip().casefold()
+        some = [i for i, n in self.planes.items() if n.casefold() == key] or \
+            [i for i, n in self.planes.items() if n.casefold().startswith(key)]
+        return some[0] if len(some) == 1 else None
+
+
+def roster_names(db: Any) -> RosterNames:
+    with reading(db) as con:
+        people = {int(i): str(n) for i, n in con.execute("SELECT id, name FROM character")}
+        planes = {int(i): str(n) for i, n in con.execute("SELECT id, name FROM aircraft")}
+        seats = {int(p): int(a) for a, p in con.execute(
+            "SELECT id, pilot_id FROM aircraft WHERE pilot_id IS NOT NULL")}
+        seats.update({int(c): int(a) for a, c in con.execute(
+            "SELECT aircraft_id, character_id FROM aircraft_crew")})
+    return RosterNames(people, planes, seats)
+
+
+def parse_members(names: RosterNames, text: str) -> list[tuple[int, int | None]]:
+    """``"Hale, Reilly@Mitchell KA-E"`` -> (character id, aircraft id): each
+    person in the aircraft he is seated in unless ``@aircraft`` says otherwise.
+    ``ValidationError`` on the field ``pilots`` names a name it cannot find."""
+    out: list[tuple[int, int | None]] = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        who, _, where = part.partition("@")
+        cid = names.person(who)
+        if cid is None:
+            raise ValidationError("pilots", f"no one called {who.strip()!r} (or more than one)")
+        aid: int | None = names.seats.get(cid)
+        if where.strip():
+            aid = names.plane(where)
+            if aid is None:
+                raise ValidationError("pilots", f"no aircraft called {where.strip()!r}")
+        out.append((cid, aid))
+    return out
+
+
+def members_text(m: Mission) -> str:
+    return ", ".join(x.name for x in m.members)
+
+
+def unlinked_battle(db: Any) -> int | None:
+    """The newest battle not linked to any mission."""
+    with reading(db) as con:
+        row = con.execute("SELECT id FROM battle WHERE id NOT IN (SELECT battle_id FROM "
+                          "mission_link WHERE battle_id IS NOT NULL) ORDER BY id DESC "
+                          "LIMIT 1").fetchone()
+    return None if row is None else int(row[0])

@@ -102,7 +102,7 @@ def readiness(p: Person, opts: CampaignOptions) -> Readiness:
         days = fit_in(p, opts)
         if days == 0:
             return Readiness(PersonState.WOUNDED,
-                             f"{p.name} — {_plural(p.wounds, 'wound')}, fit to fly, "
+                             f"{p.name} — {_plural(p.wounds, 'wound')}, fit for duty, "
                              f"healed in {_plural(heal_in(p, opts), 'day')}", 0)
         return Readiness(PersonState.WOUNDED,
                          f"{p.name} — {_plural(p.wounds, 'wound')}, fit in "
