@@ -99,6 +99,8 @@ def markdown(title: str, entries: Iterable[Entry], *, intro: Sequence[str] = ())
     for e in entries:
         if e.day != day:
             day = e.day
+            if out[-1] != "":
+                out.append("")
             out += [f"## {day}", ""]
         lines = e.text.strip().split("\n")
         label = "" if e.kind is EntryKind.NOTE else f"*{e.kind.value}* "
