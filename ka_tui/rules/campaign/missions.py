@@ -106,7 +106,7 @@ class Debrief:
         for p in self.pilots:
             bits = [f"{p.kills} kill{'s' if p.kills != 1 else ''}"]
             if p.wounds_taken:
-                bits.append(f"+{p.wounds_taken} wounds (now {p.wounds_now})")
+                bits.append(f"+{p.wounds_taken} wound{'s' if p.wounds_taken != 1 else ''} (now {p.wounds_now})")
             if p.shot_down_by:
                 bits.append(f"shot down by {p.shot_down_by}")
             if p.killed:
