@@ -52,21 +52,38 @@ def entries(db: Any, *, character: int | None = None, aircraft: int | None = Non
             mission: int | None = None, kind: EntryKind | None = None,
             search: str = "", newest_first: bool = False,
             limit: int | None = None) -> list[Entry]:
-    """The journal in campaign-day order (then as written), filtered (one read)."""
+    """The journal in campaign-day order (then as written), filtered (one read;
+    the filters and the order run in SQLite, on the JSON payload)."""
+    where = ["journal_id = 1"]
+    params: list[Any] = []
+    for key, value in (("characters", character), ("aircraft", aircraft)):
+        if value is not None:
+            where.append(f"EXISTS (SELECT 1 FROM json_each(payload, '$.{key}') "
+                         "WHERE value = ?)")
+            params.append(int(value))
+    if mission is not None:
+        where.append("json_extract(payload, '$.mission') = ?")
+        params.append(int(mission))
+    if kind is not None:
+        where.append("kind = ?")
+        params.append(kind.value)
+    if search.strip():
+        where.append("instr(lower(json_extract(payload, '$.text')), ?) > 0")
+        params.append(search.strip().lower())
+    order = "DESC" if newest_first else "ASC"
+    sql = (f"SELECT seq, kind, payload FROM journal_event WHERE {' AND '.join(where)} "
+           f"ORDER BY json_extract(payload, '$.day') {order}, seq {order}")
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
     con = db.connect()
     try:
-        rows = con.execute("SELECT seq, kind, payload FROM journal_event WHERE journal_id = 1 "
-                           "ORDER BY seq").fetchall()
+        rows = con.execute(sql, params).fetchall()
     finally:
         con.close()
-    out = []
-    for seq, k, raw in rows:
-        e = entry_of(int(seq), str(k), json.loads(raw))
-        if matches(e, character=character, aircraft=aircraft, mission=mission, kind=kind,
-                   search=search):
-            out.append(e)
-    out.sort(key=lambda e: (e.day, e.seq), reverse=newest_first)
-    return out[:limit] if limit is not None else out
+    out = [entry_of(int(seq), str(k), json.loads(raw)) for seq, k, raw in rows]
+    if search.strip():   # SQLite's lower() folds ASCII only: check the rest here
+        out = [e for e in out if matches(e, search=search)]
+    return out
 
 
 def count(db: Any) -> int:

@@ -28,6 +28,7 @@ from ka_tui.store.errors import StoreError
 from ka_tui.widgets.fast_table import FastTable
 
 VIEWS = ("overview", "missions", "records", "repairs", "journal")
+JOURNAL_ROWS = 500   # the newest entries shown; the filter reaches every entry
 
 
 def _table(id: str, columns: list[tuple[str, int]]) -> FastTable:
@@ -115,7 +116,8 @@ class CampaignScreen(Screen[None]):
                                                ("Work", 32), ("Cost", 8)])
                 yield Static("", id="repairs-detail", classes="detail", markup=False)
             with Vertical(id="journal"):
-                yield Input(placeholder="search; @name character or aircraft; #id mission",
+                yield Input(placeholder="search; @name character or aircraft; #id mission "
+                                f"(newest {JOURNAL_ROWS} shown)",
                             id="journal-filter")
                 yield _table("journal-table", [("Day", 10), ("Kind", 7), ("Entry", 58)])
                 yield Static("", id="journal-detail", classes="detail", markup=False)
@@ -160,7 +162,8 @@ class CampaignScreen(Screen[None]):
             return campaign_state.repairs(db)
         text = self.query_one("#journal-filter", Input).value
         assert self._names is not None
-        return journal.entries(db, newest_first=True, **parse_filter(text, self._names))
+        return journal.entries(db, newest_first=True, limit=JOURNAL_ROWS,
+                               **parse_filter(text, self._names))
 
     def _failed(self, error: Exception) -> None:
         self.query_one("#overview-head", Static).update(str(load_failure("the campaign", error)))
