@@ -52,9 +52,18 @@ def test_s0_altitude_explained_tempest_climbs_to_top_with_a_test():
 
 @pytest.mark.parametrize("profile", LIBRARY, ids=lambda p: p.name)
 def test_r9_only_up_to_attack_aircraft_fly_figures(profile):
-    """R-9: aerobatic figures only for aircraft no larger than an attack aircraft."""
-    if profile.aircraft_class not in FIGURE_CLASSES:
-        assert not (profile.loop or profile.immelmann or profile.roll)
+    """R-9: aerobatic figures only for aircraft no larger than an attack aircraft:
+    every profile asserts it (a figure box implies a figure class)."""
+    boxes = profile.loop or profile.immelmann or profile.roll
+    assert not boxes or profile.aircraft_class in FIGURE_CLASSES, profile.name
+
+
+def test_r9_library_has_aircraft_on_both_sides_of_the_figure_rule():
+    """R-9: the parametrized check above meets both kinds of profile."""
+    assert any(p.aircraft_class in FIGURE_CLASSES and p.loop for p in LIBRARY)
+    assert any(p.aircraft_class not in FIGURE_CLASSES for p in LIBRARY)
+    assert all(not (p.loop or p.immelmann or p.roll)
+               for p in LIBRARY if p.aircraft_class not in FIGURE_CLASSES)
 
 
 @pytest.mark.parametrize("profile", LIBRARY, ids=lambda p: p.name)
