@@ -11,6 +11,7 @@ from ka_tui.rules.cqc_card import ActionKind, Grade
 from ka_tui.rules.cqc_negation import (
     RULE_3B_D, RULE_B_B, RULE_D_3B, RULE_D_D, RULE_SPECIAL, ActionUnit, negate,
 )
+from tests.rules.hypothesis_counts import scaled
 
 B, D, S = Grade.BASIC, Grade.DELIBERATE, Grade.SPECIAL
 
@@ -95,7 +96,7 @@ def test_losing_special_is_cancelled_as_a_deliberate() -> None:
 grades = st.lists(st.sampled_from([B, D, S]), max_size=8)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=scaled(200), deadline=None)
 @given(grades, grades, st.booleans(), st.booleans())
 def test_cancellations_never_exceed_the_negation_order(
         cg: list[Grade], tg: list[Grade], won: bool, lsd: bool) -> None:
@@ -216,7 +217,7 @@ def test_s0_2_1_best_negation_equals_the_exhaustive_reference_up_to_four_each() 
                         cg, tg, won, lsd)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=scaled(150), deadline=None)
 @given(st.lists(st.sampled_from([B, D, S]), min_size=3, max_size=8),
        st.lists(st.sampled_from([B, D, S]), min_size=5, max_size=7),
        st.booleans(), st.booleans())

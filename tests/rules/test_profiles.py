@@ -23,6 +23,7 @@ from ka_tui.rules.flight_notation import (
     parse_turn_mode,
 )
 from ka_tui.rules.profiles import LIBRARY, TEMPEST, by_name, library
+from tests.rules.hypothesis_counts import scaled
 
 FIGURE_CLASSES = {AircraftClass.FIGHTER, AircraftClass.HEAVY_FIGHTER, AircraftClass.ATTACK}
 
@@ -141,13 +142,13 @@ manoeuvres = st.builds(Manoeuvre, st.sampled_from(list(ManoeuvreKind)),
                        st.integers(1, 12), st.booleans())
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=scaled(200), deadline=None)
 @given(st.lists(manoeuvres, max_size=15).map(tuple))
 def test_dial_notation_round_trips(dial):
     assert parse_dial(format_dial(dial)) == (dial, [])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=scaled(200), deadline=None)
 @given(st.lists(st.tuples(st.integers(1, 12), st.integers(1, 9)), min_size=1, max_size=6))
 def test_turn_mode_notation_round_trips(pairs):
     bands = tuple(TurnBand(s, h) for s, h in pairs)
