@@ -19,20 +19,20 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-from ka_tui.rules.air_map import parse_map
-from ka_tui.rules.air_state import Airman, AirUnit
-from ka_tui.rules.aircraft import AircraftClass
-from ka_tui.rules.battle import Battle, replay
-from ka_tui.rules.damage import out_of_battle
-from ka_tui.rules.dice import RandomDice
-from ka_tui.rules.hexgrid import Hex
-from ka_tui.rules.move_plan import Climb, Descend, Forward, Plan, Thrust, TurnLeft, TurnRight
-from ka_tui.rules.movement import validate_plan
-from ka_tui.rules.options import AirOptions
-from ka_tui.rules.profiles import LIBRARY
-from ka_tui.rules.shooting import preview_shot
-from ka_tui.rules.shot_odds import shot_odds
-from ka_tui.rules.turn import BattleState, Orders, Phase, resolve_turn
+from ka_tui.rules.air.battle_map import parse_map
+from ka_tui.rules.air.units import Airman, AirUnit
+from ka_tui.rules.air.aircraft import AircraftClass
+from ka_tui.rules.air.battle import Battle, replay
+from ka_tui.rules.air.damage import out_of_battle
+from ka_tui.rules.core.dice import RandomDice
+from ka_tui.rules.air.hexgrid import Hex
+from ka_tui.rules.air.move_plan import Climb, Descend, Forward, Plan, Thrust, TurnLeft, TurnRight
+from ka_tui.rules.air.movement import validate_plan
+from ka_tui.rules.core.options import AirOptions
+from ka_tui.rules.air.profiles import LIBRARY
+from ka_tui.rules.air.shooting import preview_shot
+from ka_tui.rules.air.shot_odds import shot_odds
+from ka_tui.rules.air.turn import BattleState, Orders, Phase, resolve_turn
 
 BUDGET_PLAN_MS = 1.0
 OPT = AirOptions()

@@ -11,11 +11,11 @@ import sys
 import time
 from collections.abc import Callable
 
-from ka_tui.rules.checks import Contestant, opposed_test
-from ka_tui.rules.dice import RandomDice
-from ka_tui.rules.odds import clear_cache, opposed_odds, percent, unopposed_odds
-from ka_tui.rules.options import SkillOptions
-from ka_tui.rules.skills import Level, level_pool
+from ka_tui.rules.core.skill_tests import Contestant, opposed_test
+from ka_tui.rules.core.dice import RandomDice
+from ka_tui.rules.core.odds import clear_cache, opposed_odds, percent, unopposed_odds
+from ka_tui.rules.core.options import SkillOptions
+from ka_tui.rules.core.skills import Level, level_pool
 
 BUDGET_MS = 20.0
 OPTIONS = SkillOptions()

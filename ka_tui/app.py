@@ -39,11 +39,11 @@ class ModeSpec:
 
 
 MODE_SPECS: tuple[ModeSpec, ...] = (
-    ModeSpec("roster", "Roster", "1", "ka_tui.screens.roster:RosterScreen",
+    ModeSpec("roster", "Roster", "1", "ka_tui.screens.roster.screen:RosterScreen",
              "Characters and aircraft of the campaign"),
-    ModeSpec("roller", "Dice roller", "2", "ka_tui.screens.roller:RollerScreen",
+    ModeSpec("roller", "Dice roller", "2", "ka_tui.screens.roller.screen:RollerScreen",
              "Roll a skill or a typed pool, with exact odds and the roll log"),
-    ModeSpec("combat", "Close combat", "3", "ka_tui.screens.combat:CombatScreen",
+    ModeSpec("combat", "Close combat", "3", "ka_tui.screens.combat.screen:CombatScreen",
              "Close combat on CQC cards: order, hidden cards, reveal, odds, dice, report"),
 )
 
@@ -119,7 +119,7 @@ class KaApp(App[None]):
 
         def run() -> None:
             try:
-                from ka_tui.screens import roster_data
+                from ka_tui.store import roster_reads as roster_data
 
                 future.set_result(roster_data.load_roster(self.campaign_db()))
             except BaseException as error:  # noqa: BLE001 - handed to the roster screen
@@ -249,12 +249,12 @@ class KaApp(App[None]):
         self.push_screen(SettingsScreen())
 
     def action_export_campaign(self) -> None:
-        from ka_tui.screens.transfer import ExportScreen
+        from ka_tui.screens.transfer_dialogs import ExportScreen
 
         self.push_screen(ExportScreen(), self._exported)
 
     def action_import_campaign(self) -> None:
-        from ka_tui.screens.transfer import ImportScreen
+        from ka_tui.screens.transfer_dialogs import ImportScreen
 
         self.push_screen(ImportScreen(), self._imported)
 

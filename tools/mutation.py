@@ -1,8 +1,8 @@
 """Mutation testing of the rules layer (issue 16): a tool to run by hand, not in CI.
 
     pip install -e '.[mutation]'              # mutmut, pinned in pyproject.toml
-    python tools/mutation.py ramming          # one module (as named under ka_tui/rules/)
-    python tools/mutation.py air.landing core.dice   # several (dotted under rules/)
+    python tools/mutation.py ramming          # one module (a bare name, or dotted
+    python tools/mutation.py air.landing core.dice   #   under ka_tui/rules/); several
     python tools/mutation.py all              # every rules module (hours on 2 cores)
     python tools/mutation.py --report ramming # only print the last results again
 
@@ -61,10 +61,13 @@ def module_names(args: list[str]) -> list[str]:
         for p in RULES.rglob("*.py") if p.name != "__init__.py")
     if not args or args == ["all"]:
         return everything
-    out = []
+    out: list[str] = []
     for a in args:
         name = a.removesuffix(".py").replace("/", ".")
         name = name if name.startswith("ka_tui.rules.") else f"ka_tui.rules.{name}"
+        if name not in everything:   # a bare module name: ramming → ka_tui.rules.air.ramming
+            found = [n for n in everything if n.endswith("." + name.rsplit(".", 1)[-1])]
+            name = found[0] if len(found) == 1 else name
         if name not in everything:
             sys.exit(f"no module {name} under ka_tui/rules (one of: "
                      f"{', '.join(n.removeprefix('ka_tui.rules.') for n in everything)})")

@@ -35,8 +35,8 @@ from ka_tui.store.limits import (
     TEXT_MAX,
     WEAPON_RANGES,
 )
-from ka_tui.screens.roster_view import pool_text
-from ka_tui.store.checks import character_errors, skill_errors, weapon_errors
+from ka_tui.screens.roster.view import pool_text
+from ka_tui.store.field_checks import character_errors, skill_errors, weapon_errors
 from ka_tui.store.errors import ValidationError
 from ka_tui.widgets.form_fields import (
     CheckField,

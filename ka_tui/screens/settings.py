@@ -1,6 +1,6 @@
 """House-rule settings: every option of ``HouseRules`` with its value, editable.
 
-Generic over the dataclass fields (``rules/options.py``), so options added later
+Generic over the dataclass fields (``rules/core/options.py``), so options added later
 appear here by themselves, with the comment written above them in the source
 as their explanation. Changes stay pending (marked ``*``) until ctrl+s saves
 them in one transaction; every value is validated by ``HouseRules.from_dict``.
@@ -21,7 +21,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from ka_tui.rules.options import HouseRules
+from ka_tui.rules.core.options import HouseRules
 from ka_tui.widgets.form_fields import CheckField, ChoiceField, FormScreen, IntField, TextField
 
 if TYPE_CHECKING:

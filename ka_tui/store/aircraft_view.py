@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from sqlalchemy import func
 from sqlmodel import col, select
 
-from ka_tui.rules.aircraft import AircraftProfile
-from ka_tui.rules.flight_status import FlightStatus
-from ka_tui.store.aircraft_map import airman_of, damage_of, to_profile
+from ka_tui.rules.air.aircraft import AircraftProfile
+from ka_tui.rules.air.flight_status import FlightStatus
+from ka_tui.store.aircraft_rows import airman_of, damage_of, to_profile
 from ka_tui.store.db import CampaignDB
 from ka_tui.store.errors import NotFound
 from ka_tui.store.models import Aircraft, AircraftCrew, Character

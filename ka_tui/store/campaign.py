@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ka_tui.rules.options import HouseRules
+from ka_tui.rules.core.options import HouseRules
 from ka_tui.store.db import CampaignDB
 from ka_tui.store.errors import NotACampaign, StoreError, ValidationError
 from ka_tui.store.limits import NAME_MAX, TEXT_MAX

@@ -12,10 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ka_tui.rules.air_state import Damage
-from ka_tui.rules.profiles import BEAUFIGHTER, IL2, METEOR, MITCHELL, SPITFIRE, TEMPEST
+from ka_tui.rules.air.units import Damage
+from ka_tui.rules.air.profiles import BEAUFIGHTER, IL2, METEOR, MITCHELL, SPITFIRE, TEMPEST
 from ka_tui.store import roster
-from ka_tui.store.aircraft_map import damage_columns
+from ka_tui.store.aircraft_rows import damage_columns
 from ka_tui.store.campaign import set_campaign_notes
 from ka_tui.store.db import CampaignDB, create_campaign
 

@@ -30,8 +30,8 @@ from ka_tui.rules.cqc import (
     CqcCard, Fight, Fighter, InitiativeResult, RoundReport, Weapon, initiative_order,
     resolve_round,
 )
-from ka_tui.rules.options import HouseRules, UntrainedCloseCombat
-from ka_tui.rules.skills import Level, Skill, SkillKind, pool_of
+from ka_tui.rules.core.options import HouseRules, UntrainedCloseCombat
+from ka_tui.rules.core.skills import Level, Skill, SkillKind, pool_of
 
 CLOSE_COMBAT = "close combat"
 COMBAT_INITIATIVE = "combat initiative"

@@ -25,14 +25,14 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
-from ka_tui.rules.aircraft import (
+from ka_tui.rules.air.aircraft import (
     AircraftClass,
     AircraftProfile,
     Echelon,
     EngineKind,
     Trait,
 )
-from ka_tui.rules.flight_notation import (
+from ka_tui.rules.air.flight_notation import (
     format_dial,
     format_turn_mode,
     parse_dial,
@@ -209,8 +209,8 @@ def profile_from_data(data: Any) -> AircraftProfile:
 
 def profile_errors(p: AircraftProfile) -> list[ValidationError]:
     """The store's ranges and the rules' checks, exactly as a save would run them."""
-    from ka_tui.store.aircraft_map import from_profile
-    from ka_tui.store.checks import aircraft_errors
+    from ka_tui.store.aircraft_rows import from_profile
+    from ka_tui.store.field_checks import aircraft_errors
 
     values = from_profile(p) | {"hull_hits": 0, "fuel_left": p.fuel, "ammo_left": p.ammo,
                                 "overheat": 0, "damage": "{}", "notes": ""}

@@ -14,9 +14,9 @@ from typing import Any, TypeVar
 from sqlalchemy import func
 from sqlmodel import Session, SQLModel, col, select
 
-from ka_tui.rules.aircraft import AircraftProfile
-from ka_tui.store import checks
-from ka_tui.store.aircraft_map import from_profile, to_profile
+from ka_tui.rules.air.aircraft import AircraftProfile
+from ka_tui.store import field_checks as checks
+from ka_tui.store.aircraft_rows import from_profile, to_profile
 from ka_tui.store.db import CampaignDB
 from ka_tui.store.errors import NotFound, ValidationError
 from ka_tui.store.models import Aircraft, AircraftCrew, Character, Skill, Weapon

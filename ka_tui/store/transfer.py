@@ -23,8 +23,8 @@ from typing import Any
 
 from sqlmodel import SQLModel, col, select
 
-from ka_tui.rules.options import HouseRules
-from ka_tui.store import checks
+from ka_tui.rules.core.options import HouseRules
+from ka_tui.store import field_checks as checks
 from ka_tui.store.campaign import changed_rules
 from ka_tui.store.db import CampaignDB, backup_file, check_file, create_campaign, translate_error
 from ka_tui.store.errors import StoreError, ValidationError

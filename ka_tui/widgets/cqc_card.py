@@ -29,7 +29,7 @@ from ka_tui.rules.cqc import (
     ActionKind, CardError, CardLine, CqcCard, Fight, Fighter, Grade, card_budget, card_cost,
     validate_round_cards,
 )
-from ka_tui.rules.options import CqcOptions, MultiOpponent
+from ka_tui.rules.core.options import CqcOptions, MultiOpponent
 
 ROW_KEYS = {"a": ActionKind.ATTACK, "d": ActionKind.DEFENCE, "f": ActionKind.FEINT,
             "s": ActionKind.DISARM, "e": ActionKind.EVADE, "c": ActionKind.CONTROL}

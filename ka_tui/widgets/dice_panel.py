@@ -19,8 +19,8 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from ka_tui.rules.checks import DieResult, OpposedResult, TestResult
-from ka_tui.rules.odds import OpposedOdds, PoolOdds, percent, render_histogram
+from ka_tui.rules.core.skill_tests import DieResult, OpposedResult, TestResult
+from ka_tui.rules.core.odds import OpposedOdds, PoolOdds, percent, render_histogram
 
 LEGEND = ("+ success  - fail  ! critical  * critical spent on a 1  "
           "~ critical cancelled  X critical fail  x negated 1")

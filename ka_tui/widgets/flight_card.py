@@ -15,7 +15,7 @@ One widget shows an ``AircraftProfile`` and its live ``FlightStatus``:
 Under ``WIDE_AT`` columns the card is two columns (card + hex profile | ladder
 + status) and fits 80×24; wider, it is three columns with the traits' effects
 spelled out. ``t`` shows each trait's S0 rule text. The widget computes no
-rule: it renders values and the data in ``rules/traits.py``.
+rule: it renders values and the data in ``rules/air/traits.py``.
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ from textual.events import Resize
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from ka_tui.rules.air_state import MAX_WOUNDS, Airman
-from ka_tui.rules.aircraft import AircraftProfile, Echelon, Manoeuvre, ManoeuvreKind
-from ka_tui.rules.flight_status import FlightStatus
-from ka_tui.rules.traits import rule_of
+from ka_tui.rules.air.units import MAX_WOUNDS, Airman
+from ka_tui.rules.air.aircraft import AircraftProfile, Echelon, Manoeuvre, ManoeuvreKind
+from ka_tui.rules.air.flight_status import FlightStatus
+from ka_tui.rules.air.traits import rule_of
 
 WIDE_AT = 120
 

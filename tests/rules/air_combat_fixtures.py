@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ka_tui.rules.air_state import Airman, AirUnit
-from ka_tui.rules.aircraft import AircraftClass, AircraftProfile, EngineKind, Trait
-from ka_tui.rules.hexgrid import Hex
+from ka_tui.rules.air.units import Airman, AirUnit
+from ka_tui.rules.air.aircraft import AircraftClass, AircraftProfile, EngineKind, Trait
+from ka_tui.rules.air.hexgrid import Hex
 
 
 def profile(name: str = "Test", cls: AircraftClass = AircraftClass.FIGHTER,

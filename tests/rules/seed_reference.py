@@ -1,7 +1,7 @@
 """An opposed test and round decision written from the seed text (no tests here).
 
 S0 §Skills, S0 §Close combat 4 and RULES-NOTES A, read die by die. This module
-imports nothing from ``ka_tui.rules.checks`` or ``ka_tui.rules.odds``: it is
+imports nothing from ``ka_tui.rules.core.skill_tests`` or ``ka_tui.rules.core.odds``: it is
 the reference those are checked against (issue 16), so a rules bug cannot move
 both sides together. Only the option *values* (``SkillOptions``) are shared.
 
@@ -9,7 +9,7 @@ Readings the seed leaves open follow the named options (RULES-NOTES A):
 ``crit_cancel``, ``crit_fail_rule``, ``spent_crit_wins``. Which of several
 criticals an opponent's larger success cancels only matters with
 ``crit_cancel = crit_only``; there the larger critical goes first (the
-engine's documented reading, ``checks.py`` step 2).
+engine's documented reading, ``core/skill_tests.py`` step 2).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ka_tui.rules.options import CritCancel, CritFailRule, SkillOptions
+from ka_tui.rules.core.options import CritCancel, CritFailRule, SkillOptions
 
 
 @dataclass(frozen=True)

@@ -6,10 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from ka_tui.rules.aerobatics import FIGURES, FigureKind, figure_refusal, half_speed_fallback
-from ka_tui.rules.dice import ScriptedDice
-from ka_tui.rules.hexgrid import opposite
-from ka_tui.rules.movement import execute_plan, validate_plan
+from ka_tui.rules.air.aerobatics import FIGURES, FigureKind, figure_refusal, half_speed_fallback
+from ka_tui.rules.core.dice import ScriptedDice
+from ka_tui.rules.air.hexgrid import opposite
+from ka_tui.rules.air.movement import execute_plan, validate_plan
 from tests.rules.test_air_move_support import BOMBER, FIGHTER, OPEN, OPTS, at, plan, unit
 
 

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ka_tui.rules.aircraft import AircraftClass
-from ka_tui.rules.collisions import (
+from ka_tui.rules.air.aircraft import AircraftClass
+from ka_tui.rules.air.collisions import (
     check_collision,
     collision_target,
     crowded_places,
     needs_collision_roll,
     terrain_crash,
 )
-from ka_tui.rules.dice import ScriptedDice
-from ka_tui.rules.hexgrid import Hex
-from ka_tui.rules.options import AirOptions
+from ka_tui.rules.core.dice import ScriptedDice
+from ka_tui.rules.air.hexgrid import Hex
+from ka_tui.rules.core.options import AirOptions
 
 from .air_combat_fixtures import unit
 

@@ -7,9 +7,9 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ka_tui.rules.air_state import Damage
-from ka_tui.rules.aircraft import Trait
-from ka_tui.rules.damage import (
+from ka_tui.rules.air.units import Damage
+from ka_tui.rules.air.aircraft import Trait
+from ka_tui.rules.air.damage import (
     apply_hits,
     apply_points,
     bring_into_effect,
@@ -18,8 +18,8 @@ from ka_tui.rules.damage import (
     roll_location,
     under_control,
 )
-from ka_tui.rules.dice import RandomDice, ScriptedDice
-from ka_tui.rules.options import AirOptions
+from ka_tui.rules.core.dice import RandomDice, ScriptedDice
+from ka_tui.rules.core.options import AirOptions
 from tests.rules.hypothesis_counts import scaled
 
 from .air_combat_fixtures import unit

@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from ka_tui.rules.aircraft import AircraftClass
-from ka_tui.rules.dice import ScriptedDice
-from ka_tui.rules.evasive import (
+from ka_tui.rules.air.aircraft import AircraftClass
+from ka_tui.rules.core.dice import ScriptedDice
+from ka_tui.rules.air.evasive import (
     WeaponKind,
     attack_refusal,
     declare_evasive,
@@ -16,10 +16,10 @@ from ka_tui.rules.evasive import (
     evasive_target,
     may_evade,
 )
-from ka_tui.rules.options import AirOptions
-from ka_tui.rules.ramming import ram_problems
-from ka_tui.rules.shooting import preview_shot, shot_problems, to_hit_target
-from ka_tui.rules.target import Finalizer
+from ka_tui.rules.core.options import AirOptions
+from ka_tui.rules.air.ramming import ram_problems
+from ka_tui.rules.air.shooting import preview_shot, shot_problems, to_hit_target
+from ka_tui.rules.core.target import Finalizer
 
 from .air_combat_fixtures import unit
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ka_tui.rules.dice import ScriptedDice
-from ka_tui.rules.heat import heat_phase, heat_target
-from ka_tui.rules.options import AirOptions
+from ka_tui.rules.core.dice import ScriptedDice
+from ka_tui.rules.air.heat import heat_phase, heat_target
+from ka_tui.rules.core.options import AirOptions
 
 from .air_combat_fixtures import unit
 

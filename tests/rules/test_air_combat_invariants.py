@@ -9,19 +9,19 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ka_tui.rules.air_map import parse_map
-from ka_tui.rules.air_state import AirUnit
-from ka_tui.rules.aircraft import MAX_SPEED, AircraftClass, Trait
-from ka_tui.rules.altitude import ceiling_level
-from ka_tui.rules.battle import Battle, replay
-from ka_tui.rules.damage import out_of_battle
-from ka_tui.rules.dice import RandomDice
-from ka_tui.rules.move_plan import Climb, Descend, Forward, Plan, Thrust, TurnRight
-from ka_tui.rules.movement import validate_plan
-from ka_tui.rules.options import AirOptions
-from ka_tui.rules.ramming import ram_problems
-from ka_tui.rules.shooting import preview_shot
-from ka_tui.rules.turn import Phase, TurnError
+from ka_tui.rules.air.battle_map import parse_map
+from ka_tui.rules.air.units import AirUnit
+from ka_tui.rules.air.aircraft import MAX_SPEED, AircraftClass, Trait
+from ka_tui.rules.air.altitude import ceiling_level
+from ka_tui.rules.air.battle import Battle, replay
+from ka_tui.rules.air.damage import out_of_battle
+from ka_tui.rules.core.dice import RandomDice
+from ka_tui.rules.air.move_plan import Climb, Descend, Forward, Plan, Thrust, TurnRight
+from ka_tui.rules.air.movement import validate_plan
+from ka_tui.rules.core.options import AirOptions
+from ka_tui.rules.air.ramming import ram_problems
+from ka_tui.rules.air.shooting import preview_shot
+from ka_tui.rules.air.turn import Phase, TurnError
 from tests.rules.hypothesis_counts import scaled
 
 from .air_combat_fixtures import unit

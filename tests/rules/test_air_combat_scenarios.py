@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ka_tui.rules.air_map import parse_map
-from ka_tui.rules.air_state import Airman
-from ka_tui.rules.aircraft import AircraftClass, EngineKind
-from ka_tui.rules.dice import ScriptedDice
-from ka_tui.rules.options import AirOptions
-from ka_tui.rules.turn import BattleState, Orders, Phase, resolve_turn
+from ka_tui.rules.air.battle_map import parse_map
+from ka_tui.rules.air.units import Airman
+from ka_tui.rules.air.aircraft import AircraftClass, EngineKind
+from ka_tui.rules.core.dice import ScriptedDice
+from ka_tui.rules.core.options import AirOptions
+from ka_tui.rules.air.turn import BattleState, Orders, Phase, resolve_turn
 
 from .air_combat_fixtures import unit
 from .test_air_move_support import at, plan

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ka_tui.rules.air_map import LandingSite, Surface
-from ka_tui.rules.aircraft import AircraftClass, Trait
-from ka_tui.rules.hexgrid import Hex
-from ka_tui.rules.landing import landing_target
-from ka_tui.rules.options import AirOptions
+from ka_tui.rules.air.battle_map import LandingSite, Surface
+from ka_tui.rules.air.aircraft import AircraftClass, Trait
+from ka_tui.rules.air.hexgrid import Hex
+from ka_tui.rules.air.landing import landing_target
+from ka_tui.rules.core.options import AirOptions
 
 from .air_combat_fixtures import unit
 

@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from ka_tui.rules.air_map import MapError, Strip, Surface, Terrain, parse_map
-from ka_tui.rules.aircraft import Echelon
-from ka_tui.rules.altitude import (
+from ka_tui.rules.air.battle_map import MapError, Strip, Surface, Terrain, parse_map
+from ka_tui.rules.air.aircraft import Echelon
+from ka_tui.rules.air.altitude import (
     ceiling_level,
     describe_level,
     echelon_of,
@@ -17,7 +17,7 @@ from ka_tui.rules.altitude import (
     s0_step,
     top_level,
 )
-from ka_tui.rules.hexgrid import Hex
+from ka_tui.rules.air.hexgrid import Hex
 from tests.rules.test_air_move_support import FIGHTER, OPTS, at
 
 MAP = parse_map("""

@@ -7,11 +7,11 @@ from fractions import Fraction
 
 import pytest
 
-from ka_tui.rules.air_map import parse_map
-from ka_tui.rules.air_state import Airman, Damage
-from ka_tui.rules.aircraft import EngineKind
-from ka_tui.rules.dice import ScriptedDice
-from ka_tui.rules.move_plan import (
+from ka_tui.rules.air.battle_map import parse_map
+from ka_tui.rules.air.units import Airman, Damage
+from ka_tui.rules.air.aircraft import EngineKind
+from ka_tui.rules.core.dice import ScriptedDice
+from ka_tui.rules.air.move_plan import (
     Climb,
     Descend,
     Forward,
@@ -21,7 +21,7 @@ from ka_tui.rules.move_plan import (
     format_plan,
     parse_plan,
 )
-from ka_tui.rules.movement import (
+from ka_tui.rules.air.movement import (
     complete_plan,
     descent_gain,
     execute_plan,
@@ -30,7 +30,7 @@ from ka_tui.rules.movement import (
     start_turn,
     validate_plan,
 )
-from ka_tui.rules.options import AltitudeModel, DescentGain, TurnSpeedBasis
+from ka_tui.rules.core.options import AltitudeModel, DescentGain, TurnSpeedBasis
 from tests.rules.test_air_move_support import FIGHTER, OPEN, OPTS, at, plan, unit
 
 # ---------------------------------------------------------------- R-2 targets
@@ -482,7 +482,7 @@ def test_r3_2_random_move_sides_option() -> None:
 
 def test_r3_3_steep_descent_per_turn_option() -> None:
     """R-3.3 "at once": per step (default) or per turn (``steep_descent_basis``)."""
-    from ka_tui.rules.options import SteepDescentBasis
+    from ka_tui.rules.core.options import SteepDescentBasis
     u = unit(speed=4, altitude=4)
     p = plan("D2 F D 4F")
     assert validate_plan(u, p, OPEN, OPTS).checks == ()
@@ -499,7 +499,7 @@ def test_leaving_the_map_is_noted() -> None:
 
 def test_part_a_house_rules_round_trip_through_the_campaign_dict() -> None:
     """Every part A option is stored per campaign and validated on load."""
-    from ka_tui.rules.options import HouseRules
+    from ka_tui.rules.core.options import HouseRules
     rules = HouseRules().with_changes("air", turn_speed_basis=TurnSpeedBasis.START,
                                       echelon_test_penalty=2, takeoff_at_landing_speed=False)
     back = HouseRules.from_dict(rules.to_dict())

@@ -11,14 +11,14 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from ka_tui.rules.air_map import parse_map
-from ka_tui.rules.air_state import Airman, AirUnit, Damage
-from ka_tui.rules.aircraft import MAX_SPEED, EngineKind
-from ka_tui.rules.altitude import ceiling_level
-from ka_tui.rules.dice import RandomDice
-from ka_tui.rules.hexgrid import Hex
-from ka_tui.rules.move_plan import IllegalPlan, Plan, PlanCheck, parse_plan
-from ka_tui.rules.movement import complete_plan, execute_plan, speed_cap, start_turn, validate_plan
+from ka_tui.rules.air.battle_map import parse_map
+from ka_tui.rules.air.units import Airman, AirUnit, Damage
+from ka_tui.rules.air.aircraft import MAX_SPEED, EngineKind
+from ka_tui.rules.air.altitude import ceiling_level
+from ka_tui.rules.core.dice import RandomDice
+from ka_tui.rules.air.hexgrid import Hex
+from ka_tui.rules.air.move_plan import IllegalPlan, Plan, PlanCheck, parse_plan
+from ka_tui.rules.air.movement import complete_plan, execute_plan, speed_cap, start_turn, validate_plan
 from tests.rules.hypothesis_counts import scaled
 from tests.rules.test_air_move_support import BOMBER, FIGHTER, OPTS, TWIN, unit
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ka_tui.rules.air_map import parse_map
-from ka_tui.rules.air_state import Airman, AirUnit
-from ka_tui.rules.dice import ScriptedDice
-from ka_tui.rules.move_plan import Afterburner, Plan, Thrust
-from ka_tui.rules.movement import execute_plan, start_turn, validate_plan
+from ka_tui.rules.air.battle_map import parse_map
+from ka_tui.rules.air.units import Airman, AirUnit
+from ka_tui.rules.core.dice import ScriptedDice
+from ka_tui.rules.air.move_plan import Afterburner, Plan, Thrust
+from ka_tui.rules.air.movement import execute_plan, start_turn, validate_plan
 from tests.rules.test_air_move_support import OPTS, at, plan, unit
 
 AIRFIELD = parse_map("""

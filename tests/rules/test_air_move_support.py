@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ka_tui.rules.air_map import BattleMap, parse_map
-from ka_tui.rules.air_state import Airman, AirUnit
-from ka_tui.rules.aircraft import AircraftClass, AircraftProfile, Echelon, EngineKind, TurnBand
-from ka_tui.rules.hexgrid import Hex
-from ka_tui.rules.move_plan import Plan, parse_plan
-from ka_tui.rules.options import AirOptions
+from ka_tui.rules.air.battle_map import BattleMap, parse_map
+from ka_tui.rules.air.units import Airman, AirUnit
+from ka_tui.rules.air.aircraft import AircraftClass, AircraftProfile, Echelon, EngineKind, TurnBand
+from ka_tui.rules.air.hexgrid import Hex
+from ka_tui.rules.air.move_plan import Plan, parse_plan
+from ka_tui.rules.core.options import AirOptions
 
 FIGHTER = AircraftProfile(
     name="Test fighter", aircraft_class=AircraftClass.FIGHTER, engines=1,

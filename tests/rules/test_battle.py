@@ -7,17 +7,17 @@ import json
 
 import pytest
 
-from ka_tui.rules.air_json import CodecError, decode, encode, plan_from_json, plan_to_json
-from ka_tui.rules.air_map import parse_map
-from ka_tui.rules.air_state import AirUnit
-from ka_tui.rules.battle import Battle, ReplayError, replay
-from ka_tui.rules.dice import RandomDice, ScriptedDice
-from ka_tui.rules.move_plan import Forward, Plan, Thrust
-from ka_tui.rules.movement import complete_plan, validate_plan
-from ka_tui.rules.options import AirOptions
-from ka_tui.rules.profiles import TEMPEST
-from ka_tui.rules.shooting import preview_shot
-from ka_tui.rules.turn import Phase, TurnError
+from ka_tui.rules.air.codec import CodecError, decode, encode, plan_from_json, plan_to_json
+from ka_tui.rules.air.battle_map import parse_map
+from ka_tui.rules.air.units import AirUnit
+from ka_tui.rules.air.battle import Battle, ReplayError, replay
+from ka_tui.rules.core.dice import RandomDice, ScriptedDice
+from ka_tui.rules.air.move_plan import Forward, Plan, Thrust
+from ka_tui.rules.air.movement import complete_plan, validate_plan
+from ka_tui.rules.core.options import AirOptions
+from ka_tui.rules.air.profiles import TEMPEST
+from ka_tui.rules.air.shooting import preview_shot
+from ka_tui.rules.air.turn import Phase, TurnError
 
 from .air_combat_fixtures import unit
 from .test_air_move_support import plan
@@ -197,7 +197,7 @@ def test_battle_from_events_keeps_turn_checkpoints() -> None:
 def test_battle_physical_dice_are_asked_for_one_at_a_time() -> None:
     """RULES-NOTES 3: a GM rolling real dice types the faces; the engine says
     which die comes next and records the step when the faces are enough."""
-    from ka_tui.rules.dice import DiceError
+    from ka_tui.rules.core.dice import DiceError
 
     b = new_battle()
     faces: list[int] = []

@@ -11,34 +11,34 @@ from dataclasses import replace
 
 import pytest
 
-from ka_tui.rules.aerobatics import FIGURES, FigureKind, figure_refusal
-from ka_tui.rules.air_check import CheckRoll
-from ka_tui.rules.air_map import LandingSite, Surface
-from ka_tui.rules.air_state import Airman, Damage
-from ka_tui.rules.aircraft import AircraftClass, EngineKind, Trait
-from ka_tui.rules.damage import destroyed_by_hull, engine_disabled
-from ka_tui.rules.dice import ScriptedDice
-from ka_tui.rules.gload import airframe_target, endurance_target
-from ka_tui.rules.heat import heat_phase
-from ka_tui.rules.landing import (
+from ka_tui.rules.air.aerobatics import FIGURES, FigureKind, figure_refusal
+from ka_tui.rules.air.check_roll import CheckRoll
+from ka_tui.rules.air.battle_map import LandingSite, Surface
+from ka_tui.rules.air.units import Airman, Damage
+from ka_tui.rules.air.aircraft import AircraftClass, EngineKind, Trait
+from ka_tui.rules.air.damage import destroyed_by_hull, engine_disabled
+from ka_tui.rules.core.dice import ScriptedDice
+from ka_tui.rules.air.gload import airframe_target, endurance_target
+from ka_tui.rules.air.heat import heat_phase
+from ka_tui.rules.air.landing import (
     GO_AROUND_MAX_MARGIN,
     carrier_refusal,
     landing_outcome,
     landing_target,
     size_class,
 )
-from ka_tui.rules.movement import (
+from ka_tui.rules.air.movement import (
     execute_plan,
     preview_start,
     roll_random_move,
     start_turn,
     validate_plan,
 )
-from ka_tui.rules.options import AirOptions
-from ka_tui.rules.ramming import ram, ram_problems, ram_target
-from ka_tui.rules.shooting import preview_shot
-from ka_tui.rules.target import Finalizer, TargetNumber
-from ka_tui.rules.wounds import consciousness_target
+from ka_tui.rules.core.options import AirOptions
+from ka_tui.rules.air.ramming import ram, ram_problems, ram_target
+from ka_tui.rules.air.shooting import preview_shot
+from ka_tui.rules.core.target import Finalizer, TargetNumber
+from ka_tui.rules.air.wounds import consciousness_target
 from tests.rules import air_combat_fixtures as combat
 from tests.rules.test_air_move_support import FIGHTER, OPEN, OPTS, TWIN, at, plan, unit
 

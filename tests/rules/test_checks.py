@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ka_tui.rules.checks import (
+from ka_tui.rules.core.skill_tests import (
     Contestant, Decision, lore_bonus, opposed_test, unopposed_test,
 )
-from ka_tui.rules.dice import DiceError, RandomDice, ScriptedDice
-from ka_tui.rules.options import CritCancel, CritFailRule, HouseRules, SkillOptions
+from ka_tui.rules.core.dice import DiceError, RandomDice, ScriptedDice
+from ka_tui.rules.core.options import CritCancel, CritFailRule, HouseRules, SkillOptions
 from tests.rules.hypothesis_counts import scaled
 
 SEED = SkillOptions()

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from ka_tui.rules.cqc_card import (
+from ka_tui.rules.cqc.card import (
     ActionKind, CardLine, CqcCard, Grade, card_budget, card_cost, validate_card,
     validate_split,
 )
-from ka_tui.rules.options import CqcOptions
+from ka_tui.rules.core.options import CqcOptions
 
 
 def test_s0_2_card_holds_the_six_actions_in_card_order() -> None:

@@ -7,7 +7,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from ka_tui.rules.cqc import Fight, Fighter, initiative_order, resolve_round, round_odds
-from ka_tui.rules.dice import RandomDice
+from ka_tui.rules.core.dice import RandomDice
 
 
 def fighter(fid: str, **kw: object) -> Fighter:
@@ -94,7 +94,7 @@ def test_round_odds_agree_with_many_rounds() -> None:
 
 
 def test_fighter_from_skills_takes_pools_from_the_rules_core() -> None:
-    from ka_tui.rules.skills import Level, Skill, SkillKind
+    from ka_tui.rules.core.skills import Level, Skill, SkillKind
     cc = Skill("Close Combat", SkillKind.ACTIVE, 6, Level.EXPERT, 1)
     ci = Skill("Combat Initiative", SkillKind.ACTIVE, 3, Level.TRAINED)
     f = Fighter.from_skills("ann", "Ann", close_combat=cc, combat_initiative=ci,

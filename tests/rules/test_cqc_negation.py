@@ -7,8 +7,8 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ka_tui.rules.cqc_card import ActionKind, Grade
-from ka_tui.rules.cqc_negation import (
+from ka_tui.rules.cqc.card import ActionKind, Grade
+from ka_tui.rules.cqc.negation import (
     RULE_3B_D, RULE_B_B, RULE_D_3B, RULE_D_D, RULE_SPECIAL, ActionUnit, negate,
 )
 from tests.rules.hypothesis_counts import scaled

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from ka_tui.rules.cqc import CqcCard, Fight, Fighter, Weapon, resolve_round
-from ka_tui.rules.cqc_preview import preview_pairing
+from ka_tui.rules.cqc.preview import preview_pairing
 
 ANN = Fighter.new("ann", "Ann", strength=2, agility=5, cc_number=5, cc_pool=(10, 10),
                   weapons=(Weapon("knife", 3),))

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ka_tui.rules.cqc_card import ActionKind, CqcCard, Grade
-from ka_tui.rules.cqc_resolution import (
+from ka_tui.rules.cqc.card import ActionKind, CqcCard, Grade
+from ka_tui.rules.cqc.resolution import (
     EffectKind, Outcome, PairingResolution, pick_weapon, resolve_pairing,
 )
-from ka_tui.rules.cqc_standing import Standing, Standings, standings
-from ka_tui.rules.cqc_state import Fighter, Weapon
-from ka_tui.rules.options import CqcOptions
+from ka_tui.rules.cqc.standing import Standing, Standings, standings
+from ka_tui.rules.cqc.fight_state import Fighter, Weapon
+from ka_tui.rules.core.options import CqcOptions
 
 KNIFE = Weapon("knife", 3)
 PISTOL = Weapon("pistol", 4, is_firearm=True)

@@ -18,8 +18,8 @@ from ka_tui.rules.cqc import (
     CardsInvalid, CqcCard, EffectKind, Fight, Fighter, Outcome, Standing, Weapon,
     card_budget, resolve_round,
 )
-from ka_tui.rules.dice import DiceError, RandomDice
-from ka_tui.rules.options import CqcOptions, HouseRules, MultiOpponent
+from ka_tui.rules.core.dice import DiceError, RandomDice
+from ka_tui.rules.core.options import CqcOptions, HouseRules, MultiOpponent
 from tests.rules.hypothesis_counts import scaled
 
 KNIFE = Weapon("knife", 3)
@@ -323,7 +323,7 @@ def test_report_lists_every_action_its_canceller_and_rule() -> None:
 # --- invariants --------------------------------------------------------------
 
 def random_card(draw: st.DrawFn, me: Fighter, against: str) -> CqcCard:
-    from ka_tui.rules.cqc_card import ActionKind
+    from ka_tui.rules.cqc.card import ActionKind
     kinds = [k.value for k in ActionKind]
     pool = me.pool
     if pool >= 1 and draw(st.integers(0, 5)) == 0:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ka_tui.rules.air_state import Airman, AirUnit, Damage
-from ka_tui.rules.flight_status import FlightStatus, of_unit
-from ka_tui.rules.profiles import BF109, TEMPEST
+from ka_tui.rules.air.units import Airman, AirUnit, Damage
+from ka_tui.rules.air.flight_status import FlightStatus, of_unit
+from ka_tui.rules.air.profiles import BF109, TEMPEST
 
 
 def test_r1_4_fresh_status_reads_full_tanks_from_the_profile():

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ka_tui.rules.air_state import Airman
-from ka_tui.rules.dice import ScriptedDice
-from ka_tui.rules.gload import endurance_target, gload_checks, resolve_gload
-from ka_tui.rules.movement import execute_plan, validate_plan
+from ka_tui.rules.air.units import Airman
+from ka_tui.rules.core.dice import ScriptedDice
+from ka_tui.rules.air.gload import endurance_target, gload_checks, resolve_gload
+from ka_tui.rules.air.movement import execute_plan, validate_plan
 from tests.rules.test_air_move_support import FIGHTER, OPEN, OPTS, plan, unit
 
 

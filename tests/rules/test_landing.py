@@ -6,19 +6,19 @@ from dataclasses import replace
 
 import pytest
 
-from ka_tui.rules.air_check import roll_check
-from ka_tui.rules.air_map import LandingSite, Surface, parse_map
-from ka_tui.rules.air_state import Airman, Damage
-from ka_tui.rules.aircraft import EngineKind
-from ka_tui.rules.dice import ScriptedDice
-from ka_tui.rules.landing import (
+from ka_tui.rules.air.check_roll import roll_check
+from ka_tui.rules.air.battle_map import LandingSite, Surface, parse_map
+from ka_tui.rules.air.units import Airman, Damage
+from ka_tui.rules.air.aircraft import EngineKind
+from ka_tui.rules.core.dice import ScriptedDice
+from ka_tui.rules.air.landing import (
     SIZE_CLASSES,
     landing_outcome,
     landing_target,
     size_class,
 )
-from ka_tui.rules.movement import execute_plan, validate_plan
-from ka_tui.rules.target import Finalizer
+from ka_tui.rules.air.movement import execute_plan, validate_plan
+from ka_tui.rules.core.target import Finalizer
 from tests.rules.test_air_move_support import BOMBER, FIGHTER, OPTS, TWIN, at, plan, unit
 
 FIELD = parse_map("""
@@ -190,8 +190,8 @@ def test_r10_on_the_ground_only_take_off() -> None:
 
 def test_r10_take_off_runs_by_class() -> None:
     """R-10: 4 hexes for a fighter, 6 for a heavy fighter or attack aircraft."""
-    from ka_tui.rules.aircraft import AircraftClass
-    from ka_tui.rules.landing import SEED_TAKEOFF_RUN
+    from ka_tui.rules.air.aircraft import AircraftClass
+    from ka_tui.rules.air.landing import SEED_TAKEOFF_RUN
     assert SEED_TAKEOFF_RUN == {AircraftClass.FIGHTER: 4, AircraftClass.HEAVY_FIGHTER: 6,
                                 AircraftClass.ATTACK: 6}
     twin = unit(col=1, row=11, altitude=0, speed=0, landed=True, profile=TWIN)

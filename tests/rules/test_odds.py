@@ -2,9 +2,9 @@
 
 The odds are checked three ways: against ``seed_reference`` (every face,
 read die by die from the seed text, importing none of the rule steps that
-``checks.py`` and ``odds.py`` share, so a rules bug cannot move both sides
+``core.skill_tests`` and ``core.odds`` share, so a rules bug cannot move both sides
 together); against a brute-force enumeration of every face through
-``checks.opposed_test`` (the resolution the table uses, so odds and rolls
+``skill_tests.opposed_test`` (the resolution the table uses, so odds and rolls
 agree); and against a seeded simulation.
 """
 
@@ -20,13 +20,13 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from ka_tui.rules.checks import Contestant, Decision, opposed_test, unopposed_test
-from ka_tui.rules.dice import RandomDice, ScriptedDice
-from ka_tui.rules.odds import (
+from ka_tui.rules.core.skill_tests import Contestant, Decision, opposed_test, unopposed_test
+from ka_tui.rules.core.dice import RandomDice, ScriptedDice
+from ka_tui.rules.core.odds import (
     OpposedOdds, opposed_odds, percent, render_histogram, unopposed_odds,
 )
-from ka_tui.rules.options import CritCancel, CritFailRule, SkillOptions
-from ka_tui.rules.skills import Level, level_pool
+from ka_tui.rules.core.options import CritCancel, CritFailRule, SkillOptions
+from ka_tui.rules.core.skills import Level, level_pool
 from tests.rules.hypothesis_counts import scaled
 
 from . import seed_reference as ref

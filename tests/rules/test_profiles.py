@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ka_tui.rules.aircraft import (
+from ka_tui.rules.air.aircraft import (
     AircraftClass,
     Echelon,
     EngineKind,
@@ -16,13 +16,13 @@ from ka_tui.rules.aircraft import (
     validate_manoeuvres,
     validate_profile,
 )
-from ka_tui.rules.flight_notation import (
+from ka_tui.rules.air.flight_notation import (
     format_dial,
     format_turn_mode,
     parse_dial,
     parse_turn_mode,
 )
-from ka_tui.rules.profiles import LIBRARY, TEMPEST, by_name, library
+from ka_tui.rules.air.profiles import LIBRARY, TEMPEST, by_name, library
 from tests.rules.hypothesis_counts import scaled
 
 FIGURE_CLASSES = {AircraftClass.FIGHTER, AircraftClass.HEAVY_FIGHTER, AircraftClass.ATTACK}

@@ -6,12 +6,12 @@ from dataclasses import replace
 
 import pytest
 
-from ka_tui.rules.air_state import AirUnit, Damage
-from ka_tui.rules.aircraft import AircraftClass
-from ka_tui.rules.dice import ScriptedDice
-from ka_tui.rules.options import AirOptions, RamSkillReading
-from ka_tui.rules.ramming import ram, ram_damage, ram_target
-from ka_tui.rules.target import Finalizer
+from ka_tui.rules.air.units import AirUnit, Damage
+from ka_tui.rules.air.aircraft import AircraftClass
+from ka_tui.rules.core.dice import ScriptedDice
+from ka_tui.rules.core.options import AirOptions, RamSkillReading
+from ka_tui.rules.air.ramming import ram, ram_damage, ram_target
+from ka_tui.rules.core.target import Finalizer
 
 from .air_combat_fixtures import unit
 

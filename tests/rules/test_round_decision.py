@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from ka_tui.rules.checks import Contestant, opposed_test
-from ka_tui.rules.dice import ScriptedDice
-from ka_tui.rules.options import CritCancel, CritFailRule, SkillOptions
+from ka_tui.rules.core.skill_tests import Contestant, opposed_test
+from ka_tui.rules.core.dice import ScriptedDice
+from ka_tui.rules.core.options import CritCancel, CritFailRule, SkillOptions
 
 from . import seed_reference as ref
 
@@ -131,5 +131,5 @@ def test_s0_close_combat_4_round_decision_table(row: Row) -> None:
 
 def test_every_decision_branch_has_a_row() -> None:
     """Every way S0 §Close combat 4 decides a round appears above."""
-    from ka_tui.rules.checks import Decision
+    from ka_tui.rules.core.skill_tests import Decision
     assert {r.how for r in ROWS} == {d.value for d in Decision}

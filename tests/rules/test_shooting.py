@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from ka_tui.rules.air_state import AirUnit, Damage
-from ka_tui.rules.aircraft import AircraftClass, Trait
-from ka_tui.rules.damage import bring_into_effect
-from ka_tui.rules.dice import DiceError, ScriptedDice
-from ka_tui.rules.hexgrid import Hex
-from ka_tui.rules.options import AccuracyMode, AirOptions, RobustMode
-from ka_tui.rules.shooting import in_fire_arc, preview_shot, range_band, shoot, to_hit_target
-from ka_tui.rules.target import Finalizer
+from ka_tui.rules.air.units import AirUnit, Damage
+from ka_tui.rules.air.aircraft import AircraftClass, Trait
+from ka_tui.rules.air.damage import bring_into_effect
+from ka_tui.rules.core.dice import DiceError, ScriptedDice
+from ka_tui.rules.air.hexgrid import Hex
+from ka_tui.rules.core.options import AccuracyMode, AirOptions, RobustMode
+from ka_tui.rules.air.shooting import in_fire_arc, preview_shot, range_band, shoot, to_hit_target
+from ka_tui.rules.core.target import Finalizer
 
 from .air_combat_fixtures import unit
 

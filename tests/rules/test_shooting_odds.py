@@ -7,12 +7,12 @@ from fractions import Fraction
 
 import pytest
 
-from ka_tui.rules.air_state import AirUnit
-from ka_tui.rules.aircraft import AircraftClass, Trait
-from ka_tui.rules.dice import RandomDice
-from ka_tui.rules.options import AirOptions, RobustMode
-from ka_tui.rules.shooting import shoot
-from ka_tui.rules.shot_odds import firepower_counts, saves, shot_odds
+from ka_tui.rules.air.units import AirUnit
+from ka_tui.rules.air.aircraft import AircraftClass, Trait
+from ka_tui.rules.core.dice import RandomDice
+from ka_tui.rules.core.options import AirOptions, RobustMode
+from ka_tui.rules.air.shooting import shoot
+from ka_tui.rules.air.shot_odds import firepower_counts, saves, shot_odds
 
 from .air_combat_fixtures import unit
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ka_tui.rules.pool_notation import (
+from ka_tui.rules.core.dice_notation import (
     NotationError, PoolSpec, check_faces, parse_pool, pool_error,
 )
 from tests.rules.hypothesis_counts import scaled

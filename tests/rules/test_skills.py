@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ka_tui.rules.skills import (
+from ka_tui.rules.core.skills import (
     BASE_SKILLS, Level, Skill, SkillError, SkillKind, level_pool, pool_of, pool_text,
     roll_setup, skill_errors,
 )

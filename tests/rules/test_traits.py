@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ka_tui.rules.aircraft import AircraftProfile, Trait, validate_profile
-from ka_tui.rules.traits import (
+from ka_tui.rules.air.aircraft import AircraftProfile, Trait, validate_profile
+from ka_tui.rules.air.traits import (
     TRAIT_RULES,
     RerollTarget,
     TraitEffect,

@@ -7,11 +7,11 @@ from dataclasses import replace
 
 import pytest
 
-from ka_tui.rules.air_map import parse_map
-from ka_tui.rules.air_state import Airman, Damage
-from ka_tui.rules.dice import ScriptedDice
-from ka_tui.rules.options import AirOptions
-from ka_tui.rules.turn import (
+from ka_tui.rules.air.battle_map import parse_map
+from ka_tui.rules.air.units import Airman, Damage
+from ka_tui.rules.core.dice import ScriptedDice
+from ka_tui.rules.core.options import AirOptions
+from ka_tui.rules.air.turn import (
     BattleState,
     Phase,
     TurnError,
@@ -175,7 +175,7 @@ def test_r6_1_stall_onto_the_ground_is_a_crash() -> None:
 
 
 def test_r1_what_next_follows_the_turn() -> None:
-    from ka_tui.rules.turn import what_next
+    from ka_tui.rules.air.turn import what_next
 
     s = two_fighters()
     assert "initiative" in what_next(s).text

@@ -6,12 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ka_tui.rules.air_check import roll_check
-from ka_tui.rules.air_state import Airman, AirUnit
-from ka_tui.rules.aircraft import AircraftProfile
-from ka_tui.rules.dice import DiceError, RandomDice, ScriptedDice
-from ka_tui.rules.target import Finalizer, TargetNumber
-from ka_tui.rules.wounds import (
+from ka_tui.rules.air.check_roll import roll_check
+from ka_tui.rules.air.units import Airman, AirUnit
+from ka_tui.rules.air.aircraft import AircraftProfile
+from ka_tui.rules.core.dice import DiceError, RandomDice, ScriptedDice
+from ka_tui.rules.core.target import Finalizer, TargetNumber
+from ka_tui.rules.air.wounds import (
     consciousness_target,
     in_control,
     pilot_in_control,

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ka_tui.rules.air_state import Damage
-from ka_tui.rules.aircraft import AircraftProfile, Echelon, Manoeuvre, ManoeuvreKind, Trait
-from ka_tui.rules.profiles import library
+from ka_tui.rules.air.units import Damage
+from ka_tui.rules.air.aircraft import AircraftProfile, Echelon, Manoeuvre, ManoeuvreKind, Trait
+from ka_tui.rules.air.profiles import library
 from ka_tui.store import roster
-from ka_tui.store.aircraft_map import (
+from ka_tui.store.aircraft_rows import (
     airman_of,
     damage_columns,
     damage_of,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from ka_tui.rules.aircraft import AircraftClass
+from ka_tui.rules.air.aircraft import AircraftClass
 from ka_tui.store import roster
-from ka_tui.store.aircraft_map import to_profile
+from ka_tui.store.aircraft_rows import to_profile
 from ka_tui.store.db import open_campaign
 from ka_tui.store.demo import create_demo
 from ka_tui.store.limits import LEVELS, ROLES, SKILL_KINDS

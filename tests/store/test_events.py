@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ka_tui.rules.options import CritFailRule, HouseRules
+from ka_tui.rules.core.options import CritFailRule, HouseRules
 from ka_tui.store import logs
 from ka_tui.store.campaign import (
     get_campaign,

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from ka_tui.rules.cqc import CqcCard, initiative_order
-from ka_tui.rules.options import HouseRules, UntrainedCloseCombat
+from ka_tui.rules.core.options import HouseRules, UntrainedCloseCombat
 from ka_tui.store import fights
 from ka_tui.store.db import CampaignDB, open_campaign
 from ka_tui.store.errors import ValidationError
@@ -268,7 +268,7 @@ from hypothesis import strategies as st  # noqa: E402
 from ka_tui.rules.cqc import (  # noqa: E402
     Fight, Fighter, Weapon, resolve_round, validate_round_cards,
 )
-from ka_tui.rules.dice import RandomDice  # noqa: E402
+from ka_tui.rules.core.dice import RandomDice  # noqa: E402
 
 _GRADES = st.sampled_from(["", "1b", "2b", "1d", "1b 1d", "s"])
 

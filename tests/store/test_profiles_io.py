@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ka_tui.rules.aircraft import Echelon
-from ka_tui.rules.profiles import BF109, LANCASTER, LIBRARY, TEMPEST
+from ka_tui.rules.air.aircraft import Echelon
+from ka_tui.rules.air.profiles import BF109, LANCASTER, LIBRARY, TEMPEST
 from ka_tui.store import roster
 from ka_tui.store.db import open_campaign
 from ka_tui.store.errors import StoreError

@@ -8,9 +8,9 @@ import sqlite3
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from ka_tui.rules.checks import unopposed_test
-from ka_tui.rules.dice import ScriptedDice
-from ka_tui.rules.options import SkillOptions
+from ka_tui.rules.core.skill_tests import unopposed_test
+from ka_tui.rules.core.dice import ScriptedDice
+from ka_tui.rules.core.options import SkillOptions
 from ka_tui.store.db import open_campaign
 from ka_tui.store.roll_log import (
     RollEntry, append_roll, count_rolls, query_rolls, utc_stamp,

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from ka_tui.rules.profiles import BEAUFIGHTER, MITCHELL, TEMPEST
-from ka_tui.store import checks, roster
+from ka_tui.rules.air.profiles import BEAUFIGHTER, MITCHELL, TEMPEST
+from ka_tui.store import field_checks as checks
+from ka_tui.store import roster
 from ka_tui.store.db import CampaignDB, open_campaign
 from ka_tui.store.errors import NotFound, ValidationError
 from ka_tui.store.limits import LEVELS, MAX_UPGRADES

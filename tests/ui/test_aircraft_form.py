@@ -11,17 +11,17 @@ from textual.app import App
 from textual.widgets import Input, TabbedContent
 
 from ka_tui.app import KaApp
-from ka_tui.rules.aircraft import Trait
-from ka_tui.rules.flight_status import FlightStatus
-from ka_tui.rules.profiles import BF109, LANCASTER, TEMPEST
-from ka_tui.screens.aircraft_form import (
+from ka_tui.rules.air.aircraft import Trait
+from ka_tui.rules.air.flight_status import FlightStatus
+from ka_tui.rules.air.profiles import BF109, LANCASTER, TEMPEST
+from ka_tui.screens.aircraft.form import (
     AircraftForm,
     EchelonsField,
     TraitsField,
     form_errors,
     open_aircraft_form,
 )
-from ka_tui.screens.flight_card import FlightCardScreen
+from ka_tui.screens.aircraft.card_screen import FlightCardScreen
 from ka_tui.store import roster
 from ka_tui.store.aircraft_view import AircraftView
 from ka_tui.store.db import open_campaign
@@ -116,7 +116,7 @@ def test_snapshot_save_refused_shows_the_tab_in_error_80x24(snap_compare):
 # ------------------------------------------------------------ pure checks
 
 def test_form_errors_come_from_validate_profile_by_field():
-    from ka_tui.rules.flight_notation import format_dial, format_turn_mode
+    from ka_tui.rules.air.flight_notation import format_dial, format_turn_mode
 
     values = {"move": 8, "dive_max": 12, "manoeuvres": format_dial(TEMPEST.manoeuvres),
               "turn_mode": format_turn_mode(TEMPEST.turn_mode), "hull": 4, "hull_hits": 5}

@@ -13,8 +13,8 @@ from ka_tui.app import KaApp
 from ka_tui.screens.campaign_picker import CampaignPickerScreen
 from ka_tui.screens.help import HelpScreen, key_rows
 from ka_tui.screens.messages import MessageScreen
-from ka_tui.screens.roster import RosterScreen
-from ka_tui.screens.transfer import ExportScreen, ImportScreen
+from ka_tui.screens.roster.screen import RosterScreen
+from ka_tui.screens.transfer_dialogs import ExportScreen, ImportScreen
 from tests.ui.pilot_helpers import SIZE, rows, settle
 from tests.ui.test_roster import roster
 

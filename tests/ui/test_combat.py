@@ -18,9 +18,9 @@ from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
 from ka_tui.app import KaApp
-from ka_tui.rules.dice import ScriptedDice
-from ka_tui.screens.combat import CombatScreen
-from ka_tui.screens.roller_fields import RollTextField
+from ka_tui.rules.core.dice import ScriptedDice
+from ka_tui.screens.combat.screen import CombatScreen
+from ka_tui.screens.roller.fields import RollTextField
 from ka_tui.widgets.cqc_card import CqcCardEditor
 from tests.ui.pilot_helpers import rows, settle
 
@@ -309,7 +309,7 @@ async def test_one_character_facing_two_shares_his_pool(demo_db: Path) -> None:
     """S0 is silent on several opponents; house rule multi_opponent=split:
     one card per opponent, one AP pool (validate_split). Both pairings are
     rolled and resolved in one round."""
-    from ka_tui.rules.dice import RandomDice
+    from ka_tui.rules.core.dice import RandomDice
 
     app = KaApp(demo_db)
     app.combat_dice = RandomDice(7)  # type: ignore[attr-defined]

@@ -16,11 +16,11 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from ka_tui.app import KaApp
-from ka_tui.screens.aircraft_form import AircraftForm
+from ka_tui.screens.aircraft.form import AircraftForm
 from ka_tui.screens.campaign_picker import CampaignPickerScreen, NewCampaignForm
-from ka_tui.screens.crew import CrewScreen
-from ka_tui.screens.roster import RosterScreen
-from ka_tui.screens.transfer import ExportScreen, ImportScreen
+from ka_tui.screens.roster.crew import CrewScreen
+from ka_tui.screens.roster.screen import RosterScreen
+from ka_tui.screens.transfer_dialogs import ExportScreen, ImportScreen
 from ka_tui.widgets.fast_table import FastTable
 from tests.ui.pilot_helpers import SIZE, settle, steady_cursors, wait_for
 

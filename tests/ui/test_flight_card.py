@@ -8,10 +8,10 @@ from dataclasses import replace
 from textual.app import App, ComposeResult
 from textual.widgets import Footer
 
-from ka_tui.rules.air_state import Airman, Damage
-from ka_tui.rules.aircraft import Echelon, Trait
-from ka_tui.rules.flight_status import FlightStatus
-from ka_tui.rules.profiles import LANCASTER, METEOR, TEMPEST
+from ka_tui.rules.air.units import Airman, Damage
+from ka_tui.rules.air.aircraft import Echelon, Trait
+from ka_tui.rules.air.flight_status import FlightStatus
+from ka_tui.rules.air.profiles import LANCASTER, METEOR, TEMPEST
 from ka_tui.widgets.flight_card import (
     FlightCard,
     altitude_ladder,
@@ -124,7 +124,7 @@ def test_r3_4_turn_mode_table_shows_bands_as_speed_ranges():
 
 
 def test_r3_5_afterburner_in_parentheses_and_r3_6_water_methanol():
-    from ka_tui.rules.profiles import BF109
+    from ka_tui.rules.air.profiles import BF109
 
     assert "Thrust 6 (8)" in hex_block(TEMPEST).plain
     assert "W-M +2 ×3 to Mountain" in hex_block(BF109).plain

@@ -11,9 +11,9 @@ import pytest
 from textual.widgets import Input
 
 from ka_tui.app import KaApp
-from ka_tui.rules.profiles import LANCASTER, METEOR, SPITFIRE, TEMPEST
-from ka_tui.screens.flight_card import FlightCardScreen
-from ka_tui.screens.profile_library import ProfileFileDialog, ProfileLibraryScreen
+from ka_tui.rules.air.profiles import LANCASTER, METEOR, SPITFIRE, TEMPEST
+from ka_tui.screens.aircraft.card_screen import FlightCardScreen
+from ka_tui.screens.aircraft.library import ProfileFileDialog, ProfileLibraryScreen
 from ka_tui.store import roster
 from ka_tui.store.db import open_campaign
 from ka_tui.store.profiles_io import read_profiles

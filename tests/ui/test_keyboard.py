@@ -17,11 +17,11 @@ from textual.widgets import Input, Select
 
 from ka_tui.app import KaApp
 from ka_tui.screens.campaign_picker import CampaignPickerScreen
-from ka_tui.screens.flight_card import FlightCardScreen
+from ka_tui.screens.aircraft.card_screen import FlightCardScreen
 from ka_tui.screens.help import HelpScreen
-from ka_tui.screens.profile_library import ProfileLibraryScreen
-from ka_tui.screens.roller import RollerScreen
-from ka_tui.screens.roster import RosterScreen
+from ka_tui.screens.aircraft.library import ProfileLibraryScreen
+from ka_tui.screens.roller.screen import RollerScreen
+from ka_tui.screens.roster.screen import RosterScreen
 from ka_tui.screens.settings import SettingsScreen
 from ka_tui.widgets import glyphs
 from tests.ui.pilot_helpers import SIZE, rows, settle

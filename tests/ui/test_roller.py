@@ -17,13 +17,13 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
 from ka_tui.app import KaApp
-from ka_tui.rules.dice import RandomDice
-from ka_tui.rules.odds import percent, unopposed_odds
-from ka_tui.rules.options import SkillOptions
-from ka_tui.screens.roller import NOBODY, TYPED, RollerScreen
-from ka_tui.screens.roller_fields import RollTextField
+from ka_tui.rules.core.dice import RandomDice
+from ka_tui.rules.core.odds import percent, unopposed_odds
+from ka_tui.rules.core.options import SkillOptions
+from ka_tui.screens.roller.screen import NOBODY, TYPED, RollerScreen
+from ka_tui.screens.roller.fields import RollTextField
 from ka_tui.widgets.dice_panel import DicePanel, OddsView
-from ka_tui.widgets.roll_log import RollLogPane
+from ka_tui.widgets.roll_log_pane import RollLogPane
 from tests.ui.pilot_helpers import rows, settle
 
 SIZE = (80, 24)

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from ka_tui.rules.checks import DieResult, TestResult, opposed_test
-from ka_tui.rules.dice import ScriptedDice
-from ka_tui.rules.options import HouseRules, OpposedTiebreak, SkillOptions
-from ka_tui.rules.pool_notation import parse_pool
-from ka_tui.rules.skills import Level, Skill, SkillKind
-from ka_tui.screens.roller_setup import (
+from ka_tui.rules.core.skill_tests import DieResult, TestResult, opposed_test
+from ka_tui.rules.core.dice import ScriptedDice
+from ka_tui.rules.core.options import HouseRules, OpposedTiebreak, SkillOptions
+from ka_tui.rules.core.dice_notation import parse_pool
+from ka_tui.rules.core.skills import Level, Skill, SkillKind
+from ka_tui.rules.core.roll_choices import (
     RollChoice, Setup, Side, character_of_row, choice_label, distinct_names, faces_hint,
     faces_problem, notation_for, skill_of_row, tiebreaks,
 )
 from ka_tui.widgets.dice_panel import die_mark, need_text, opposed_lines, log_summary
-from ka_tui.widgets.roll_log import time_cells
+from ka_tui.widgets.roll_log_pane import time_cells
 from ka_tui.store.roll_log import LoggedRoll
 
 ROW = dict(id=4, name="Mike Dunn", strength=6, agility=4, endurance=6, resistance=5, armour=2,
@@ -130,8 +130,8 @@ def test_log_summary() -> None:
 
 
 def test_opposed_odds_lines_fit_the_odds_column() -> None:
-    from ka_tui.rules.checks import Contestant
-    from ka_tui.rules.odds import opposed_odds
+    from ka_tui.rules.core.skill_tests import Contestant
+    from ka_tui.rules.core.odds import opposed_odds
 
     a = Contestant("Arthur Hale", (12, 12, 20, 20), 7, legendary=True)
     b = Contestant("Mike Dunn", (12, 12, 12, 20), 7, legendary=True)

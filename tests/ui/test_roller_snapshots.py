@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
 from ka_tui.app import KaApp
-from ka_tui.screens.roller import RollerScreen
+from ka_tui.screens.roller.screen import RollerScreen
 from tests.ui.pilot_helpers import settle
 
 SIZE = (80, 24)

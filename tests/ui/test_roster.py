@@ -15,7 +15,7 @@ from textual.widgets import Input
 from ka_tui.app import KaApp
 from ka_tui.screens.character_form import CharacterForm
 from ka_tui.screens.confirm import ConfirmScreen
-from ka_tui.screens.roster import RosterScreen
+from ka_tui.screens.roster.screen import RosterScreen
 from ka_tui.widgets.fast_table import FastTable
 from tests.ui.pilot_helpers import SIZE, rows, settle
 
@@ -307,7 +307,7 @@ async def test_detail_pane_shows_skills_with_pools(demo_db: Path) -> None:
 
 async def test_add_and_edit_aircraft_through_the_aircraft_form(demo_db: Path) -> None:
     """The roster opens the one aircraft form (flight-card helper's) and lists the result."""
-    from ka_tui.screens.aircraft_form import AircraftForm
+    from ka_tui.screens.aircraft.form import AircraftForm
 
     app = KaApp(demo_db)
     async with app.run_test(size=SIZE) as pilot:
@@ -337,7 +337,7 @@ async def test_add_and_edit_aircraft_through_the_aircraft_form(demo_db: Path) ->
 
 async def test_seat_pilot_and_crew_moves_them_from_other_aircraft(demo_db: Path) -> None:
     """R-1 status per aircraft: each character sits in one aircraft; one save, one transaction."""
-    from ka_tui.screens.crew import CrewScreen
+    from ka_tui.screens.roster.crew import CrewScreen
 
     aircraft_id, name = rows(demo_db, "SELECT id, name FROM aircraft WHERE pilot_id IS NULL "
                                       "ORDER BY name")[0]

@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from ka_tui.app import KaApp
-from ka_tui.screens.roster import RosterScreen
+from ka_tui.screens.roster.screen import RosterScreen
 from tests.ui.pilot_helpers import SIZE, wait_for
 from tests.ui.test_roster import roster, table_names
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ka_tui.screens import roster_data
+from ka_tui.store import roster_reads as roster_data
 from ka_tui.store import roster
 from ka_tui.store.db import open_campaign
 from ka_tui.store.models import Aircraft, Character, Skill, Weapon

@@ -10,7 +10,7 @@ from pathlib import Path
 from textual.widgets import DataTable, Input
 
 from ka_tui.app import KaApp
-from ka_tui.rules.options import HouseRules
+from ka_tui.rules.core.options import HouseRules
 from ka_tui.screens.confirm import ConfirmScreen
 from ka_tui.screens.settings import (
     OptionForm,

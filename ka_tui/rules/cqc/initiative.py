@@ -1,0 +1,142 @@
+"""Order of combat (S0 §Close combat step 1) and the odds of a round (step 4).
+
+Step 1: each fighter passes a Combat Initiative test, or an Agility test
+when he has no such skill; the best goes first ("the fastest goes first,
+strikes first"). The seed gives no way to rank the results: here more
+successes rank higher (a critical fail lowest, a failed test below a
+passed one), then the higher skill number, then Agility, then a d12
+roll-off among those still tied -- the same ladder as step 4.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ka_tui.rules.core.skill_tests import unopposed_test
+from ka_tui.rules.cqc.round import contestant
+from ka_tui.rules.cqc.fight_state import Fight, Fighter
+from ka_tui.rules.core.dice import Dice, RecordingDice, ScriptedDice
+from ka_tui.rules.core.odds import opposed_odds
+from ka_tui.rules.core.options import HouseRules
+
+R_STEP1 = "S0 §Close combat 1"
+
+
+@dataclass(frozen=True)
+class InitiativeRoll:
+    fighter: str
+    skill: str  # "Combat Initiative" or "Agility"
+    pool: tuple[int, ...]
+    number: int
+    faces: tuple[int, ...]
+    successes: int
+    passed: bool
+    crit_fail: bool
+    rolloff: tuple[int, ...] = ()
+    lines: tuple[str, ...] = ()
+
+    def rank_key(self, agility: int) -> tuple[int, ...]:
+        return (0 if self.crit_fail else 1, int(self.passed), self.successes, self.number,
+                agility, *self.rolloff)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"fighter": self.fighter, "skill": self.skill, "pool": list(self.pool),
+                "number": self.number, "faces": list(self.faces),
+                "successes": self.successes, "passed": self.passed,
+                "crit_fail": self.crit_fail, "rolloff": list(self.rolloff),
+                "lines": list(self.lines)}
+
+
+@dataclass(frozen=True)
+class InitiativeResult:
+    """``order`` is highest first; ``faces`` every die as (sides, face) in
+    roll order (feed the face values back to replay)."""
+
+    order: tuple[str, ...]
+    rolls: tuple[InitiativeRoll, ...]
+    faces: tuple[tuple[int, int], ...]
+    lines: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"order": list(self.order), "rolls": [r.to_dict() for r in self.rolls],
+                "faces": [list(f) for f in self.faces], "lines": list(self.lines)}
+
+
+def initiative_order(fighters: Iterable[Fighter], dice: Dice | Sequence[int],
+                     rules: HouseRules | None = None) -> InitiativeResult:
+    """S0 §Close combat step 1 for ``fighters`` (dice injectable)."""
+    rules = rules or HouseRules()
+    fs = tuple(fighters)
+    source: Dice = ScriptedDice.of(dice) if isinstance(dice, Sequence) else dice
+    rec = RecordingDice(source)
+    rolls: dict[str, InitiativeRoll] = {}
+    for f in fs:
+        if f.ci_pool:
+            skill, pool, number = "Combat Initiative", f.ci_pool, f.ci_number
+        else:
+            skill, pool, number = "Agility", (12,), f.agility
+        t = unopposed_test(pool, number, rec, rules.skills, label=f.name)
+        rolls[f.id] = InitiativeRoll(f.id, skill, pool, number, t.faces, t.successes,
+                                     t.passed, t.crit_fail, (), t.explanation)
+    agility = {f.id: f.agility for f in fs}
+    lines = [f"Order of combat ({R_STEP1}: Combat Initiative, or Agility without it)"]
+    while True:
+        groups: dict[tuple[int, ...], list[str]] = {}
+        for fid, r in rolls.items():
+            groups.setdefault(r.rank_key(agility[fid]), []).append(fid)
+        tied = [g for g in groups.values() if len(g) > 1]
+        if not tied:
+            break
+        for group in tied:
+            for fid in group:
+                face = rec.roll(12)
+                r = rolls[fid]
+                rolls[fid] = InitiativeRoll(r.fighter, r.skill, r.pool, r.number, r.faces,
+                                            r.successes, r.passed, r.crit_fail,
+                                            (*r.rolloff, face), r.lines)
+            names = ", ".join(f"{_name(fs, fid)} {rolls[fid].rolloff[-1]}" for fid in group)
+            lines.append(f"  tie: d12 roll-off {names}")
+    order = tuple(sorted(rolls, key=lambda fid: rolls[fid].rank_key(agility[fid]), reverse=True))
+    for i, fid in enumerate(order, 1):
+        r = rolls[fid]
+        lines.append(f"  {i}. {_name(fs, fid)}: {r.skill} {r.successes} success(es)"
+                     f"{', critical fail' if r.crit_fail else ''}"
+                     f"{'' if r.passed else ', failed'}")
+    return InitiativeResult(order, tuple(rolls[f.id] for f in fs), tuple(rec.used), tuple(lines))
+
+
+def _name(fs: tuple[Fighter, ...], fid: str) -> str:
+    return next(f.name for f in fs if f.id == fid)
+
+
+@dataclass(frozen=True)
+class RoundOdds:
+    """Exact odds of a pairing's opposed round (S0 §4, from the rules core):
+    the d12 roll-off counts as an even chance (ties re-rolled)."""
+
+    a: str
+    b: str
+    p_a_wins: Fraction
+    p_b_wins: Fraction
+    p_standoff: Fraction
+    p_rolloff: Fraction
+    p_a_crit_fail: Fraction
+    p_b_crit_fail: Fraction
+    p_a_passes: Fraction
+    p_b_passes: Fraction
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: (str(v) if isinstance(v, Fraction) else v) for k, v in self.__dict__.items()}
+
+
+def round_odds(fight: Fight, a: str, b: str, rules: HouseRules | None = None) -> RoundOdds:
+    """The chance each side wins the next round of ``a`` vs ``b`` (S0 §4),
+    with their Feint bonuses against each other (S0 §2.2 Feint)."""
+    rules = rules or HouseRules()
+    fa, fb = fight.fighter(a), fight.fighter(b)
+    o = opposed_odds(contestant(fa, fb, rules.cqc), contestant(fb, fa, rules.cqc), rules.skills)
+    return RoundOdds(a, b, o.p_a_wins, o.p_b_wins, o.p_standoff, o.p_rolloff,
+                     o.a.p_crit_fail, o.b.p_crit_fail, o.a.p_pass, o.b.p_pass)

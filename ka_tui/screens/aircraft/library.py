@@ -1,0 +1,227 @@
+"""The library of ready aircraft profiles and the profile file dialogs (issue 4).
+
+``ProfileLibraryScreen``: the ready profiles (``rules/air/profiles.py``) with the
+highlighted one's flight card; ``c``/enter copies it into the campaign as a new
+aircraft (fuel and ammunition full, a free name), ``x`` exports it, ``X`` the
+whole library, ``i`` imports a profile file. Every action is also in the
+command palette. Dismisses with the id of the aircraft copied (or None).
+
+``export_dialog`` / ``import_dialog`` ask for a file path; the write runs in a
+worker and a refused file shows its reason beside the path field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ka_tui.rules.air.aircraft import AircraftProfile
+from ka_tui.rules.air.profiles import LIBRARY
+from ka_tui.widgets.flight_card import FlightCard
+from ka_tui.widgets.form_fields import CheckField, FormScreen, TextField
+
+Values = dict[str, Any]
+
+
+def _summary(p: AircraftProfile) -> str:
+    return (f"{p.name:<30} {p.aircraft_class.label:<15} {p.engines}×{p.engine_kind.value:<8} "
+            f"M{p.move} FP{p.firepower} H{p.hull} E{p.evasion}")
+
+
+class ProfileLibraryScreen(ModalScreen[int | None]):
+    """Pick a ready profile and copy it into the campaign."""
+
+    HELP_TITLE = "Profile library"
+
+    BINDINGS = [
+        Binding("escape", "close", "Close", id="library.close"),
+        Binding("c", "copy", "Copy into campaign", id="library.copy"),
+        Binding("x", "export_one", "Export", id="library.export"),
+        Binding("X", "export_all", "Export all", show=False, id="library.export_all"),
+        Binding("i", "import_profiles", "Import", id="library.import"),
+    ]
+
+    PALETTE_HELP: ClassVar[dict[str, str]] = {
+        "library.copy": "Add the highlighted profile to the campaign as a new aircraft",
+        "library.export": "Write the highlighted profile to a file",
+        "library.export_all": "Write every library profile to one file",
+        "library.import": "Add aircraft from a profile file to the campaign",
+    }
+
+    DEFAULT_CSS = """
+    ProfileLibraryScreen {
+        background: $background;
+    }
+    ProfileLibraryScreen #library-list {
+        height: auto;
+        max-height: 10;
+        border: round $primary;
+        border-title-align: left;
+    }
+    ProfileLibraryScreen FlightCard {
+        height: 1fr;
+    }
+    """
+
+    def __init__(self, profiles: Sequence[AircraftProfile] = LIBRARY) -> None:
+        super().__init__()
+        self.profiles = list(profiles)
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            options = OptionList(*(Option(_summary(p), id=str(i))
+                                   for i, p in enumerate(self.profiles)),
+                                 id="library-list")
+            options.border_title = "Ready profiles — c copy into campaign"
+            yield options
+            yield FlightCard(self.profiles[0], id="library-card")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    @property
+    def current(self) -> AircraftProfile:
+        index = self.query_one(OptionList).highlighted or 0
+        return self.profiles[index]
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.query_one(FlightCard).show(self.profiles[event.option_index])
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.action_copy()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_copy(self) -> None:
+        self._copy(self.current)
+
+    @work(thread=True, exclusive=True, group="library-copy", exit_on_error=False)
+    def _copy(self, profile: AircraftProfile) -> None:
+        from ka_tui.screens.aircraft.card_screen import campaign_db_of
+        from ka_tui.store.errors import StoreError
+        from ka_tui.store.profiles_io import add_profiles
+
+        try:
+            [new_id] = add_profiles(campaign_db_of(self), [profile])
+        except StoreError as error:
+            self.app.call_from_thread(self.notify, str(error), title="Not copied",
+                                      severity="error")
+            return
+        self.app.call_from_thread(self.notify, f"{profile.name} copied into the campaign.",
+                                  timeout=3)
+        self.app.call_from_thread(self.dismiss, new_id)
+
+    def action_export_one(self) -> None:
+        export_dialog(self, (self.current,))
+
+    def action_export_all(self) -> None:
+        export_dialog(self, tuple(self.profiles), name="ka-tui library")
+
+    def action_import_profiles(self) -> None:
+        def imported(new_id: int | None) -> None:
+            if new_id is not None:
+                self.dismiss(new_id)
+
+        import_dialog(self, imported)
+
+
+class ProfileFileDialog(FormScreen[Any]):
+    """Ask for a profile file path; ``write`` does the export or import."""
+
+    HELP_TITLE = "Profile file"
+
+    DEFAULT_CSS = """
+    ProfileFileDialog > .form-box {
+        width: 76;
+    }
+    ProfileFileDialog #field-path > Input {
+        width: 1fr;
+    }
+    ProfileFileDialog #field-path > .ff-error {
+        width: 24;
+    }
+    """
+
+    def __init__(self, title: str, path: Path, *, write: Callable[[Values], Any],
+                 overwrite_choice: bool) -> None:
+        super().__init__()
+        self.title_text = title
+        self.path = path
+        self.write = write
+        self.overwrite_choice = overwrite_choice
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="form-box") as box:
+            box.border_title = self.title_text
+            yield TextField("File", str(self.path), key="path", required=True)
+            if self.overwrite_choice:
+                yield CheckField("Replace file", False, key="overwrite")
+            yield Static("ctrl+s to go, escape to cancel.", classes="form-status")
+        yield Footer()
+
+
+def export_dialog(screen: Screen[Any], profiles: Sequence[AircraftProfile], *,
+                  name: str | None = None) -> None:
+    """Ask where, then write ``profiles`` to a profile file."""
+    from ka_tui.store.profiles_io import default_export_path
+
+    def write(values: Values) -> Path:
+        from ka_tui.store.errors import StoreError, ValidationError
+        from ka_tui.store.profiles_io import export_profiles
+
+        try:
+            return export_profiles(profiles, Path(values["path"]),
+                                   overwrite=bool(values.get("overwrite")))
+        except ValidationError:
+            raise
+        except StoreError as error:
+            raise ValidationError("path", str(error)) from None
+
+    def done(path: Path | None) -> None:
+        if path is not None:
+            screen.notify(f"Exported to {path}", title="Profiles", timeout=4)
+
+    default = default_export_path(name or profiles[0].name)
+    count = len(profiles)
+    title = f"Export {count} profile{'s' if count > 1 else ''}"
+    screen.app.push_screen(ProfileFileDialog(title, default, write=write,
+                                             overwrite_choice=True), done)
+
+
+def import_dialog(screen: Screen[Any], on_done: Callable[[int | None], None]) -> None:
+    """Ask for a profile file, check it whole, then add its aircraft in one transaction."""
+    from ka_tui.store.profiles_io import default_export_path
+
+    def write(values: Values) -> list[int]:
+        from ka_tui.screens.aircraft.card_screen import campaign_db_of
+        from ka_tui.store.errors import StoreError, ValidationError
+        from ka_tui.store.profiles_io import import_profiles
+
+        try:
+            return import_profiles(campaign_db_of(screen), Path(values["path"]))
+        except StoreError as error:
+            if isinstance(error, ValidationError) and error.field == "path":
+                raise
+            raise ValidationError("path", str(error)) from None
+
+    def done(ids: list[int] | None) -> None:
+        if ids:
+            screen.notify(f"Added {len(ids)} aircraft from the file.", title="Profiles",
+                          timeout=4)
+            on_done(ids[0])
+
+    folder = default_export_path("x").parent
+    screen.app.push_screen(ProfileFileDialog("Import profiles", folder, write=write,
+                                             overwrite_choice=False), done)

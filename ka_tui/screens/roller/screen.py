@@ -1,0 +1,574 @@
+"""The dice roller: pick who rolls what (or type a pool), see the exact odds,
+then roll — or type the faces the table's physical dice show — and read the
+result with every die explained. Every roll goes to the campaign's roll log.
+
+The screen computes no rule: pools come from ``skills.roll_setup`` through
+pool notation, odds from ``odds``, results from ``checks``; it renders their
+result objects. Reads and writes run in thread workers; each roll is one
+transaction (``store.roll_log.append_roll``).
+
+The dice source and the clock are injectable (``RollerScreen(dice=…,
+clock=…)``, or ``roller_dice`` / ``roller_clock`` attributes on the app) so
+tests and snapshots are deterministic.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Select
+
+from ka_tui.rules.core.skill_tests import (
+    OpposedResult, TestResult, opposed_need, opposed_test, unopposed_needed, unopposed_test,
+)
+from ka_tui.rules.core.dice import Dice, RandomDice, RecordingDice, ScriptedDice
+from ka_tui.rules.core.odds import opposed_odds, unopposed_odds
+from ka_tui.rules.core.dice_notation import NotationError, PoolSpec, parse_pool
+from ka_tui.screens.roller.fields import FACE_CHARS, POOL_CHARS, PickRow, RollTextField
+from ka_tui.rules.core.roll_choices import (
+    RollChoice, RollerCharacter, RollerData, Setup, Side, distinct_names, faces_hint,
+    faces_problem, notation_for, tiebreaks,
+)
+from ka_tui.widgets.dice_panel import DicePanel, OddsView, opposed_lines, unopposed_lines
+from ka_tui.widgets.dice_panel import log_summary, opposed_summary, pass_style
+from ka_tui.widgets.form_fields import TextField
+from ka_tui.widgets.roll_log_pane import RollLogPane
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
+    from ka_tui.store.roll_log import LoggedRoll, RollEntry
+
+TYPED = -1     # "who": no character, a typed pool
+NOBODY = -2    # "versus": an unopposed test against 13
+LOG_LIMIT = 200  # rows on screen; the filter searches the whole log
+
+
+# --------------------------------------------------------------- the fields
+
+
+# --------------------------------------------------------------- the screen
+
+
+class RollerScreen(Screen[None]):
+    HELP_TITLE = "Dice roller"
+    CSS_PATH = "roller.tcss"
+
+    BINDINGS = [
+        Binding("r", "roll", "Roll", id="roller.roll"),
+        Binding("f", "focus_faces", "Table dice", id="roller.faces"),
+        Binding("w", "focus_who", "Who", id="roller.who"),
+        Binding("v", "focus_versus", "Versus", id="roller.versus"),
+        Binding("x", "swap", "Swap", id="roller.swap"),
+        Binding("slash", "filter_log", "Filter log", id="roller.filter_log"),
+        Binding("l", "focus_log", "Log", show=False, id="roller.log"),
+        Binding("z", "zoom_log", "Big log", show=False, id="roller.zoom_log"),
+        Binding("ctrl+r", "reload", "Reload", show=False, id="roller.reload"),
+    ]
+
+    PALETTE_HELP = {
+        "roller.roll": "Roll the pool with the app's dice (r also works in the text fields)",
+        "roller.faces": "Type the faces the table's physical dice show, then enter",
+        "roller.who": "Choose who rolls",
+        "roller.versus": "Choose an opponent for an opposed test (or nobody: against 13)",
+        "roller.swap": "Swap the two sides of an opposed test",
+        "roller.filter_log": "Filter the roll log by words in who, what, pool or result",
+        "roller.log": "Move to the roll log (enter shows a roll in full)",
+        "roller.zoom_log": "Show the roll log on the whole screen (again to go back)",
+        "roller.reload": "Read characters, skills and house rules from the campaign again",
+    }
+
+    def __init__(self, *, dice: Dice | None = None,
+                 clock: Callable[[], datetime] | None = None) -> None:
+        super().__init__()
+        self._dice = dice
+        self._clock = clock
+        self.data = RollerData()
+        self.loaded = False
+        self.setup: Setup | None = None
+        self.setup_error = "loading…"
+        self.last_result: TestResult | OpposedResult | None = None
+        self._write_lock = threading.Lock()
+        self._log_filter = ""
+
+    # -- injectables ----------------------------------------------------------
+
+    @property
+    def dice(self) -> Dice:
+        if self._dice is None:
+            self._dice = getattr(self.app, "roller_dice", None) or RandomDice()
+        return self._dice
+
+    def now(self) -> datetime:
+        clock = self._clock or getattr(self.app, "roller_clock", None)
+        return clock() if clock is not None else datetime.now(timezone.utc)
+
+    @property
+    def ascii(self) -> bool:
+        return bool(getattr(self.app, "ascii_glyphs", False))
+
+    def campaign_db(self) -> CampaignDB:
+        opener = getattr(self.app, "campaign_db")
+        db: CampaignDB = opener()
+        return db
+
+    # -- layout -----------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="")
+        with Horizontal(id="roller-top"):
+            with Vertical(id="roller-form"):
+                yield PickRow("Who", self._new_select("who"), id="row-who")
+                yield PickRow("Roll", self._new_select("skill"), id="row-skill")
+                yield PickRow("On", self._new_select("base"), id="row-base")
+                yield RollTextField("Pool", key="pool_a", placeholder="3d10+1d12 @7",
+                                    allowed=POOL_CHARS, label_width=7, id="field-pool-a")
+                yield PickRow("Versus", self._new_select("versus"), id="row-versus")
+                yield PickRow("Roll", self._new_select("vskill"), id="row-vskill")
+                yield PickRow("On", self._new_select("vbase"), id="row-vbase")
+                yield RollTextField("Pool", key="pool_b", placeholder="2d10 @5",
+                                    allowed=POOL_CHARS, label_width=7, id="field-pool-b")
+            with VerticalScroll(id="odds-box"):
+                yield OddsView(id="odds")
+        yield RollTextField("Faces", key="faces", allowed=FACE_CHARS,
+                            placeholder="table's dice: 3 7 10, or r",
+                            label_width=7, id="field-faces")
+        yield DicePanel(id="result")
+        yield RollLogPane(id="log")
+        yield Footer()
+
+    @staticmethod
+    def _new_select(name: str) -> Select[Any]:
+        return Select([("…", 0)], allow_blank=False, compact=True, id=f"select-{name}")
+
+    def on_mount(self) -> None:
+        for row in ("row-base", "row-vskill", "row-vbase", "field-pool-b"):
+            self.query_one(f"#{row}").display = False
+        self.query_one(OddsView).show_lines(["Loading the campaign…"])
+        self.query_one(DicePanel).show_message(
+            "Type the faces the table rolled and press enter, or press r to roll.")
+        self.query_one("#input-faces", Input).focus()
+        self.load()
+
+    # -- loading ------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="roller-load", exit_on_error=False)
+    def load(self) -> None:
+        from ka_tui.store.roller_reads import load_roller_data
+        from ka_tui.store.errors import StoreError
+        from ka_tui.store.roll_log import count_rolls, query_rolls
+
+        try:
+            db = self.campaign_db()
+            data = load_roller_data(db)
+            rolls = query_rolls(db, self._log_filter, limit=LOG_LIMIT)
+            total = count_rolls(db, self._log_filter)
+        except StoreError as error:
+            self.app.call_from_thread(self._load_failed, error)
+            return
+        self.app.call_from_thread(self._loaded, data, rolls, total)
+
+    def _load_failed(self, error: Exception) -> None:
+        self.query_one(OddsView).show_problem(f"Cannot read the campaign: {error}")
+
+    def _loaded(self, data: RollerData, rolls: list[LoggedRoll], total: int) -> None:
+        first = not self.loaded
+        self.data = data
+        self.loaded = True
+        self.sub_title = f"Dice roller · {data.campaign}" if data.campaign else "Dice roller"
+        who = self.query_one("#select-who", Select)
+        versus = self.query_one("#select-versus", Select)
+        people: list[tuple[Text, int]] = [(Text(c.name), c.id) for c in data.characters]
+        keep_who, keep_versus = who.value, versus.value
+        typed = (Text("(typed pool)"), TYPED)
+        ids = {c.id for c in data.characters} | {TYPED, NOBODY}
+        with self.prevent(Select.Changed):
+            who.set_options([*people, typed])
+            versus.set_options([(Text("nobody: against 13"), NOBODY), *people, typed])
+            if not first and keep_who in ids:
+                who.value = keep_who
+            if not first and keep_versus in ids:
+                versus.value = keep_versus
+        self.apply_side("a")
+        self.apply_side("b")
+        self.query_one(RollLogPane).set_rolls(rolls, total)
+
+    # -- the sides -----------------------------------------------------------------
+
+    def _ids(self, side: str) -> tuple[str, str, str, str]:
+        """Select/field ids of a side: who, skill, base, pool."""
+        return (("who", "skill", "base", "pool_a") if side == "a"
+                else ("versus", "vskill", "vbase", "pool_b"))
+
+    def _character(self, side: str) -> RollerCharacter | None:
+        who = self.query_one(f"#select-{self._ids(side)[0]}", Select).value
+        return self.data.character(who if isinstance(who, int) else None)
+
+    def _choice(self, side: str) -> RollChoice | None:
+        character = self._character(side)
+        key = self.query_one(f"#select-{self._ids(side)[1]}", Select).value
+        return character.choice(str(key)) if character is not None else None
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """A pick by the GM (programmatic changes are made with Changed prevented)."""
+        name = (event.select.id or "").removeprefix("select-")
+        if not self.loaded:
+            return
+        side = "a" if name in ("who", "skill", "base") else "b"
+        if name in ("who", "versus"):
+            self.apply_side(side)
+        elif name in ("skill", "vskill"):
+            self.apply_side(side, skill=event.value)
+        else:
+            self.apply_side(side, skill=self._select(side, 1).value, base=event.value)
+
+    def _select(self, side: str, part: int) -> Select[Any]:
+        return self.query_one(f"#select-{self._ids(side)[part]}", Select)
+
+    def apply_side(self, side: str, *, skill: object = None, base: object = None,
+                   pool: str | None = None) -> None:
+        """Show a side for the character in its "who" select: its roll choices,
+        the "on" row for a Passive skill, and the pool text (``pool``, or the
+        choice's notation). Selects change without posting ``Changed``."""
+        character = self._character(side)
+        who = self._select(side, 0).value
+        active = side == "a" or who != NOBODY
+        if side == "b":
+            self.query_one("#field-pool-b").display = active
+        skill_row = self.query_one(f"#row-{self._ids(side)[1]}")
+        base_row = self.query_one(f"#row-{self._ids(side)[2]}")
+        skill_row.display = character is not None
+        base_row.display = False
+        text = pool
+        with self.prevent(Select.Changed):
+            if character is not None:
+                skills = self._select(side, 1)
+                keep = skill if skill is not None else skills.value
+                skills.set_options([(Text(c.label), c.key) for c in character.choices])
+                if character.choice(str(keep)) is not None:
+                    skills.value = keep
+                choice = character.choice(str(skills.value))
+                if choice is not None and choice.passive:
+                    base_row.display = True
+                    bases = self._select(side, 2)
+                    keep_base = base if base is not None else bases.value
+                    names = [n for n, _ in character.bases]
+                    bases.set_options([(Text(f"{n} {v}"), n) for n, v in character.bases])
+                    same = choice.skill.name if choice.skill.name in names else names[0]
+                    bases.value = keep_base if keep_base in names else same
+                if text is None and choice is not None:
+                    base_number = dict(character.bases).get(str(self._select(side, 2).value), 0)
+                    text = notation_for(choice, base_number)
+        if text is None and character is None and active:
+            text = ""
+        if text is not None:
+            self._pool_field(side).input.value = text
+        self._update_odds()
+
+    def _pool_field(self, side: str) -> RollTextField:
+        return self.query_one(f"#field-pool-{side}", RollTextField)
+
+    def _side(self, side: str) -> Side:
+        """The side as typed; raises ``NotationError`` for a pool that can't be read."""
+        spec = parse_pool(self._pool_field(side).input.value, require_number=True)
+        character, choice = self._character(side), self._choice(side)
+        ties = tiebreaks(self.data.roller.opposed_tiebreak, spec.number or 0, character)
+        if character is None:
+            return Side("GM" if side == "a" else "Opponent", "typed pool", spec,
+                        tiebreaks=ties)
+        what = "typed pool"
+        legendary = False
+        if choice is not None:
+            what = choice.skill.name
+            legendary = choice.skill.legendary
+            if not _same_pool(spec, self._pool_field(side).input.value, choice, character,
+                              self.query_one(f"#select-{self._ids(side)[2]}", Select).value):
+                what += " (edited)"
+        return Side(character.name, what, spec, legendary, ties)
+
+    def _opposed(self) -> bool:
+        return self.query_one("#select-versus", Select).value != NOBODY
+
+    # -- odds -------------------------------------------------------------------------
+
+    def on_form_field_changed(self, event: TextField.Changed) -> None:
+        if event.key in ("pool_a", "pool_b"):
+            self._update_odds()
+        elif event.key == "faces":
+            self._check_faces_field()
+
+    def _update_odds(self) -> None:
+        """Parse both pools and show the exact odds (rules core ``odds``)."""
+        view = self.query_one(OddsView)
+        self.setup, self.setup_error = None, ""
+        empty = [side for side in ("a", "b") if (side == "a" or self._opposed())
+                 and not self._pool_field(side).input.value.strip()]
+        if empty:
+            for side in empty:
+                self._pool_field(side).set_error(None)
+            self.setup_error = "Type a pool, e.g. 3d10+1d12 @7 (or d12+4 @6)."
+            view.show_lines([self.setup_error, "", "[L2] @7 is Legendary with 2 upgrades."],
+                            first_style="")
+            self._check_faces_field()
+            return
+        try:
+            a = self._side("a")
+        except NotationError as error:
+            self._pool_field("a").set_error(error.message)
+            self.setup_error = f"Pool: {error}"
+        else:
+            self._pool_field("a").set_error(None)
+        b: Side | None = None
+        if self._opposed():
+            try:
+                b = self._side("b")
+            except NotationError as error:
+                self._pool_field("b").set_error(error.message)
+                self.setup_error = self.setup_error or f"Versus pool: {error}"
+            else:
+                self._pool_field("b").set_error(None)
+        if self.setup_error:
+            view.show_problem(self.setup_error)
+            self._check_faces_field()
+            return
+        if b is not None:
+            a, b = distinct_names(a, b)
+        self.setup = Setup(a, b)
+        options = self.data.options
+        if b is None:
+            needed = unopposed_needed(a.number, a.spec.bonus)
+            odds = unopposed_odds(a.spec.pool, a.number, options, bonus=a.spec.bonus)
+            lines = unopposed_lines(needed, a.spec.pool, odds, ascii=self.ascii)
+            first = f"bold {pass_style(odds.p_pass)}"
+        else:
+            ca, cb = a.contestant(), b.contestant()
+            needs = (opposed_need(ca, cb, options).face, opposed_need(cb, ca, options).face)
+            odds2 = opposed_odds(ca, cb, options)
+            lines = opposed_lines((a.who, b.who), needs, (ca.pool, cb.pool), odds2,
+                                  ascii=self.ascii)
+            first = f"bold {pass_style(odds2.p_a_wins)}"
+        view.show_lines(lines, first_style=first)
+        self.query_one("#input-faces", Input).placeholder = faces_hint(self.setup)
+        self._check_faces_field()
+
+    # -- faces typed at the table -------------------------------------------------------
+
+    def _check_faces_field(self) -> None:
+        field = self.query_one("#field-faces", RollTextField)
+        text = field.input.value
+        if not text.strip():
+            field.set_error(None)
+            return
+        _, problem = faces_problem(self.setup, text, self.data.options)
+        field.set_error(problem or None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "input-faces":
+            event.stop()
+            self.roll_typed()
+        elif event.input.id in ("input-pool_a", "input-pool_b"):
+            event.stop()
+            self.focus_next()
+
+    def roll_typed(self) -> None:
+        """Resolve the faces typed in the faces field (refused at the field if wrong)."""
+        field = self.query_one("#field-faces", RollTextField)
+        text = field.input.value
+        if not text.strip():
+            field.set_error("type the faces, or press r to roll")
+            self.app.bell()
+            return
+        faces, problem = faces_problem(self.setup, text, self.data.options)
+        if faces is None:
+            field.set_error(problem)
+            self.app.bell()
+            return
+        self.resolve(ScriptedDice.of(faces), typed=True)
+        field.input.value = ""
+        field.set_error(None)
+
+    # -- rolling ---------------------------------------------------------------------------
+
+    def action_roll(self) -> None:
+        """Roll with the app's dice (an RNG unless a test injected others)."""
+        self.resolve(self.dice, typed=False)
+
+    def resolve(self, dice: Dice, *, typed: bool) -> bool:
+        """Run the test on ``dice``, show it, and log it. False if nothing was rolled."""
+        setup = self.setup
+        if setup is None:
+            self.notify(self.setup_error or "Nothing to roll yet.", title="Cannot roll",
+                        severity="warning")
+            return False
+        recording = RecordingDice(dice)
+        options = self.data.options
+        panel = self.query_one(DicePanel)
+        source = "table dice" if typed else "rolled"
+        title = f"Result · {source}"
+        entry_faces: tuple[tuple[int, int], ...]
+        if setup.b is None:
+            result: TestResult | OpposedResult = unopposed_test(
+                setup.a.spec.pool, setup.a.number, recording, options,
+                bonus=setup.a.spec.bonus, label=setup.a.who)
+            assert isinstance(result, TestResult)
+            panel.show_test(title, setup.a.who, result)
+            summary = log_summary(result)
+        else:
+            result = opposed_test(setup.a.contestant(), setup.b.contestant(), recording, options)
+            names = (setup.a.who, setup.b.who)
+            panel.show_opposed(title, names, result)
+            summary = opposed_summary(result, names)
+        entry_faces = tuple(recording.used)
+        self.last_result = result
+        self.write_log(self._entry(setup, entry_faces, summary, result, typed))
+        return True
+
+    def _entry(self, setup: Setup, faces: tuple[tuple[int, int], ...], summary: str,
+               result: TestResult | OpposedResult, typed: bool) -> RollEntry:
+        from ka_tui.store.roll_log import RollEntry
+
+        a, b = setup.a, setup.b
+        who = a.who if b is None else f"{a.who} vs {b.who}"
+        what = a.what if b is None else f"{a.what} vs {b.what}"
+        source = "Faces typed from the table's dice" if typed else "Faces rolled by ka-tui"
+        return RollEntry(who, what + (" · table dice" if typed else ""), setup.pool_label(),
+                         faces, summary, (source, *result.explanation))
+
+    # -- the log ----------------------------------------------------------------------------
+
+    @work(thread=True, group="roll-log-write", exit_on_error=False)
+    def write_log(self, entry: RollEntry) -> None:
+        from ka_tui.store.errors import StoreError
+        from ka_tui.store.roll_log import append_roll
+
+        at = self.now()
+        try:
+            with self._write_lock:
+                logged = append_roll(self.campaign_db(), entry, at=at)
+        except StoreError as error:
+            self.app.call_from_thread(self._not_logged, error)
+            return
+        self.app.call_from_thread(self._logged, logged)
+
+    def _logged(self, roll: LoggedRoll) -> None:
+        pane = self.query_one(RollLogPane)
+        if _matches(roll, self._log_filter):
+            pane.add_roll(roll, LOG_LIMIT)
+        self.post_message(RollerScreen.RollLogged(roll))
+
+    def _not_logged(self, error: Exception) -> None:
+        panel = self.query_one(DicePanel)
+        panel.border_title = f"{panel.border_title} · NOT LOGGED"
+        self.notify(str(error), title="The roll was not logged", severity="error")
+
+    class RollLogged(Message):
+        """Posted after a roll is in the campaign file (tests wait for it)."""
+
+        def __init__(self, roll: LoggedRoll) -> None:
+            super().__init__()
+            self.roll = roll
+
+    def on_roll_log_pane_filter_changed(self, event: RollLogPane.FilterChanged) -> None:
+        self._log_filter = event.text
+        self.query_log(event.text)
+
+    @work(thread=True, exclusive=True, group="roll-log-query", exit_on_error=False)
+    def query_log(self, text: str) -> None:
+        from ka_tui.store.errors import StoreError
+        from ka_tui.store.roll_log import count_rolls, query_rolls
+
+        try:
+            db = self.campaign_db()
+            rolls = query_rolls(db, text, limit=LOG_LIMIT)
+            total = count_rolls(db, text)
+        except StoreError as error:
+            self.app.call_from_thread(self.notify, str(error), title="Roll log",
+                                      severity="error")
+            return
+        self.app.call_from_thread(self._filtered, text, rolls, total)
+
+    def _filtered(self, text: str, rolls: list[LoggedRoll], total: int) -> None:
+        if text == self._log_filter:
+            self.query_one(RollLogPane).set_rolls(rolls, total)
+
+    def on_roll_log_pane_picked(self, event: RollLogPane.Picked) -> None:
+        roll = event.roll
+        when = roll.time.astimezone().strftime("%Y-%m-%d %H:%M")
+        self.query_one(DicePanel).show_lines(
+            f"Logged roll #{roll.id} · {when}",
+            f"{roll.who} · {roll.what} · {roll.pool} · faces {roll.faces_text} → {roll.result}",
+            roll.explanation)
+
+    # -- actions ------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "swap":
+            return True if self._opposed() else None
+        return True
+
+    def action_focus_faces(self) -> None:
+        self.query_one("#input-faces", Input).focus()
+
+    def action_focus_who(self) -> None:
+        self.query_one("#select-who", Select).focus()
+
+    def action_focus_versus(self) -> None:
+        self.query_one("#select-versus", Select).focus()
+
+    def action_focus_log(self) -> None:
+        self.query_one(RollLogPane).table.focus()
+
+    def action_filter_log(self) -> None:
+        self.query_one(RollLogPane).open_filter()
+
+    def action_zoom_log(self) -> None:
+        if self.maximized is not None:
+            self.minimize()
+        else:
+            pane = self.query_one(RollLogPane)
+            pane.table.focus()
+            self.maximize(pane, container=False)
+
+    def action_reload(self) -> None:
+        self.load()
+
+    def action_swap(self) -> None:
+        """Swap who rolls and who opposes (pools as typed, edits kept)."""
+        if not self._opposed():
+            return
+        state = {side: (self._select(side, 0).value, self._select(side, 1).value,
+                        self._select(side, 2).value, self._pool_field(side).input.value)
+                 for side in ("a", "b")}
+        with self.prevent(Select.Changed):
+            self._select("a", 0).value = state["b"][0]
+            self._select("b", 0).value = state["a"][0]
+        for side, other in (("a", "b"), ("b", "a")):
+            _, skill, base, pool = state[other]
+            self.apply_side(side, skill=skill, base=base, pool=pool)
+
+
+# ----------------------------------------------------------------- helpers
+
+
+def _same_pool(spec: PoolSpec, text: str, choice: RollChoice, character: RollerCharacter,
+               base: object) -> bool:
+    base_number = dict(character.bases).get(str(base), 0)
+    try:
+        return parse_pool(notation_for(choice, base_number)) == spec
+    except NotationError:
+        return False
+
+
+def _matches(roll: LoggedRoll, text: str) -> bool:
+    """The store's filter (every word in who, what, pool or result), for one new row."""
+    hay = " ".join((roll.who, roll.what, roll.pool, roll.result)).casefold()
+    return all(word.casefold() in hay for word in text.split())

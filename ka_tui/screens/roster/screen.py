@@ -1,0 +1,559 @@
+"""The roster: characters and aircraft in sortable tables, a detail pane, and
+keyboard add / edit / duplicate / delete through modal forms.
+
+Everything that touches the database runs in a thread worker (the store and
+SQLModel are imported there, after the first frame); results come back with
+``call_from_thread`` and only then touch widgets. Each user action is one
+store call, i.e. one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.reactive import reactive
+from textual.widgets import Footer, Input, Static
+
+from ka_tui.screens.roster import view
+from ka_tui.widgets.fast_table import FastTable
+
+if TYPE_CHECKING:
+    from ka_tui.app import KaApp
+
+Row = dict[str, Any]
+
+
+@dataclass
+class TableState:
+    """What a roster table shows: all rows, the filter, the sort column."""
+
+    columns: tuple[view.Column, ...]
+    rows: list[Row] = field(default_factory=list)
+    filter: str = ""
+    sort: int = 0
+    reverse: bool = False
+
+    def visible(self) -> list[Row]:
+        needle = self.filter.casefold().strip()
+        rows = [r for r in self.rows if needle in str(r["name"]).casefold()]
+        column = self.columns[self.sort]
+        return sorted(rows, key=column.sort_key, reverse=self.reverse)
+
+
+class RosterScreen(Screen[None]):
+    HELP_TITLE = "Roster"
+
+    CSS_PATH = "roster.tcss"
+
+    BINDINGS = [
+        Binding("a", "add", "Add", id="roster.add"),
+        Binding("e", "edit", "Edit", id="roster.edit"),
+        Binding("c", "duplicate", "Copy", id="roster.duplicate"),
+        Binding("d,delete", "delete", "Delete", id="roster.delete"),
+        Binding("slash", "filter", "Filter", id="roster.filter"),
+        Binding("escape", "clear_filter", "Clear filter", show=False,
+                id="roster.clear_filter"),
+        Binding("o", "sort", "Sort", show=False, id="roster.sort"),
+        Binding("O", "reverse_sort", "Reverse sort", show=False, id="roster.reverse_sort"),
+        Binding("t", "switch_tab", "Tab", id="roster.switch_tab"),
+        Binding("f", "flight_card", "Card", id="roster.flight_card"),
+        Binding("p", "seats", "Pilot/crew", show=False, id="roster.seats"),
+        Binding("l", "library", "Library", show=False, id="roster.library"),
+        Binding("ctrl+r", "reload", "Reload", show=False, id="roster.reload"),
+    ]
+
+    PALETTE_HELP = {
+        "roster.add": "Add a character or aircraft (on the current tab)",
+        "roster.edit": "Edit the selected row in a form",
+        "roster.duplicate": "Copy the selected row under a new name",
+        "roster.delete": "Delete the selected row (asks first)",
+        "roster.filter": "Filter the table by name",
+        "roster.sort": "Sort the table by the next column",
+        "roster.reverse_sort": "Reverse the sort order",
+        "roster.switch_tab": "Switch between Characters and Aircraft",
+        "roster.flight_card": "Open the selected aircraft's flight card",
+        "roster.reload": "Read the roster from the campaign file again",
+        "roster.seats": "Seat the selected aircraft's pilot and crew",
+        "roster.library": "Profile library: copy a ready aircraft into the campaign",
+    }
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: dict[str, TableState] = {
+            "characters": TableState(view.CHARACTER_COLUMNS),
+            "aircraft": TableState(view.AIRCRAFT_COLUMNS),
+        }
+        self.loaded = False
+        self.campaign_name = ""
+        self.default_ap = 6
+        self._select_after_load: tuple[str, int] | None = None
+        self._detail_cache: dict[int, Row] = {}
+        self._footer_added = False
+
+    @property
+    def ka_app(self) -> KaApp:
+        return self.app  # type: ignore[return-value]
+
+    # -- layout -------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        # One line for title and tabs (no Header/TabbedContent: fewer widgets,
+        # a faster first frame, two more rows for the table at 80x24).
+        yield Static("", id="title-bar")
+        with Horizontal(id="roster-body"):
+            with Vertical(id="roster-tables"):
+                yield FastTable(id="characters-table")
+                yield FastTable(id="aircraft-table")
+            with VerticalScroll(id="detail"):
+                yield Static("Loading the campaign…", id="detail-text", markup=True)
+
+    def on_mount(self) -> None:
+        for name, state in self.tables.items():
+            table = self.query_one(f"#{name}-table", FastTable)
+            for column in state.columns:
+                table.add_column(column.title, column.width or 8)
+        self.query_one("#aircraft-table").display = False
+        self.query_one("#characters-table").focus()
+        self._update_titles()
+        preloaded = self.ka_app.take_preloaded_roster()
+        if preloaded is None:
+            self.load()
+            return
+        try:
+            # Usually ready by now; a short wait saves painting an empty roster first.
+            self._preloaded(preloaded.result(timeout=0.2))
+        except FutureTimeout:
+            preloaded.add_done_callback(
+                lambda f: self.app.call_from_thread(self._preloaded_later, f))
+        except Exception as error:  # noqa: BLE001 - same handling as a worker's failure
+            self._preload_failed(error)
+
+    def _preloaded(self, data: view.RosterData) -> None:
+        self._loaded(data)
+
+    def _preloaded_later(self, future: Future[Any]) -> None:
+        try:
+            self._loaded(future.result())
+        except Exception as error:  # noqa: BLE001
+            self._preload_failed(error)
+
+    def _preload_failed(self, error: Exception) -> None:
+        from ka_tui.store.errors import StoreError
+
+        if isinstance(error, StoreError):
+            self._load_failed(error)
+        else:
+            self.load()  # try again the normal way; a bug shows there
+
+    # -- loading ------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="roster-load", exit_on_error=False)
+    def load(self) -> None:
+        from ka_tui.store.errors import StoreError
+
+        try:
+            db = self.ka_app.campaign_db()
+            data = _data().load_roster(db)
+        except StoreError as error:
+            self.app.call_from_thread(self._load_failed, error)
+            return
+        self.app.call_from_thread(self._loaded, data)
+
+    def _load_failed(self, error: Exception) -> None:
+        self.ka_app.show_store_error("Cannot open this campaign", error)
+
+    def _loaded(self, data: view.RosterData) -> None:
+        self.loaded = True
+        self.campaign_name = data.campaign_name
+        self.default_ap = data.default_ap
+        self.sub_title = data.campaign_name
+        self.tables["characters"].rows = data.characters
+        self.tables["aircraft"].rows = data.aircraft
+        self._detail_cache.clear()
+        self.refill("characters")
+        self.refill("aircraft")
+        self._update_titles()
+        if self._select_after_load is not None:
+            tab, row_id = self._select_after_load
+            self._select_after_load = None
+            self.select(tab, row_id)
+        self.show_detail()
+        self.refresh_bindings()
+        ready = self.ka_app.on_roster_ready
+        if ready is not None:
+            self.call_after_refresh(ready)
+        # The key footer follows the first frame (its widgets and CSS cost a
+        # visible share of startup); it is there before a key can be read.
+        if not self._footer_added:
+            self._footer_added = True
+            self.call_after_refresh(self._add_footer)
+        # After the first frames: importing SQLModel holds the GIL for a while.
+        self.set_timer(1.0, self._warm_up)
+
+    async def _add_footer(self) -> None:
+        await self.mount(Footer(compact=True))
+        self.refresh_bindings()
+
+    @work(thread=True, exclusive=True, group="roster-warm", exit_on_error=False)
+    def _warm_up(self) -> None:
+        """Import the write half (SQLModel) after the first frame, before the first edit."""
+        _data().warm_up()
+
+    def refill(self, tab: str) -> None:
+        state = self.tables[tab]
+        table = self.query_one(f"#{tab}-table", FastTable)
+        table.set_labels([
+            column.title + ((" v" if state.reverse else " ^") if i == state.sort else "")
+            for i, column in enumerate(state.columns)])
+        table.set_rows([(str(row["id"]), [column.cell(row) for column in state.columns])
+                        for row in state.visible()], keep_key=table.cursor_key)
+
+    def _update_titles(self) -> None:
+        """``Campaign  [Characters (11)]  Aircraft (6)``; the active tab in reverse."""
+        parts = [f"[b]{view.escape(self.campaign_name or 'ka-tui')}[/b] "]
+        for tab, label in (("characters", "Characters"), ("aircraft", "Aircraft")):
+            state = self.tables[tab]
+            if not self.loaded:
+                count = "…"
+            elif state.filter:
+                count = f"{len(state.visible())}/{len(state.rows)}"
+            else:
+                count = str(len(state.rows))
+            text = f" {label} ({count}) "
+            parts.append(f"[reverse]{text}[/reverse]" if tab == self.active_tab else text)
+        parts.append("  [dim]t: other tab[/dim]")
+        self.query_one("#title-bar", Static).update(" ".join(parts))
+
+    # -- selection and detail -------------------------------------------------
+
+    active_tab: reactive[str] = reactive("characters", init=False)
+
+    def watch_active_tab(self, tab: str) -> None:
+        for name in self.tables:
+            self.query_one(f"#{name}-table").display = name == tab
+        filter_box = self._filter_box()
+        if filter_box is not None:
+            filter_box.value = self.tables[tab].filter
+            filter_box.display = bool(self.tables[tab].filter)
+        self.query_one(f"#{tab}-table", FastTable).focus()
+        self._update_titles()
+        self.show_detail()
+        self.refresh_bindings()
+
+    def active_table(self) -> FastTable:
+        return self.query_one(f"#{self.active_tab}-table", FastTable)
+
+    def _current_id(self, tab: str | None = None) -> int | None:
+        key = self.query_one(f"#{tab or self.active_tab}-table", FastTable).cursor_key
+        return int(key) if key is not None else None
+
+    def current_row(self) -> Row | None:
+        row_id = self._current_id()
+        if row_id is None:
+            return None
+        return next((r for r in self.tables[self.active_tab].rows if r["id"] == row_id), None)
+
+    def select(self, tab: str, row_id: int, *, focus: bool = True) -> None:
+        table = self.query_one(f"#{tab}-table", FastTable)
+        try:
+            table.move_cursor(row=table.get_row_index(str(row_id)))
+        except KeyError:  # row filtered out: leave the cursor
+            return
+        if focus:
+            self.active_tab = tab
+            table.focus()
+
+    def on_resize(self) -> None:
+        self.show_detail()
+
+    def on_fast_table_highlighted(self, event: FastTable.Highlighted) -> None:
+        if event.table.id == f"{self.active_tab}-table":
+            self.show_detail()
+
+    def on_fast_table_selected(self, event: FastTable.Selected) -> None:
+        event.stop()
+        self.action_edit()
+
+    def show_detail(self) -> None:
+        text = self.query_one("#detail-text", Static)
+        if not self.loaded:
+            return
+        row = self.current_row()
+        if row is None:
+            text.update(self._empty_detail())
+            return
+        if self.active_tab == "aircraft":
+            text.update(view.aircraft_detail(row, self.tables["characters"].rows))
+            return
+        cached = self._detail_cache.get(row["id"])
+        width = self.query_one("#detail").content_size.width - 2  # room for a scrollbar
+        if cached is not None:
+            text.update(view.character_detail(row, cached, width))
+        else:
+            text.update(view.character_detail(row, None, width))
+            self.load_detail(row["id"])
+
+    def _empty_detail(self) -> Content:
+        """What the detail pane says when no row is selected."""
+        wanted = self.tables[self.active_tab].filter
+        if wanted:
+            return Content.assemble(f'Nothing matches "{wanted}".\nPress ',
+                                    ("escape", "bold"), " to clear the filter.")
+        empty = "No characters yet." if self.active_tab == "characters" else "No aircraft yet."
+        return Content.assemble(f"{empty}\nPress ", ("a", "bold"), " to add one.")
+
+    @work(thread=True, exclusive=True, group="roster-detail", exit_on_error=False)
+    def load_detail(self, character_id: int) -> None:
+        from ka_tui.store.errors import StoreError
+
+        try:
+            extra = _data().load_character_extra(self.ka_app.campaign_db(), character_id)
+        except StoreError:
+            return
+        self.app.call_from_thread(self._detail_loaded, character_id, extra)
+
+    def _detail_loaded(self, character_id: int, extra: Row) -> None:
+        self._detail_cache[character_id] = extra
+        if self._current_id() == character_id and self.active_tab == "characters":
+            self.show_detail()
+
+    # -- actions --------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("add", "edit", "duplicate", "delete", "sort", "reverse_sort",
+                      "flight_card", "seats", "library") and not self.loaded:
+            return None
+        if action in ("flight_card", "seats"):
+            return self.active_tab == "aircraft"
+        if action in ("edit", "duplicate", "delete") and self._current_id() is None:
+            return None
+        if action == "clear_filter":
+            box = self._filter_box()
+            return bool(self.tables[self.active_tab].filter) or (box is not None and box.display)
+        return True
+
+    def action_switch_tab(self) -> None:
+        self.active_tab = "aircraft" if self.active_tab == "characters" else "characters"
+
+    def _filter_box(self) -> Input | None:
+        """The filter line, mounted on first use (one widget less at startup)."""
+        found = self.query("#filter")
+        return found.first(Input) if found else None
+
+    def action_filter(self) -> None:
+        box = self._filter_box()
+        if box is None:
+            box = Input(placeholder="filter by name (esc clears)", id="filter", compact=True)
+            self.mount(box, before="#roster-body")
+        box.display = True
+        box.value = self.tables[self.active_tab].filter
+        box.focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id != "filter":
+            return
+        self.tables[self.active_tab].filter = event.value
+        self.refill(self.active_tab)
+        self._update_titles()
+        self.show_detail()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "filter":
+            self.active_table().focus()
+            if not event.value:
+                event.input.display = False
+
+    def action_clear_filter(self) -> None:
+        box = self._filter_box()
+        self.tables[self.active_tab].filter = ""
+        if box is not None:
+            box.value = ""
+            box.display = False
+        self.refill(self.active_tab)
+        self._update_titles()
+        self.active_table().focus()
+        self.show_detail()
+
+    def action_sort(self) -> None:
+        state = self.tables[self.active_tab]
+        state.sort = (state.sort + 1) % len(state.columns)
+        state.reverse = False
+        self.refill(self.active_tab)
+        self.notify(f"Sorted by {state.columns[state.sort].title}", timeout=1.5)
+
+    def action_reverse_sort(self) -> None:
+        state = self.tables[self.active_tab]
+        state.reverse = not state.reverse
+        self.refill(self.active_tab)
+
+    def action_reload(self) -> None:
+        self.load()
+
+    def reload_and_select(self, tab: str, row_id: int | None) -> None:
+        self._select_after_load = (tab, row_id) if row_id is not None else None
+        self.load()
+
+    def _names(self, tab: str, except_id: int | None = None) -> list[str]:
+        return [r["name"] for r in self.tables[tab].rows if r["id"] != except_id]
+
+    def action_add(self) -> None:
+        if self.active_tab == "characters":
+            self._open_character_form(None)
+        else:
+            self._open_aircraft_form(None)
+
+    def action_edit(self) -> None:
+        row = self.current_row()
+        if row is None:
+            return
+        if self.active_tab == "characters":
+            self._edit_character(row["id"])
+        else:
+            self._open_aircraft_form(row)
+
+    @work(thread=True, exclusive=True, group="roster-edit", exit_on_error=False)
+    def _edit_character(self, character_id: int) -> None:
+        from ka_tui.store.errors import StoreError
+
+        try:
+            full = _data().load_character_full(self.ka_app.campaign_db(), character_id)
+        except StoreError as error:
+            self.app.call_from_thread(self.notify, str(error), severity="error")
+            return
+        self.app.call_from_thread(self._open_character_form, full)
+
+    def _open_character_form(self, character: Row | None) -> None:
+        from ka_tui.screens.character_form import CharacterForm
+
+        except_id = None if character is None else character["id"]
+        db_app = self.ka_app
+
+        def write(values: Row) -> int:
+            return int(_data().save_character(db_app.campaign_db(), values))
+
+        form = CharacterForm(character, taken_names=self._names("characters", except_id),
+                             write=write, default_ap=self.default_ap)
+        self.app.push_screen(form, self._character_saved)
+
+    def _character_saved(self, character_id: int | None) -> None:
+        if character_id is None:
+            return
+        self.notify("Character saved.", timeout=2)
+        self.reload_and_select("characters", character_id)
+
+    def _open_aircraft_form(self, aircraft: Row | None) -> None:
+        from ka_tui.screens.aircraft.form import open_aircraft_form
+
+        open_aircraft_form(self, aircraft, self._aircraft_saved)
+
+    def _aircraft_saved(self, aircraft_id: int | None) -> None:
+        if aircraft_id is None:
+            return
+        self.notify("Aircraft saved.", timeout=2)
+        self.reload_and_select("aircraft", aircraft_id)
+
+    def action_flight_card(self) -> None:
+        row = self.current_row()
+        if row is None or self.active_tab != "aircraft":
+            return
+        from ka_tui.screens.aircraft.card_screen import open_flight_card
+
+        open_flight_card(self, row["id"])
+
+    def action_library(self) -> None:
+        from ka_tui.screens.aircraft.library import ProfileLibraryScreen
+
+        self.app.push_screen(ProfileLibraryScreen(), self._aircraft_copied)
+
+    def _aircraft_copied(self, aircraft_id: int | None) -> None:
+        if aircraft_id is not None:
+            self.reload_and_select("aircraft", aircraft_id)
+
+    def action_seats(self) -> None:
+        from ka_tui.screens.roster.crew import CrewScreen
+
+        row = self.current_row()
+        if row is None or self.active_tab != "aircraft":
+            return
+        db_app = self.ka_app
+
+        def write(pilot: int | None, crew: list[int]) -> None:
+            _data().set_seats(db_app.campaign_db(), row["id"], pilot, crew)
+
+        def done(saved: bool | None) -> None:
+            if saved:
+                self.notify("Seats saved.", timeout=2)
+                self.reload_and_select("aircraft", row["id"])
+
+        self.app.push_screen(CrewScreen(row, self.tables["characters"].rows,
+                                        self.tables["aircraft"].rows, write), done)
+
+    def action_duplicate(self) -> None:
+        row = self.current_row()
+        if row is not None:
+            self._duplicate(self.active_tab, row["id"])
+
+    @work(thread=True, exclusive=True, group="roster-write", exit_on_error=False)
+    def _duplicate(self, tab: str, row_id: int) -> None:
+        from ka_tui.store.errors import StoreError
+
+        try:
+            new_id, name = _data().duplicate(self.ka_app.campaign_db(), tab, row_id)
+        except StoreError as error:
+            self.app.call_from_thread(self.notify, str(error), title="Not copied",
+                                      severity="error")
+            return
+        self.app.call_from_thread(self.notify, f"Copied as {name}.", timeout=2)
+        self.app.call_from_thread(self.reload_and_select, tab, new_id)
+
+    def action_delete(self) -> None:
+        from ka_tui.screens.confirm import ConfirmScreen
+
+        row = self.current_row()
+        if row is None:
+            return
+        tab = self.active_tab
+        what = "character" if tab == "characters" else "aircraft"
+        extra = (" with its skills and weapons" if tab == "characters" else "")
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._delete(tab, row["id"], row["name"])
+
+        self.app.push_screen(
+            ConfirmScreen(f"Delete the {what} {row['name']}{extra}? This cannot be undone.",
+                          yes="Delete", title=f"Delete {what}"),
+            answered)
+
+    @work(thread=True, exclusive=True, group="roster-write", exit_on_error=False)
+    def _delete(self, tab: str, row_id: int, name: str) -> None:
+        from ka_tui.store.errors import StoreError
+
+        try:
+            _data().delete(self.ka_app.campaign_db(), tab, row_id)
+        except StoreError as error:
+            self.app.call_from_thread(self.notify, str(error), title="Not deleted",
+                                      severity="error")
+            return
+        self.app.call_from_thread(self.notify, f"Deleted {name}.", timeout=2)
+        self.app.call_from_thread(self.reload_and_select, tab, None)
+
+
+OpenCallback = Callable[[int | None], None]
+
+
+def _data() -> Any:
+    """The store-facing half of the roster, imported in worker threads only."""
+    from ka_tui.store import roster_reads as roster_data
+
+    return roster_data

@@ -1,0 +1,246 @@
+"""The roster's store calls, run in worker threads.
+
+Reads use the standard library's ``sqlite3`` (one read transaction each), so
+the roster's first frame does not wait for SQLModel/SQLAlchemy to import
+(~0.4 s); writes go through the store's service (``store/roster.py``), imported
+on first use, inside ``db.batch()`` so one user action is one transaction and
+every value is checked before anything is written. Rows reach the screen as
+plain dicts of model field names.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ka_tui.store.errors import StoreError, ValidationError
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
+
+Row = dict[str, Any]
+
+# SQLite keeps booleans as 0/1 (tests/ui/test_roster_data.py checks these
+# against the models' bool fields).
+BOOL_COLUMNS = {
+    "character": frozenset({"conscious"}),
+    "skill": frozenset({"legendary"}),
+    "weapon": frozenset({"is_firearm"}),
+    "aircraft": frozenset({"roll", "loop", "immelmann"}),
+}
+_SKILL_ORDER = "CASE kind WHEN 'active' THEN 0 WHEN 'lore' THEN 1 ELSE 2 END, name COLLATE NOCASE"
+_WEAPON_ORDER = "quick_slot IS NULL, quick_slot, name COLLATE NOCASE"
+
+
+@dataclass(frozen=True)
+class RosterData:
+    """Everything the roster's first frame shows, read in one snapshot."""
+
+    campaign_name: str
+    default_ap: int
+    characters: list[dict[str, Any]]
+    aircraft: list[dict[str, Any]]
+
+
+@contextlib.contextmanager
+def _reading(db: CampaignDB) -> Iterator[sqlite3.Connection]:
+    """A plain connection holding one read transaction (a consistent snapshot)."""
+    from ka_tui.store.db import BUSY_TIMEOUT_MS
+
+    try:
+        con = sqlite3.connect(db.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    except sqlite3.Error as e:
+        raise StoreError(f"cannot read {db.path}: {e}") from None
+    try:
+        con.row_factory = sqlite3.Row
+        con.execute("BEGIN")
+        yield con
+        con.execute("COMMIT")
+    except sqlite3.Error as e:
+        raise StoreError(f"cannot read {db.path}: {e}") from None
+    finally:
+        con.close()
+
+
+def _rows(con: sqlite3.Connection, table: str, sql: str, *args: Any) -> list[Row]:
+    flags = BOOL_COLUMNS[table]
+    out = []
+    for r in con.execute(sql, args):
+        row = dict(r)
+        for key in flags:
+            row[key] = bool(row[key])
+        out.append(row)
+    return out
+
+
+def load_roster(db: CampaignDB) -> RosterData:
+    """Campaign name, default AP and every character and aircraft (one read)."""
+    with _reading(db) as con:
+        campaign = con.execute("SELECT name, house_rules FROM campaign WHERE id = 1").fetchone()
+        characters = _rows(con, "character", "SELECT * FROM character")
+        names = {c["id"]: c["name"] for c in characters}
+        crews: dict[int, list[int]] = {}
+        for aircraft_id, character_id in con.execute(
+                "SELECT aircraft_id, character_id FROM aircraft_crew"):
+            crews.setdefault(aircraft_id, []).append(character_id)
+        aircraft = _rows(con, "aircraft", "SELECT * FROM aircraft")
+    for row in aircraft:
+        row["pilot_name"] = names.get(row["pilot_id"]) if row["pilot_id"] else None
+        row["crew_ids"] = crews.get(row["id"], [])
+        row["trait_text"] = _trait_text(row["traits"])
+    name = campaign["name"] if campaign else "?"
+    return RosterData(name, _default_ap(campaign["house_rules"] if campaign else "{}"),
+                      characters, aircraft)
+
+
+def _default_ap(house_rules_json: str) -> int:
+    """RULES-NOTES B: a new character's AP is the campaign's ``cqc.default_ap``."""
+    try:
+        return int(json.loads(house_rules_json).get("cqc", {}).get("default_ap", 6))
+    except (ValueError, TypeError, AttributeError):
+        return 6
+
+
+def _trait_text(traits_json: str) -> str:
+    try:
+        traits = json.loads(traits_json)
+    except ValueError:
+        return ""
+    return ", ".join(
+        str(t[0]).replace("_", " ").capitalize() + (f" {t[1]}" if t[1] else "") for t in traits)
+
+
+def load_character_extra(db: CampaignDB, character_id: int) -> Row:
+    """Skills (Active, Lore, Passive, each by name) and weapons (by slot) of one character."""
+    with _reading(db) as con:
+        return _extra(con, character_id)
+
+
+def _extra(con: sqlite3.Connection, character_id: int) -> Row:
+    return {
+        "skills": _rows(con, "skill", f"SELECT * FROM skill WHERE character_id = ? "
+                                      f"ORDER BY {_SKILL_ORDER}", character_id),
+        "weapons": _rows(con, "weapon", f"SELECT * FROM weapon WHERE character_id = ? "
+                                        f"ORDER BY {_WEAPON_ORDER}", character_id),
+    }
+
+
+def load_character_full(db: CampaignDB, character_id: int) -> Row:
+    """One character with ``skills`` and ``weapons`` lists, for the form."""
+    with _reading(db) as con:
+        found = _rows(con, "character", "SELECT * FROM character WHERE id = ?", character_id)
+        if not found:
+            raise StoreError("That character is no longer in the campaign.")
+        return {**found[0], **_extra(con, character_id)}
+
+
+def _service() -> Any:
+    from ka_tui.store import roster
+
+    return roster
+
+
+def warm_up() -> None:
+    """Import the write half (SQLModel) ahead of the first edit; call from a worker."""
+    _service()
+
+
+def save_character(db: CampaignDB, values: Row) -> int:
+    """Add (no ``id``) or update a character with its skills and weapons as ONE
+    transaction (``db.batch()`` around the store's service calls, which check
+    every value before writing). Raises ``ValidationError`` for a field of the
+    character, ``StoreError`` naming the skill or weapon otherwise."""
+    from ka_tui.store.models import Character, Skill, Weapon
+
+    roster = _service()
+    fields = {k: values[k] for k in _fields(Character) if k in values}
+    skills = [_item(s, _fields(Skill)) for s in values.get("skills", [])]
+    weapons = [_item(w, _fields(Weapon)) for w in values.get("weapons", [])]
+    character_id = values.get("id")
+    with db.batch():
+        if character_id is None:
+            character = roster.add_character(db, **fields)
+        else:
+            character = roster.update_character(db, character_id, **fields)
+        assert character.id is not None
+        _sync(db, "skill", character.id, skills, roster.list_skills, roster.add_skill,
+              roster.update_skill, roster.delete_skill, clash_field="name")
+        _sync(db, "weapon", character.id, weapons, roster.list_weapons, roster.add_weapon,
+              roster.update_weapon, roster.delete_weapon, clash_field="quick_slot")
+        return int(character.id)
+
+
+def _fields(model: Any) -> list[str]:
+    return [f for f in model.model_fields if f not in ("id", "character_id")]
+
+
+def _item(values: Row, names: list[str]) -> Row:
+    item = {k: values[k] for k in names if k in values}
+    if values.get("id") is not None:
+        item["id"] = values["id"]
+    return item
+
+
+def _sync(db: CampaignDB, what: str, character_id: int, wanted: list[Row],
+          list_fn: Callable[..., list[Any]], add_fn: Callable[..., Any],
+          update_fn: Callable[..., Any], delete_fn: Callable[..., None], *,
+          clash_field: str) -> None:
+    """Make the character's skills or weapons equal ``wanted``: delete the rows
+    that went, free the unique field of rows that change it (so two rows can
+    swap names or quick slots), then update and add."""
+    existing = {row.id: row for row in list_fn(db, character_id)}
+    keep = {w["id"] for w in wanted if w.get("id") in existing}
+    current = "?"
+    try:
+        for row_id in existing.keys() - keep:
+            current = existing[row_id].name
+            delete_fn(db, row_id)
+        for w in wanted:
+            current = w.get("name", "?")
+            old = existing.get(w.get("id"))
+            if old is not None and getattr(old, clash_field) != w.get(clash_field):
+                free = None if clash_field == "quick_slot" else f"~{old.id}~{old.name}"[:60]
+                update_fn(db, old.id, **{clash_field: free})
+        for w in wanted:
+            current = w.get("name", "?")
+            data = {k: v for k, v in w.items() if k != "id"}
+            if w.get("id") in existing:
+                update_fn(db, w["id"], **data)
+            else:
+                add_fn(db, character_id, **data)
+    except ValidationError as e:
+        raise StoreError(f"{what} {current}: {e.message}") from None
+
+
+def set_seats(db: CampaignDB, aircraft_id: int, pilot_id: int | None,
+              crew_ids: list[int]) -> None:
+    """Pilot and crew of one aircraft in ONE transaction; a character seated in
+    another aircraft moves to this one."""
+    roster = _service()
+    with db.batch():
+        roster.set_crew(db, aircraft_id, [], move=True)  # free the seats first
+        roster.assign_pilot(db, aircraft_id, pilot_id, move=True)
+        roster.set_crew(db, aircraft_id, crew_ids, move=True)
+
+
+def duplicate(db: CampaignDB, tab: str, row_id: int) -> tuple[int, str]:
+    """Copy a character (with skills and weapons) or an aircraft under a free name."""
+    roster = _service()
+    copy = (roster.duplicate_character(db, row_id) if tab == "characters"
+            else roster.duplicate_aircraft(db, row_id))
+    assert copy.id is not None
+    return copy.id, copy.name
+
+
+def delete(db: CampaignDB, tab: str, row_id: int) -> None:
+    """Delete a character (its skills, weapons and crew places go with it; an
+    aircraft he piloted keeps its place without a pilot) or an aircraft."""
+    roster = _service()
+    if tab == "characters":
+        roster.delete_character(db, row_id)
+    else:
+        roster.delete_aircraft(db, row_id)
