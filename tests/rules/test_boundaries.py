@@ -14,6 +14,7 @@ import pytest
 from ka_tui.rules.air.aerobatics import FIGURES, FigureKind, figure_refusal
 from ka_tui.rules.air.check_roll import CheckRoll
 from ka_tui.rules.air.battle_map import LandingSite, Surface
+from ka_tui.rules.air.move_plan import PlanCheck
 from ka_tui.rules.air.units import Airman, Damage
 from ka_tui.rules.air.aircraft import AircraftClass, EngineKind, Trait
 from ka_tui.rules.air.damage import destroyed_by_hull, engine_disabled
@@ -28,15 +29,17 @@ from ka_tui.rules.air.landing import (
     size_class,
 )
 from ka_tui.rules.air.movement import (
+    complete_plan,
+    descent_gain,
     execute_plan,
     preview_start,
     roll_random_move,
     start_turn,
     validate_plan,
 )
-from ka_tui.rules.core.options import AirOptions
+from ka_tui.rules.core.options import AirOptions, DescentGain
 from ka_tui.rules.air.ramming import ram, ram_problems, ram_target
-from ka_tui.rules.air.shooting import preview_shot
+from ka_tui.rules.air.shooting import preview_shot, shoot
 from ka_tui.rules.core.target import Finalizer, TargetNumber
 from ka_tui.rules.air.wounds import consciousness_target
 from tests.rules import air_combat_fixtures as combat
@@ -307,3 +310,82 @@ def test_long_range_max_band_is_the_last_band_with_long_range(dist: int, legal: 
     assert p.legal is legal
     if not legal:
         assert "beyond the longest range 4 (house rule long_range_max_band)" in p.reason
+
+
+# ---------------------------------------------------------------- R-3.1, R-3.3, R-3.6
+
+
+def _fly(u: combat.AirUnit, text: str, opts: AirOptions = OPTS) -> PlanCheck:
+    """The plan completed with straight hexes to fly its speed (R-3.1), checked."""
+    return validate_plan(u, complete_plan(u, plan(text), OPEN, opts), OPEN, opts)
+
+
+def test_r3_1_thrust_up_to_move_allowed_one_past_refused() -> None:
+    """S0 §Flight card Move, R-3.1: thrust may not take speed above Move (8)."""
+    assert _fly(unit(speed=6), "+2").legal
+    check = _fly(unit(speed=6), "+3")
+    assert not check.legal and "above Move 8" in check.reason
+
+
+@pytest.mark.parametrize("levels,checked", [(1, False), (2, False), (3, True)])
+def test_r3_3_steep_descent_check_from_three_levels(levels: int, checked: bool) -> None:
+    """R-3.3: a descent of more than two levels at once needs a piloting check."""
+    check = _fly(unit(altitude=5, speed=4), f"D{levels}")
+    assert check.legal, check.reason
+    steep = [c for c in check.checks if "descent" in c.what]
+    assert bool(steep) is checked
+    if checked:
+        assert steep[0].target.value == 5 + 3
+
+
+@pytest.mark.parametrize("lost,gain", [(0, 0), (1, 0), (2, 1), (3, 1), (4, 2)])
+def test_r3_3_one_speed_per_two_levels_lost(lost: int, gain: int) -> None:
+    assert descent_gain(lost, OPTS) == gain
+
+
+@pytest.mark.parametrize("lost,gain", [(1, 0), (2, 1), (4, 1)])
+def test_r3_3_flat_once_reading_of_the_descent_gain(lost: int, gain: int) -> None:
+    """House rule descent_gain = flat_once: +1 once two levels are lost."""
+    assert descent_gain(lost, replace(OPTS, descent_gain=DescentGain.FLAT_ONCE)) == gain
+
+
+def test_r3_6_water_methanol_up_to_its_level_limit() -> None:
+    """R-3.6: water-methanol works up to the profile's level (3 here)."""
+    assert _fly(unit(altitude=3, speed=4), "WM").legal
+    check = _fly(unit(altitude=4, speed=4), "WM")
+    assert not check.legal and "up to level 3" in check.reason
+
+
+def test_r3_6_last_water_methanol_use_and_its_fuel() -> None:
+    """R-3.6 uses; its fuel (house rule wm_fuel_cost, 2 here so one short still flies)."""
+    assert _fly(unit(speed=4, wm_uses_left=1), "WM").legal
+    used_up = _fly(unit(speed=4, wm_uses_left=0), "WM")
+    assert not used_up.legal and "used up (R-3.6)" in used_up.reason
+    opts = replace(OPTS, wm_fuel_cost=2)
+    assert _fly(unit(speed=4, fuel=2), "WM", opts).legal
+    dry = _fly(unit(speed=4, fuel=1), "WM", opts)
+    assert not dry.legal and "needs 2 fuel, 1 left" in dry.reason
+
+
+# ---------------------------------------------------------------- RULES-NOTES D dice
+
+
+def _shot(faces: list[int]) -> tuple[int, int, int]:
+    a = combat.unit("A")
+    b = combat.unit("B", "red", q=0, r=-1, facing=3)
+    _, _, res = shoot(a, b, ScriptedDice.of(faces + [3, 4] * 6), OPT)
+    assert res.legal and res.hit
+    return res.normal_hits, res.critical_hits, res.cancelled
+
+
+def test_rules_notes_d_firepower_3_misses_4_hits_6_is_critical() -> None:
+    """RULES-NOTES D: Firepower dice hit on 4+ and are critical on 6; Evasion 3 cancels nothing."""
+    assert OPT.firepower_hit_on == 4 and OPT.firepower_crit_on == 6
+    assert _shot([2, 2, 3, 4, 5, 3, 3]) == (2, 0, 0)
+    assert _shot([2, 2, 3, 5, 6, 3, 3]) == (1, 1, 0)
+
+
+def test_rules_notes_d_evasion_cancels_on_4_not_3() -> None:
+    assert OPT.evasion_cancel_on == 4
+    assert _shot([2, 2, 4, 4, 1, 4, 3]) == (1, 0, 1)
+    assert _shot([2, 2, 4, 4, 1, 3, 3]) == (2, 0, 0)
