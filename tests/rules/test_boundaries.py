@@ -129,23 +129,42 @@ def _missed_by(n: int) -> CheckRoll:
     return CheckRoll("land", TargetNumber(2 + n, "landing", "R-10"), (1, 1), False)
 
 
+def _outcome(check: CheckRoll, go_around: bool = True) -> tuple[object, ...]:
+    out = landing_outcome(check, go_around)
+    return out.landed, out.went_around, out.crash_points, out.margin
+
+
 def test_r10_missed_by_exactly_3_may_go_around() -> None:
     """R-10: "if the roll is failed by no more than 3" the pilot may go around."""
     assert GO_AROUND_MAX_MARGIN == 3
-    out = landing_outcome(_missed_by(3), go_around=True)
-    assert out.went_around and not out.landed and out.crash_points == 0 and out.margin == 3
+    assert _outcome(_missed_by(3)) == (False, True, 0, 3)
+    assert "missed by 3: goes around (R-10)" == landing_outcome(_missed_by(3), True).line
 
 
 def test_r10_missed_by_4_crash_lands_even_when_going_around_was_planned() -> None:
-    out = landing_outcome(_missed_by(4), go_around=True)
-    assert not out.went_around and out.landed and out.crash_points == 40 and out.margin == 4
+    assert _outcome(_missed_by(4)) == (True, False, 40, 4)
+    assert "crash-lands, 40 points of damage (R-10)" in landing_outcome(_missed_by(4), True).line
 
 
 def test_r10_missed_by_1_goes_around_and_a_bare_success_lands() -> None:
-    assert landing_outcome(_missed_by(1), go_around=True).went_around
+    assert _outcome(_missed_by(1)) == (False, True, 0, 1)
+    assert _outcome(_missed_by(1), go_around=False) == (True, False, 10, 1)
     hit = CheckRoll("land", TargetNumber(2, "landing", "R-10"), (1, 1), True)
-    out = landing_outcome(hit, go_around=True)
-    assert out.landed and out.crash_points == 0 and not out.went_around
+    assert _outcome(hit) == (True, False, 0, 0)
+    assert "(R-10)" in landing_outcome(hit, True).line
+
+
+def test_r10_below_landing_speed_is_no_bonus() -> None:
+    """R-10: +1 per point *over* the landing speed; under it gives nothing back."""
+    t = landing_target(unit(), _site(6), 2, OPTS)
+    assert t.value == 5 - 2 and "over landing speed" not in t.render()
+
+
+def test_r10_one_thrust_point_left_is_reduced_thrust_not_none() -> None:
+    """R-10: +4 with no thrust points, +2 with maximum thrust halved (1 of 4 here)."""
+    u = unit(damage=Damage(3, (("engine", 3),)))
+    t = landing_target(u, _site(6), 3, OPTS)
+    assert t.value == 5 + 2 - 2 and "maximum thrust reduced to 1 of 4" in t.render()
 
 
 # ---------------------------------------------------------------- R-3.2 stall
