@@ -120,8 +120,9 @@ def survivor_diff(funcs: dict[str, ast.AST], key: str) -> tuple[bool, str]:
     mutant = funcs.get(fname)
     if orig is None or mutant is None:
         return False, "(source not found)"
-    a, b = ast.unparse(orig).splitlines(), ast.unparse(mutant).splitlines()
-    diff = [ln for ln in difflib.unified_diff(a[1:], b[1:], lineterm="", n=0)
+    a = ast.unparse(orig).splitlines()
+    b = ast.unparse(mutant).replace(fname, orig.name, 1).splitlines()  # type: ignore[attr-defined]
+    diff = [ln for ln in difflib.unified_diff(a, b, lineterm="", n=0)
             if ln[:1] in "+-" and not ln.startswith(("+++", "---"))]
     return _blank_strings(orig) == _blank_strings(mutant).replace(
         repr(fname), repr(orig.name)), "\n".join(diff)  # type: ignore[attr-defined]

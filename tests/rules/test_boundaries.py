@@ -37,7 +37,13 @@ from ka_tui.rules.air.movement import (
     start_turn,
     validate_plan,
 )
-from ka_tui.rules.core.options import AirOptions, DescentGain
+from ka_tui.rules.core.options import AirOptions, DescentGain, SkillOptions
+from ka_tui.rules.core.skill_tests import (
+    Contestant,
+    opposed_test,
+    unopposed_needed,
+    unopposed_test,
+)
 from ka_tui.rules.air.ramming import ram, ram_problems, ram_target
 from ka_tui.rules.air.shooting import preview_shot, shoot
 from ka_tui.rules.core.target import Finalizer, TargetNumber
@@ -408,3 +414,21 @@ def test_rules_notes_d_evasion_cancels_on_4_not_3() -> None:
     assert OPT.evasion_cancel_on == 4
     assert _shot([2, 2, 4, 4, 1, 4, 3]) == (1, 0, 1)
     assert _shot([2, 2, 4, 4, 1, 3, 3]) == (2, 0, 0)
+
+
+# ---------------------------------------------------------------- S0 §Skills
+
+
+def test_s0_skills_magic_13_face_needed_on_the_edge() -> None:
+    """S0 §Skills / RULES-NOTES A: a die succeeds when face + number ≥ 13."""
+    assert unopposed_needed(7) == 6 and unopposed_needed(7, 2) == 4
+    assert unopposed_test((10,), 7, ScriptedDice.of([6]), SkillOptions()).passed
+    assert not unopposed_test((10,), 7, ScriptedDice.of([5]), SkillOptions()).passed
+
+
+def test_s0_close_combat_4_winner_name() -> None:
+    a, b = Contestant("Ann", (10,), 5), Contestant("Bob", (10,), 5)
+    r = opposed_test(a, b, ScriptedDice.of([8, 2]), SkillOptions())
+    assert r.winner == 0 and r.winner_name(a, b) == "Ann"
+    r = opposed_test(a, b, ScriptedDice.of([2, 3]), SkillOptions())
+    assert r.winner is None and r.winner_name(a, b) is None
