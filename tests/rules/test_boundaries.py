@@ -130,6 +130,20 @@ def test_r10_three_engines_may_land_on_a_carrier_four_may_not() -> None:
     assert refusal is not None and "four-engine" in refusal
 
 
+@pytest.mark.parametrize("equipped,kind,allowed", [
+    (True, EngineKind.ETERNIUM, True), (False, EngineKind.ETERNIUM, False),
+    (True, EngineKind.PISTON, False), (False, EngineKind.PISTON, False)])
+def test_r10_four_engines_on_a_carrier_need_equipment_and_eternium(
+        equipped: bool, kind: EngineKind, allowed: bool) -> None:
+    """R-10: "unless fitted with special equipment and eternium engines" — both."""
+    u = unit(profile=replace(FIGHTER, engines=4, engine_kind=kind), carrier_equipped=equipped)
+    assert (carrier_refusal(u, _site(12, 4, carrier=True)) is None) is allowed
+
+
+def test_r10_more_than_four_engines_use_the_four_engine_row() -> None:
+    assert size_class(replace(FIGHTER, engines=6)).label == "four-engine"
+
+
 def _missed_by(n: int) -> CheckRoll:
     """A 2d6 landing roll of 2 against a target of 2 + n: missed by exactly n."""
     return CheckRoll("land", TargetNumber(2 + n, "landing", "R-10"), (1, 1), False)
