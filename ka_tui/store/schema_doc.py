@@ -251,10 +251,18 @@ def _event_model(base: type[Any], kind: str, payload: Any, name: str) -> type[Ba
 
 # ------------------------------------------------------------ battle events (rules/air/battle.py)
 
+# a unit in a battle is named by its aircraft's name (store/battles.py)
+UnitId = Annotated[str, Field(min_length=1, max_length=NAME_MAX * 4)]
+
+
 class BattleStartedData(Strict):
     units: Annotated[list[dict[str, JsonValue]], Field(min_length=1, max_length=60)]
-    map: Optional[Annotated[str, Field(max_length=100_000)]] = None
+    map: Optional[Annotated[str, Field(max_length=200_000)]] = None
     rules: Optional[_section_model(_SECTIONS["air"])] = None  # the air house rules
+    # store/battles.py (issue 10): the map's name, the roster rows behind each unit
+    map_name: Name = ""
+    aircraft: dict[UnitId, RowId] = {}
+    airmen: dict[UnitId, Annotated[list[RowId], Field(max_length=40)]] = {}
 
 
 class NoData(Strict):
@@ -262,24 +270,47 @@ class NoData(Strict):
 
 
 class MoveData(Strict):
-    unit: Fid
+    unit: UnitId
     plan: Annotated[list[dict[str, JsonValue]], Field(max_length=60)]
     evasive: bool = False
 
 
 class ShotData(Strict):
-    shooter: Fid
-    target: Fid
+    shooter: UnitId
+    target: UnitId
     weapon: WeaponKind = WeaponKind.GUNS
 
 
 class RamData(Strict):
-    attacker: Fid
-    target: Fid
+    attacker: UnitId
+    target: UnitId
 
 
 class PhaseData(Strict):
     phase: Literal["movement", "shooting", "heat", "end"]
+
+
+class VictoryDoc(Strict):
+    """Who shot down (or rammed) whom (store/battles.py ``Victory``)."""
+
+    turn: Annotated[int, Field(ge=0, le=99_999)]
+    how: Literal["shot", "ram"]
+    aircraft_id: RowId
+    pilot_id: RowId
+    victim_id: RowId
+    victim_pilot_id: RowId
+    victor: UnitId
+    victim: UnitId
+
+
+class BattleEndedData(Strict):
+    """The outcome written back to the campaign (store/battles.py ``BattleOutcome``)."""
+
+    aircraft: Annotated[list[dict[str, JsonValue]], Field(max_length=60)] = []
+    airmen: Annotated[list[dict[str, JsonValue]], Field(max_length=600)] = []
+    victories: Annotated[list[VictoryDoc], Field(max_length=600)] = []
+    losses: Annotated[list[dict[str, JsonValue]], Field(max_length=60)] = []
+    turns: Annotated[int, Field(ge=0, le=99_999)] = 0
 
 
 def _battle_payload(data: type[BaseModel], name: str) -> type[BaseModel]:
@@ -300,6 +331,7 @@ BATTLE_DATA: dict[str, type[BaseModel]] = {
     BattleEventKind.STARTED.value: BattleStartedData, BattleEventKind.TURN.value: NoData,
     BattleEventKind.MOVE.value: MoveData, BattleEventKind.SHOT.value: ShotData,
     BattleEventKind.RAM.value: RamData, BattleEventKind.PHASE_ENDED.value: PhaseData,
+    BattleEventKind.ENDED.value: BattleEndedData,
 }
 assert set(FIGHT_PAYLOADS) == {k.value for k in FightEventKind}, "a fight event kind lacks a model"
 assert set(BATTLE_DATA) == {k.value for k in BattleEventKind}, "a battle event kind lacks a model"
@@ -395,6 +427,15 @@ class CampaignDoc(Strict):
     house_rules: HouseRulesDoc = Field(default_factory=dict)
 
 
+class MapDoc(Strict):
+    """A saved battle map (store/maps.py): its name and text map; the text is
+    parsed by the import (line and column of a bad line)."""
+
+    name: Name
+    text: Annotated[str, Field(min_length=1, max_length=200_000)]
+    notes: Text = ""
+
+
 class Document(Strict):
     """The whole export (``transfer.campaign_document``)."""
 
@@ -406,6 +447,7 @@ class Document(Strict):
     roll_log: list[RollDoc] = []
     fights: list[FightDoc] = []
     battles: list[BattleDoc] = []
+    maps: list[MapDoc] = []
 
 
 # ------------------------------------------------------------ errors

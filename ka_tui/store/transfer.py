@@ -29,7 +29,7 @@ from sqlmodel import SQLModel, col, select
 
 from ka_tui.rules.core.options import HouseRules
 from ka_tui.store import field_checks as checks
-from ka_tui.store import schema_doc
+from ka_tui.store import maps, schema_doc
 from ka_tui.store.campaign import changed_rules
 from ka_tui.store.db import CampaignDB, backup_file, check_file, create_campaign, translate_error
 from ka_tui.store.errors import StoreError, ValidationError
@@ -90,6 +90,7 @@ def campaign_document(db: CampaignDB) -> dict[str, Any]:
         battles = s.exec(select(Battle).order_by(col(Battle.id))).all()
         bevents = s.exec(select(BattleEvent).order_by(col(BattleEvent.battle_id),
                                                        col(BattleEvent.seq))).all()
+        saved_maps = maps.document_rows(s)
     characters = []
     for c in chars:
         doc = _plain(c)
@@ -114,6 +115,7 @@ def campaign_document(db: CampaignDB) -> dict[str, Any]:
                    for f in fights],
         "battles": [_plain(b) | {"events": [_plain(e) for e in bevents if e.battle_id == b.id]}
                     for b in battles],
+        "maps": saved_maps,
     }
 
 
@@ -272,6 +274,18 @@ def _checked(top: dict[str, Any]) -> dict[str, Any]:
                 _replay_battle(d, events)
         _unique_ids(key, out[key])
         _unique_ids(key + " events", out[key + "_events"])
+    out["maps"] = []
+    map_names: set[str] = set()
+    for i, raw in enumerate(top.get("maps", [])):   # issue 10: saved battle maps
+        d = _Where(f"maps[{i}]")
+        try:
+            row = maps.document_map(raw)
+        except ValidationError as e:
+            d.fail(e.field, e.message)
+        if row["name"].casefold() in map_names:
+            d.fail("name", "another map has this name")
+        map_names.add(row["name"].casefold())
+        out["maps"].append(row)
     return out
 
 
@@ -424,6 +438,7 @@ def _writer(doc: dict[str, Any]) -> Callable[[CampaignDB], None]:
                 for values in doc[key]:
                     s.add(model(**values))
                 s.flush()
+            maps.insert_document_rows(s, doc.get("maps", []))
     return write
 
 

@@ -112,7 +112,7 @@ def _refused(tmp_path: Path, doc: Any) -> ValidationError:
     (lambda d: d["battles"][0]["events"][0]["payload"]["data"].update(units=[{"id": 1}]),
      "battles[0].events[0]", "does not replay"),
     (lambda d: d["battles"][0]["events"][0].update(kind="turn_started"),
-     "battles[0].events[0].payload.data.map", "unknown field"),
+     "battles[0].events[0].payload.data.aircraft", "unknown field"),  # the first key
     # rows as the forms check them, and the roll log's faces
     (lambda d: d["roll_log"].append(dict(d["roll_log"][0])), "roll_log", "used twice"),
     (lambda d: d["roll_log"][0].update(faces=[[10, 0]]), "roll_log[0].faces[0]",

@@ -71,6 +71,16 @@ class Trait(str, Enum):
     def label(self) -> str:
         return self.value.replace("_", " ").capitalize()
 
+    @property
+    def takes_dice(self) -> bool:
+        """S0 §Traits: the traits that re-roll or upgrade dice carry a dice count
+        (Accuracy, Bullet dodger, Critical, Robust, Zero-in); the others none."""
+        return self in _DICE_TRAITS
+
+
+_DICE_TRAITS = frozenset({Trait.ACCURACY, Trait.BULLET_DODGER, Trait.CRITICAL, Trait.ROBUST,
+                          Trait.ZERO_IN})
+
 
 class ManoeuvreKind(str, Enum):
     """S0 §Flight card: turns, hard turns, ahead moves."""
@@ -95,6 +105,22 @@ class TurnBand:
 
     min_speed: int
     hexes: int
+
+
+# R-10 table, "Max landing speed" by size class: single-engine 3, twin-engine 6,
+# four-engine 4 (``landing.SIZE_CLASSES`` reads the same numbers).
+R10_LANDING_SPEED: dict[int, int] = {1: 3, 2: 6, 4: 4}
+# ``landing_speed`` left at this value takes R-10's number for the engine count.
+LANDING_SPEED_FROM_TABLE = 0
+
+
+def table_landing_speed(engines: int) -> int:
+    """R-10: the size class's max landing speed; an engine count between the
+    table's rows takes the next larger row (as ``landing.size_class``)."""
+    for n in sorted(R10_LANDING_SPEED):
+        if engines <= n:
+            return R10_LANDING_SPEED[n]
+    return R10_LANDING_SPEED[max(R10_LANDING_SPEED)]
 
 
 @dataclass(frozen=True)
@@ -124,12 +150,20 @@ class AircraftProfile:
     wm_altitude_limit: int | None = None
     g_rating: int = 3
     turn_mode: tuple[TurnBand, ...] = (TurnBand(1, 1), TurnBand(4, 2), TurnBand(7, 3))
-    landing_speed: int = 3
+    # R-10: the speed above which landing gets +1 per point. A profile that does
+    # not set its own (LANDING_SPEED_FROM_TABLE) takes R-10's size-class number,
+    # fixed at construction, so a twin-engine aircraft lands at up to 6
+    # (RULES-NOTES D "Landing surface"; ``dataclasses.replace`` keeps the number).
+    landing_speed: int = LANDING_SPEED_FROM_TABLE
     takeoff_run: int = 4
     fuel: int = 20
     ammo: int = 10
     control_surfaces: int = 2
     gear_legs: int = 3
+
+    def __post_init__(self) -> None:
+        if self.landing_speed == LANDING_SPEED_FROM_TABLE:
+            object.__setattr__(self, "landing_speed", table_landing_speed(self.engines))
 
     @property
     def stalls(self) -> bool:
@@ -213,9 +247,15 @@ def validate_profile(p: AircraftProfile) -> list[FieldError]:
             c.add("traits", f"{t.label} dice must be 1–6")
     c.errors.extend(validate_turn_mode(p.turn_mode, p.move))
     c.errors.extend(validate_manoeuvres(p.manoeuvres, p.move))
-    from ka_tui.rules.air.traits import validate_trait_counts  # traits.py imports this module
     c.errors.extend(validate_trait_counts(p.traits))
     return c.errors
+
+
+def validate_trait_counts(traits: tuple[tuple[Trait, int | None], ...]) -> list[FieldError]:
+    """S0 §Traits: a dice count only on traits that roll dice (the 1–6 range is
+    checked by ``validate_profile``)."""
+    return [FieldError("traits", f"{trait.label} takes no dice count")
+            for trait, n in traits if not trait.takes_dice and n is not None]
 
 
 def validate_manoeuvres(dial: tuple[Manoeuvre, ...], move: int) -> list[FieldError]:
