@@ -47,7 +47,7 @@ class MissionForm(FormScreen[Any]):
             yield Static("ctrl+s: save (ready-check)   escape: cancel", classes="form-status")
         yield Footer()
 
-    def write(self, values: dict[str, Any]) -> int:  # type: ignore[override]
+    def write(self, values: dict[str, Any]) -> int:
         db = door(self).campaign_db()
         members = missions.parse_members(missions.roster_names(db), values["pilots"])
         if self.mission is None:
@@ -81,7 +81,7 @@ class DebriefForm(FormScreen[Any]):
             yield Static("ctrl+s: confirm and write   escape: back", classes="form-status")
         yield Footer()
 
-    def write(self, values: dict[str, Any]) -> Any:  # type: ignore[override]
+    def write(self, values: dict[str, Any]) -> Any:
         return missions.confirm_debrief(door(self).campaign_db(), self.mission.id,
                                         values["notes"])
 
@@ -129,7 +129,7 @@ class TimeForm(FormScreen[Any]):
             [p.summary, "  nothing heals or finishes in that time"]
         self.query_one("#time-preview", Static).update("\n".join(lines))
 
-    def write(self, values: dict[str, Any]) -> Any:  # type: ignore[override]
+    def write(self, values: dict[str, Any]) -> Any:
         return campaign_state.advance(door(self).campaign_db(), int(values["days"]),
                                       expect=self.start)
 

@@ -241,7 +241,10 @@ class CampaignScreen(Screen[None]):
             self._write(lambda db: campaign_state.queue_repair(db, int(key)), "Queued for repair")
 
     def open_mission(self, mission_id: int) -> None:
-        self.app.push_screen(MissionScreen(mission_id), lambda _: self.load())
+        def back(_: None) -> None:
+            self.load()
+
+        self.app.push_screen(MissionScreen(mission_id), back)
 
     # -- writes ------------------------------------------------------------------
 

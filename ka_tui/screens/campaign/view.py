@@ -39,8 +39,8 @@ def overview_rows(o: Overview) -> list[Row]:
     rows: list[Row] = []
     for p, r in o.people:
         rows.append((f"c{p.id}", [_PERSON_MARK[r.state], p.role, r.why]))
-    for a, r in o.planes:
-        rows.append((f"a{a.id}", [_PLANE_MARK[r.state], "aircraft", r.why]))
+    for a, pr in o.planes:
+        rows.append((f"a{a.id}", [_PLANE_MARK[pr.state], "aircraft", pr.why]))
     return rows
 
 
