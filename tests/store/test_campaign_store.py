@@ -201,3 +201,10 @@ def test_the_demo_has_a_short_history(demo_db: Path) -> None:
     assert len(flown) == 2 and len(entries) >= 8
     states = {r.state.value for _, r in o.people} | {r.state.value for _, r in o.planes}
     assert {"wounded", "damaged", "under repair"} <= states
+
+
+def test_the_roster_detail_line_helper(demo_db: Path) -> None:
+    """``service_line`` is the one line the roster's detail pane can show."""
+    with open_campaign(demo_db) as db:
+        line = cs.service_line(db, MOREAU)
+    assert line == "Service: 1 sortie, 1 kill, 0 wounds, 0 days out — ready"

@@ -26,8 +26,11 @@ def cut(text: str, width: int) -> str:
 
 
 def overview_head(o: Overview) -> str:
-    nxt = (f"Next: {o.next_mission.name} — {o.next_mission.kind}, {o.next_mission.day}, "
-           f"{o.next_mission.members} aboard" if o.next_mission else "Next: no mission planned")
+    nxt = "Next: no mission planned"
+    if o.next_mission:
+        late = " (overdue)" if o.next_mission.day < o.day.isoformat() else ""
+        nxt = (f"Next: {o.next_mission.name} — {o.next_mission.kind}, {o.next_mission.day}"
+               f"{late}, {o.next_mission.members} aboard")
     ready = sum(1 for _, r in o.people if r.state is PersonState.READY)
     planes = sum(1 for _, r in o.planes if r.state is PlaneState.READY)
     return (f"Date {o.day.isoformat()}   missions {o.planned} planned, {o.flown} flown   "
