@@ -513,10 +513,11 @@ def members_text(m: Mission) -> str:
     return ", ".join(x.name for x in m.members)
 
 
-def unlinked_battle(db: Any) -> int | None:
-    """The newest battle not linked to any mission."""
+def unlinked(db: Any, what: str = "battle") -> int | None:
+    """The newest battle (or fight) not linked to any mission."""
+    table = "fight" if what == "fight" else "battle"
     with reading(db) as con:
-        row = con.execute("SELECT id FROM battle WHERE id NOT IN (SELECT battle_id FROM "
-                          "mission_link WHERE battle_id IS NOT NULL) ORDER BY id DESC "
+        row = con.execute(f"SELECT id FROM {table} WHERE id NOT IN (SELECT {table}_id FROM "
+                          f"mission_link WHERE {table}_id IS NOT NULL) ORDER BY id DESC "
                           "LIMIT 1").fetchone()
     return None if row is None else int(row[0])

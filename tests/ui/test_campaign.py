@@ -182,3 +182,24 @@ async def test_the_palette_command_writes_the_journal_as_markdown(demo_db: Path)
     assert text.startswith("# Journal: demo\n") and "## 1944-06-03" in text
     with open_campaign(demo_db) as db:
         assert missions.debrief_markdown(db, 1).startswith("# Mission: Dawn patrol")
+
+
+async def test_link_a_played_battle_and_the_debrief_waits_for_its_end(demo_db: Path) -> None:
+    """b links the newest battle not in a mission (the demo's exercise, still
+    open); confirming the debrief is refused with the reason, nothing written."""
+    app = KaApp(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _campaign(pilot)
+        screen.open_mission(3)
+        mission = await _on(pilot, MissionScreen)
+        await pilot.press("b")
+        await wait_for(pilot, lambda: "battle “Exercise: Blue vs Red” (open)" in _text(
+            mission.query_one("#mission-text")))
+        await pilot.press("d")
+        form = await _on(pilot, DebriefForm)
+        assert "(1 still open)" in _text(form.query_one(".debrief-lines"))
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "end its battles first" in _text(
+            form.query_one(".form-status")))
+    assert rows(demo_db, "SELECT status FROM mission WHERE id = 3") == [("planned",)]
+    assert rows(demo_db, "SELECT battle_id FROM mission_link WHERE mission_id = 3") == [(1,)]

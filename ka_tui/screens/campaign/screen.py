@@ -20,6 +20,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, Input, Static
 
+from ka_tui.rules.campaign.missions import MissionKind
 from ka_tui.screens.campaign import view
 from ka_tui.screens.door import CampaignChanged, Change, door
 from ka_tui.store import campaign_state, journal, missions
@@ -154,8 +155,9 @@ class CampaignScreen(Screen[None]):
         if name == "missions":
             text = self.query_one("#missions-filter", Input).value.strip().casefold()
             status = next((s for s in ("planned", "flown", "aborted") if s == text), None)
-            return missions.list_missions(db, status=status,
-                                          search="" if status else text)
+            kind = next((k.value for k in MissionKind if k.value == text), None)
+            return missions.list_missions(db, status=status, kind=kind,
+                                          search="" if status or kind else text)
         if name == "records":
             return campaign_state.service_records(db)
         if name == "repairs":
@@ -333,7 +335,8 @@ class MissionScreen(Screen[None]):
         Binding("escape", "close", "Back", id="mission.close"),
         Binding("e", "edit", "Edit", id="mission.edit"),
         Binding("d", "debrief", "Debrief", id="mission.debrief"),
-        Binding("b", "link_battle", "Link battle", id="mission.link"),
+        Binding("b", "link('battle')", "Link battle", id="mission.link"),
+        Binding("f", "link('fight')", "Link fight", show=False, id="mission.link_fight"),
         Binding("a", "abort", "Abort", id="mission.abort"),
         Binding("n", "note", "Note", id="mission.note"),
         Binding("x", "markdown", "Markdown", id="mission.markdown"),
@@ -401,18 +404,23 @@ class MissionScreen(Screen[None]):
             lines = missions.debrief_of(door(self).campaign_db(), self.mission_id).lines
             self.app.push_screen(DebriefForm(self.mission, lines), self._done)
 
-    def action_link_battle(self) -> None:
-        """Link the newest battle not yet in a mission (the battle screen's
-        hand-off opens one pre-filled; this links one played already)."""
+    def action_link(self, what: str) -> None:
+        """Link the newest battle (or close-combat fight) not yet in a mission
+        (the battle screen's hand-off opens one pre-filled; this links one
+        played already)."""
         if not self._planned():
             return
         db = door(self).campaign_db()
-        battle_id = missions.unlinked_battle(db)
-        if battle_id is None:
-            self.notify("No battle to link: every battle is in a mission.", severity="warning")
+        found = missions.unlinked(db, what)
+        if found is None:
+            self.notify(f"No {what} to link: every {what} is in a mission.",
+                        severity="warning")
             return
         try:
-            missions.link(db, self.mission_id, battle_id=battle_id)
+            if what == "battle":
+                missions.link(db, self.mission_id, battle_id=found)
+            else:
+                missions.link(db, self.mission_id, fight_id=found)
         except StoreError as e:
             self.notify(str(e), severity="warning")
             return
