@@ -108,7 +108,9 @@ def store_reads(path: Path) -> dict[str, float]:
     db = CampaignDB(path)
     times = {}
     for name, call in (("overview", lambda: campaign_state.overview(db)),
-                       ("journal", lambda: journal.entries(db, newest_first=True)),
+                       ("journal, newest 500", lambda: journal.entries(db, newest_first=True,
+                                                                       limit=500)),
+                       ("journal, all 5,000+", lambda: journal.entries(db)),
                        ("debrief (5 battles)", lambda: missions.debrief_of(db, 4)),
                        ("missions list", lambda: missions.list_missions(db))):
         t0 = time.perf_counter()

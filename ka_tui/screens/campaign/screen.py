@@ -97,32 +97,36 @@ class CampaignScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with ContentSwitcher(initial="overview"):
-            with Vertical(id="overview"):
-                yield Static("Loading…", id="overview-head", classes="head", markup=False)
-                yield _table("overview-table", [("State", 8), ("Role", 8), ("Why", 58)])
-            with Vertical(id="missions"):
-                yield Input(placeholder="filter: name, kind or status (planned, flown…)",
-                            id="missions-filter")
-                yield _table("missions-table", [("Date", 10), ("Status", 7), ("Kind", 14),
-                                                ("Name", 30), ("Ppl", 3), ("Lnk", 3)])
-            with Vertical(id="records"):
-                yield Static("Service records, from the missions flown: enter opens one",
-                             classes="head", markup=False)
-                yield _table("records-table", [("Name", 16), ("Sort", 4), ("Kills", 5),
-                                               ("Wnds", 4), ("Out", 4), ("Status", 40)])
-            with Vertical(id="repairs"):
-                yield Static("Repairs: enter queues a damaged aircraft, w writes it off",
-                             classes="head", markup=False)
-                yield _table("repairs-table", [("Aircraft", 17), ("State", 8),
-                                               ("Work", 32), ("Cost", 8)])
-                yield Static("", id="repairs-detail", classes="detail", markup=False)
-            with Vertical(id="journal"):
-                yield Input(placeholder="search; @name character or aircraft; #id mission "
-                                f"(newest {JOURNAL_ROWS} shown)",
-                            id="journal-filter")
-                yield _table("journal-table", [("Day", 10), ("Kind", 7), ("Entry", 58)])
-                yield Static("", id="journal-detail", classes="detail", markup=False)
+            yield Vertical(*self._view("overview"), id="overview")
         yield Footer()
+
+    @staticmethod
+    def _view(name: str) -> list[Any]:
+        """A view's widgets; only the overview is made with the screen, the
+        others on their first visit (a lighter first frame)."""
+        if name == "overview":
+            return [Static("Loading…", id="overview-head", classes="head", markup=False),
+                    _table("overview-table", [("State", 8), ("Role", 8), ("Why", 58)])]
+        if name == "missions":
+            return [Input(placeholder="filter: name, kind or status (planned, flown…)",
+                          id="missions-filter"),
+                    _table("missions-table", [("Date", 10), ("Status", 7), ("Kind", 14),
+                                              ("Name", 30), ("Ppl", 3), ("Lnk", 3)])]
+        if name == "records":
+            return [Static("Service records, from the missions flown: enter opens one",
+                           classes="head", markup=False),
+                    _table("records-table", [("Name", 16), ("Sort", 4), ("Kills", 5),
+                                             ("Wnds", 4), ("Out", 4), ("Status", 40)])]
+        if name == "repairs":
+            return [Static("Repairs: enter queues a damaged aircraft, w writes it off",
+                           classes="head", markup=False),
+                    _table("repairs-table", [("Aircraft", 17), ("State", 8),
+                                             ("Work", 32), ("Cost", 8)]),
+                    Static("", id="repairs-detail", classes="detail", markup=False)]
+        return [Input(placeholder="search; @name character or aircraft; #id mission "
+                                  f"(newest {JOURNAL_ROWS} shown)", id="journal-filter"),
+                _table("journal-table", [("Day", 10), ("Kind", 7), ("Entry", 58)]),
+                Static("", id="journal-detail", classes="detail", markup=False)]
 
     def on_mount(self) -> None:
         self.sub_title = "Campaign"
@@ -190,9 +194,12 @@ class CampaignScreen(Screen[None]):
 
     # -- views -----------------------------------------------------------------
 
-    def action_show(self, name: str) -> None:
+    async def action_show(self, name: str) -> None:
+        switcher = self.query_one(ContentSwitcher)
+        if not switcher.query(f"#{name}"):
+            await switcher.mount(Vertical(*self._view(name), id=name))
         self.current = name
-        self.query_one(ContentSwitcher).current = name
+        switcher.current = name
         self.query_one(f"#{name}-table", FastTable).focus()
         self.load()
 
