@@ -24,6 +24,7 @@ Every route found is a plan ``validate_plan`` accepts (tests/rules/test_reach.py
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -32,7 +33,7 @@ from typing import Literal
 from ka_tui.rules.air import gload
 from ka_tui.rules.air.battle_map import BattleMap
 from ka_tui.rules.air.damage import out_of_battle, under_control
-from ka_tui.rules.air.hexgrid import FACINGS, Hex, ring
+from ka_tui.rules.air.hexgrid import FACINGS, Hex, distance, ring
 from ka_tui.rules.air.move_plan import (
     Forward,
     Plan,
@@ -267,3 +268,42 @@ def _route(layers: dict[int, _Layer], k: int, st: _State) -> Plan:
         cur = parent
     return tuple(reversed(steps))
 
+
+
+# ------------------------------------------------------------------ cursor readout
+
+@dataclass(frozen=True)
+class Readout:
+    """What the tactical view reads between the selected aircraft and a hex:
+    range in hexes and band (RULES-NOTES D), bearing from the nose (degrees
+    clockwise and as a clock position), same altitude as the aircraft there
+    (S0 §Altitude and combat; None: nothing there) and the fire arc."""
+
+    hexes: int
+    band: int
+    bearing: int          # degrees clockwise from the facing, 0..359
+    clock: int            # 12 = dead ahead, 3 = right, 6 = behind
+    same_altitude: bool | None
+    in_arc: bool
+
+
+def _xy(h: Hex) -> tuple[float, float]:
+    return 1.5 * h.q, math.sqrt(3) * (h.r + h.q / 2)
+
+
+def readout(unit: AirUnit, h: Hex, options: AirOptions,
+            there: AirUnit | None = None) -> Readout:
+    """The cursor readout for ``unit`` and hex ``h`` (``there``: an aircraft in it)."""
+    from ka_tui.rules.air.shooting import in_fire_arc, range_band
+
+    hexes = distance(unit.hex, h)
+    bearing = 0
+    if h != unit.hex:
+        x0, y0 = _xy(unit.hex)
+        x1, y1 = _xy(h)
+        absolute = math.degrees(math.atan2(x1 - x0, -(y1 - y0)))  # 0 = N, clockwise
+        bearing = round(absolute - 60 * unit.facing) % 360
+    clock = round(bearing / 30) % 12 or 12
+    same = None if there is None else there.altitude == unit.altitude
+    return Readout(hexes, range_band(hexes, options), bearing, clock, same,
+                   in_fire_arc(unit, h, options))

@@ -1,0 +1,76 @@
+"""What the map, the side panel and the detail pane show for the selected
+aircraft and the cursor: the plan's path and checks, the reach, the targets
+with their odds (all from the engine through ``Runner``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ka_tui.rules.air.hexgrid import Hex
+from ka_tui.rules.air.reach import readout
+from ka_tui.rules.air.shooting import preview_shot
+from ka_tui.rules.air.turn import Phase
+from ka_tui.screens.air import views
+from ka_tui.screens.air.runner import Runner
+from ka_tui.widgets.air_panel import readout_lines, unit_lines
+from ka_tui.widgets.hex_map import HexMap, ReachMark
+
+if TYPE_CHECKING:
+    from ka_tui.screens.air.screen import AirScreen
+
+_reach_cache: dict[tuple[str, int, int], dict[Hex, ReachMark]] = {}
+
+
+def show_overlays(screen: AirScreen, runner: Runner) -> None:
+    hex_map = screen.query_one(HexMap)
+    sel = screen.selected()
+    u = runner.unit(sel)
+    cursor = hex_map.cursor
+    phase = runner.state.phase
+    path: list[Hex] = []
+    targets: dict[Hex, str] = {}
+    detail: list[str] = []
+    thrust_used = 0
+    if u is not None and phase is Phase.MOVEMENT and u.id in runner.next().units:
+        check = runner.check(u.id)
+        if check is not None:
+            path = [p.hex for p in check.path]
+            thrust_used = check.thrust_used
+            detail = views.plan_lines(u.id, runner.plan_text(u.id), u.id in runner.evasive,
+                                      check)
+    if u is not None and phase is Phase.SHOOTING:
+        odds = runner.targets(u.id)
+        for tid, o in odds.items():
+            t = runner.unit(tid)
+            if t is not None:
+                targets[t.hex] = views.pct(o.hit)
+        tid = screen.cursor_target()
+        t = runner.unit(tid)
+        if t is not None and tid in odds:
+            to_hit = preview_shot(u, t, runner.options).target.render()
+            detail = views.shot_lines(u.id, t.id, odds[t.id], to_hit)
+        elif t is not None:
+            why = preview_shot(u, t, runner.options).reason
+            detail = [f"{u.id} cannot shoot {t.id}: {why}", runner.ram_line(u.id, t.id)]
+    marks: dict[Hex, ReachMark] = {}
+    if screen.show_reach and u is not None:
+        key = (u.id, id(runner.state), len(runner.battle.events))
+        if key not in _reach_cache:
+            _reach_cache.clear()
+            r = runner.reach(u.id)
+            _reach_cache[key] = {} if r is None else {
+                h: ReachMark(x.kind, x.odds_label) for h, x in r.hexes.items()}
+        marks = _reach_cache[key]
+    hex_map.set_path(path)
+    hex_map.set_targets(targets)
+    hex_map.set_reach(marks)
+    if u is None:
+        screen.show_panel([], [])
+    else:
+        there = next((a for a in runner.units_at(cursor) if a.id != u.id), None)
+        col, row = cursor.to_offset()
+        screen.show_panel(unit_lines(u, runner.options, thrust_used),
+                          readout_lines(f"{col},{row}", readout(u, cursor, runner.options,
+                                                                 there), there))
+    if detail:
+        screen._detail(detail)
