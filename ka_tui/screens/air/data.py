@@ -81,11 +81,11 @@ def load_candidates(db: Any) -> list[Candidate]:
         unit = None
         if pilot is not None:
             unit = AirUnit(row.name, "", profile, airman_of(pilot),
-                           tuple(airman_of(c) for c in crew), speed=max(1, profile.move // 2),
+                           tuple(airman_of(c) for c in crew), speed=profile.move,
                            altitude=3, fuel=row.fuel_left, ammo=row.ammo_left,
                            overheat=row.overheat, wm_uses_left=row.wm_uses,
                            damage=damage_of(row))
-        out.append(Candidate(row.id, row.name, profile.name, pilot.name if pilot else "",
+        out.append(Candidate(row.id, row.name, profile.aircraft_class.label, pilot.name if pilot else "",
                              tuple(c.name for c in crew), refusal, unit))
     return out
 

@@ -38,6 +38,8 @@ def show_overlays(screen: AirScreen, runner: Runner) -> None:
             thrust_used = check.thrust_used
             detail = views.plan_lines(u.id, runner.plan_text(u.id), u.id in runner.evasive,
                                       check)
+    if phase is Phase.BETWEEN_TURNS and screen.show_start:
+        detail = runner.start_lines()
     if u is not None and phase is Phase.SHOOTING:
         odds = runner.targets(u.id)
         for tid, o in odds.items():

@@ -128,6 +128,7 @@ def _pick(screen: AirScreen, cands: list[object], maps: list[tuple[str, str]]) -
         screen.placement.show(screen)
         hex_map.move_cursor(screen.placement.current.hex)
         hex_map.select(screen.placement.current.id, move=False)
+        hex_map.call_after_refresh(hex_map.centre_on, screen.placement.current.hex)
         hex_map.focus()
         screen.refresh_bindings()
 

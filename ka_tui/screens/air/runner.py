@@ -123,6 +123,21 @@ class Runner:
         u = self.unit(uid)
         return None if u is None else reach(u, self.battle_map, self.options)
 
+    def start_lines(self) -> list[str]:
+        """Before the turn is rolled: each aircraft's R-3.2 speed decay and the
+        stall or echelon checks it will need, with their odds (no dice)."""
+        from ka_tui.rules.air.movement import preview_start
+
+        lines = [f"turn {self.state.turn + 1}: g rolls initiative (2d6 per side, R-1.1) "
+                 "and the start of the turn (R-3.2)"]
+        for u in self.state.units:
+            if out_of_battle(u):
+                continue
+            pre = preview_start(u, self.options)
+            lines.append(f"{u.id}: " + "; ".join(pre.log))
+            lines.extend(f"  {c.render()}" for c in pre.checks)
+        return lines
+
     # -- shooting ----------------------------------------------------------
 
     def targets(self, uid: str) -> dict[str, ShotOdds]:

