@@ -242,3 +242,138 @@ async def test_a_short_battle_through_the_keyboard(demo_db: Path) -> None:
         await pilot.press("y")
         await settle(pilot)
         assert rows(demo_db, "SELECT status FROM battle") == [("ended",)]
+
+
+def seed_battle(db: Path) -> int:
+    """The same four aircraft placed as above, started through the store (the
+    screen resumes the newest open battle by default)."""
+    from dataclasses import replace
+
+    from ka_tui.screens.air import data
+    from ka_tui.screens.air.setup import SIDES
+    from ka_tui.store.db import open_campaign
+
+    campaign = open_campaign(db)
+    try:
+        units = []
+        aircraft = {}
+        for c in data.load_candidates(campaign):
+            if c.name not in PLACES:
+                continue
+            assert c.unit is not None
+            col, row, turns, down, slower = PLACES[c.name]
+            side = SIDES[int(SIDE_KEY[c.name]) - 1]
+            facing = ((0 if side == "Blue" else 3) + turns) % 6
+            units.append(replace(c.unit, side=side, hex=Hex.from_offset(col, row), facing=facing,
+                                 altitude=c.unit.altitude - down,
+                                 speed=c.unit.speed - slower))
+            aircraft[c.name] = c.aircraft_id
+        loaded = data.start_battle(campaign, "Seeded", units, "Coast", data.BUILTIN_MAPS[1][1],
+                                   aircraft)
+        return loaded.battle_id
+    finally:
+        campaign.close()
+
+
+async def test_quit_and_resume_mid_turn(demo_db: Path) -> None:
+    """DESIGN.md: every step is saved as it is done; a restart replays the log
+    (rules/air/battle.replay) and the turn goes on where it was (R-1.2)."""
+    seed_battle(demo_db)
+    app, dice = make_app(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_air(pilot)
+        await wait_for(pilot, lambda: screen.runner is not None)
+        dice.queue = [6, 6, 1, 1]
+        await pilot.press("g")
+        await settle(pilot)
+        await select(pilot, BEAU)
+        await pilot.press("f", "f")           # a plan half built is not saved
+        await pilot.press("space", "g")
+        await settle(pilot)
+        before = screen.runner.state      # type: ignore[union-attr]
+    assert kinds(demo_db) == ["battle_started", "turn_started", "move_committed"]
+    app2, _ = make_app(demo_db)
+    async with app2.run_test(size=SIZE) as pilot:
+        screen = await open_air(pilot)
+        await wait_for(pilot, lambda: screen.runner is not None)
+        runner = screen.runner
+        assert runner is not None
+        assert runner.state == before
+        assert runner.next().units == (IL2,)
+        assert "Red moves: Il-2 KA-D" in str(screen.query_one("#air-next").render())
+
+
+async def test_undo_a_move_and_a_shot(demo_db: Path) -> None:
+    """u drops the last step from the campaign and replays the rest (R-1.2:
+    the aircraft moves again; the shot is gone with its damage)."""
+    seed_battle(demo_db)
+    app, dice = make_app(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_air(pilot)
+        await wait_for(pilot, lambda: screen.runner is not None)
+        runner = screen.runner
+        assert runner is not None
+        dice.queue = [1, 1, 6, 6]              # Blue first this time
+        await pilot.press("g")
+        await settle(pilot)
+        await select(pilot, SPIT)
+        await pilot.press("space", "g")
+        await settle(pilot)
+        assert kinds(demo_db)[-1] == "move_committed"
+        await pilot.press("u")
+        await settle(pilot)
+        assert kinds(demo_db)[-1] == "turn_started"
+        assert not runner.unit(SPIT).moved     # type: ignore[union-attr]
+        for uid in (SPIT, TEMP):
+            await select(pilot, uid)
+            await pilot.press("space", "g")
+            await settle(pilot)
+        await pilot.press("g")                 # end of Blue's movement
+        await settle(pilot)
+        await select(pilot, TEMP)
+        col, row = runner.unit(SPIT).hex.to_offset()  # type: ignore[union-attr]
+        target = next((u for u in runner.state.units if u.side == "Red"), None)
+        assert target is not None
+        hull = target.hull_left
+        await goto(pilot, *runner.unit(BEAU).hex.to_offset())  # type: ignore[union-attr]
+        dice.queue = [6, 6, 6, 6, 6, 6, 1]
+        await pilot.press("g")
+        await settle(pilot)
+        assert kinds(demo_db)[-1] == "shot_resolved"
+        assert runner.unit(BEAU).hull_left < hull  # type: ignore[union-attr]
+        await pilot.press("u")
+        await settle(pilot)
+        assert kinds(demo_db)[-1] == "phase_ended"
+        assert runner.unit(BEAU).hull_left == hull  # type: ignore[union-attr]
+        assert not runner.unit(TEMP).shot      # type: ignore[union-attr]
+        assert "undone: shot resolved" in str(screen.query_one("#air-status").render())
+
+
+async def test_an_illegal_plan_is_refused_with_the_engines_reason(demo_db: Path) -> None:
+    """R-3.1: a plan that does not fly the speed is refused, nothing written."""
+    seed_battle(demo_db)
+    app, dice = make_app(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_air(pilot)
+        await wait_for(pilot, lambda: screen.runner is not None)
+        dice.queue = [6, 6, 1, 1]
+        await pilot.press("g")
+        await settle(pilot)
+        await select(pilot, BEAU)
+        await pilot.press("f", "g")
+        await settle(pilot)
+        status = str(screen.query_one("#air-status").render())
+        assert "plan refused" in status and "must fly" in status
+        assert kinds(demo_db) == ["battle_started", "turn_started"]
+        await pilot.press("p")                 # the plan so far, in the notation
+        assert screen.query_one("#air-cmd", Input).value == "F"
+        await pilot.press("space", "Q")
+        await pilot.pause()
+        assert "'Q' is not a step" in str(screen.query_one("#air-status").render())
+        await pilot.press("backspace", "backspace")
+        await pilot.pause()
+        await pilot.press("space", "R", "space", "2", "F")
+        await pilot.pause()
+        assert screen.runner is not None and screen.runner.plan_text(BEAU) == "F R F F"
+        detail = str(screen.query_one("#air-detail-text").render())
+        assert "R-3.4" in detail or "turn needs" in detail

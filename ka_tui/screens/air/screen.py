@@ -103,7 +103,7 @@ class AirScreen(Screen[None]):
                 yield Static("", id="air-log")
         with VerticalScroll(id="air-detail"):
             yield Static("", id="air-detail-text")
-        yield Input(id="air-cmd", compact=True)
+        yield Input(id="air-cmd", compact=True, select_on_focus=False)
         yield Static("", id="air-status")
         yield Footer()
 
@@ -364,6 +364,7 @@ class AirScreen(Screen[None]):
         field.placeholder = placeholder
         field.display = True
         field.focus()
+        field.cursor_position = len(value)
 
     def _close_input(self) -> None:
         field = self.query_one("#air-cmd", Input)
