@@ -21,8 +21,8 @@ from ka_tui.rules.core.options import AirOptions
 def _airman(role: str, a: Airman) -> str:
     if a.dead:
         return f"{role} {a.name}: dead"
-    state = "conscious" if a.conscious else "UNCONSCIOUS"
-    return f"{role} {a.name}: {a.wounds} wound(s), {state}"
+    state = "" if a.conscious else ", KO"
+    return f"{role} {a.name}: {a.wounds}w{state}"
 
 
 def unit_state(u: AirUnit) -> str:
@@ -41,8 +41,8 @@ def unit_lines(u: AirUnit, options: AirOptions, thrust_used: int = 0) -> list[st
     col, row = u.hex.to_offset()
     lines = [
         f"{u.id} ({u.side})",
-        f"{p.name}, {p.aircraft_class.label}",
-        f"Move {p.move} thrust {p.thrust} G {p.g_rating} hull {p.hull}",
+        p.aircraft_class.label + ("" if p.name == u.id else f": {p.name}"),
+        f"Move {p.move} thrust {p.thrust} G {p.g_rating}",
         f"at {col},{row} {FACING_NAMES[u.facing]} · {unit_state(u)}",
         f"speed {u.speed} · thrust left {max(0, thrust_capacity(u) - thrust_used)}",
         describe_level(u.altitude, options),

@@ -29,6 +29,7 @@ from ka_tui.rules.core.dice import Dice, DiceError, RandomDice
 from ka_tui.screens.air.keys import PALETTE_HELP, PLAN_ACTIONS, PLAN_BINDINGS
 from ka_tui.screens.air.runner import PendingStep, Refused, Runner
 from ka_tui.screens.air import views
+from ka_tui.screens.air.setup import SIDES
 from ka_tui.widgets.air_panel import AircraftPanel
 from ka_tui.widgets.hex_map import HexMap, MapAircraft, ReachMark
 
@@ -93,7 +94,7 @@ class AirScreen(Screen[None]):
         yield Static("", id="air-phases")
         yield Static("Loading…", id="air-next")
         with Horizontal(id="air-main"):
-            yield HexMap(id="air-map", ascii=self.ascii or None)
+            yield HexMap(id="air-map", ascii=self.ascii or None, sides=SIDES)
             with VerticalScroll(id="air-side"):
                 yield AircraftPanel("", id="air-panel")
         with Vertical(id="air-log-view"):
@@ -232,6 +233,8 @@ class AirScreen(Screen[None]):
         self.refresh_overlays()
 
     def on_hex_map_aircraft_selected(self, event: HexMap.AircraftSelected) -> None:
+        if event.aircraft is not None:
+            self.query_one(HexMap).centre_on(event.aircraft.hex)
         self.refresh_overlays()
         self.refresh_bindings()
 
@@ -281,6 +284,10 @@ class AirScreen(Screen[None]):
         self._status(f"done and saved: {step.label}")
         self.refresh_view()
         self._detail(views.event_lines(event))
+        if step.data.get("phase") == "end":
+            self._report(views.event_lines(event))
+        elif not self.query_one("#air-main").display:
+            self.action_log()   # back to the map
         if step.kind == "move_committed" or step.kind == "turn_started":
             nxt = self._first_actor()
             if nxt and self.runner is not None and nxt in self.runner.next().units:
@@ -330,6 +337,15 @@ class AirScreen(Screen[None]):
             self.query_one("#air-log-filter", Input).focus()
         else:
             self.query_one(HexMap).focus()
+
+    def _report(self, lines: list[str]) -> None:
+        """The end-phase report (R-1.4) in the log pane, whole; o goes back."""
+        view = self.query_one("#air-log-view")
+        view.display = True
+        self.query_one("#air-main").display = False
+        self.query_one("#air-log", Static).update(Content("\n".join(lines)))
+        self.query_one(HexMap).focus()
+        self._status("the end-phase report (R-1.4) · o: the map and the whole log")
 
     def _show_log(self) -> None:
         if self.runner is None:
