@@ -12,10 +12,15 @@ with a length and width in hexes (R-10).
     ~ ~ f1 . .       . open  ~ water  f forest  r rough; a number = height (3 = hill 3)
     strip Home 1,2 SE 5 1 prepared     name col,row facing length width surface [height]
     carrier Ark 0,1 N 4 1              name col,row facing length width [deck height]
+
+It is also the map file a person reads and edits (the map editor imports and
+exports it): ``format_map`` writes a map back as that text, and a line that
+cannot be read is refused with its line and column (``MapError.line/.column``).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -187,59 +192,73 @@ _SURFACE_CODES = {".": Surface.OPEN, "~": Surface.WATER, "f": Surface.FOREST, "r
 
 
 class MapError(ValueError):
-    """A text map that cannot be read; the message names the line."""
+    """A text map that cannot be read. The message names the line (and column);
+    ``line`` and ``column`` (1-based, 0 = unknown) give the place to the UI."""
+
+    def __init__(self, message: str, line: int = 0, column: int = 0) -> None:
+        super().__init__(message)
+        self.line = line
+        self.column = column
 
 
-def _facing(word: str, line_no: int) -> int:
+def _error(line_no: int, column: int, what: str) -> MapError:
+    where = f" (column {column})" if column else ""
+    return MapError(f"line {line_no}: {what}{where}", line_no, column)
+
+
+def _facing(word: str, line_no: int, column: int = 0) -> int:
     w = word.upper()
     if w in FACING_NAMES:
         return FACING_NAMES.index(w)
     if w.isdigit() and int(w) < 6:
         return int(w)
-    raise MapError(f"line {line_no}: '{word}' is not a facing (N NE SE S SW NW or 0-5)")
+    raise _error(line_no, column, f"'{word}' is not a facing (N NE SE S SW NW or 0-5)")
 
 
-def _cell(token: str, line_no: int) -> Terrain:
+def _cell(token: str, line_no: int, column: int = 0) -> Terrain:
     code, digits = token[0], token[1:]
     if code.isdigit():
         code, digits = "r", token
     if code not in _SURFACE_CODES or (digits and not digits.isdigit()):
-        raise MapError(f"line {line_no}: '{token}' is not a terrain cell")
+        raise _error(line_no, column, f"'{token}' is not a terrain cell")
     return Terrain(_SURFACE_CODES[code], int(digits) if digits else 0)
 
 
-def _hex_at(text: str, line_no: int) -> Hex:
+def _hex_at(text: str, line_no: int, column: int = 0) -> Hex:
     try:
         col, row = (int(v) for v in text.split(","))
     except ValueError:
-        raise MapError(f"line {line_no}: '{text}' is not col,row") from None
+        raise _error(line_no, column, f"'{text}' is not col,row") from None
+    if col < 0 or row < 0:
+        raise _error(line_no, column, f"'{text}' is not col,row")
     return Hex.from_offset(col, row)
 
 
+_WORD = re.compile(r"\S+")
+
+
 def parse_map(text: str) -> BattleMap:
-    """Read a map written as text (see the module docstring)."""
+    """Read a map written as text (see the module docstring). A line that cannot
+    be read raises ``MapError`` naming its line and column."""
     terrain: dict[Hex, Terrain] = {}
     strips: list[Strip] = []
     carriers: list[Carrier] = []
     rows = cols = 0
     for line_no, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#")[0].strip()
-        if not line:
+        line = raw.split("#")[0]
+        found = [(m.group(), m.start() + 1) for m in _WORD.finditer(line)]
+        if not found:
             continue
-        words = line.split()
+        words = [w for w, _ in found]
+        columns = [c for _, c in found]
         if words[0] in ("strip", "carrier"):
-            try:
-                if words[0] == "strip":
-                    strips.append(_strip(words, line_no))
-                else:
-                    carriers.append(_carrier(words, line_no))
-            except (IndexError, ValueError) as exc:
-                if isinstance(exc, MapError):
-                    raise
-                raise MapError(f"line {line_no}: cannot read '{line}'") from None
+            if words[0] == "strip":
+                strips.append(_strip(words, columns, line_no))
+            else:
+                carriers.append(_carrier(words, columns, line_no))
             continue
-        for col, token in enumerate(words):
-            cell = _cell(token, line_no)
+        for col, (token, column) in enumerate(found):
+            cell = _cell(token, line_no, column)
             if cell != OPEN_GROUND:
                 terrain[Hex.from_offset(col, rows)] = cell
         cols = max(cols, len(words))
@@ -247,14 +266,96 @@ def parse_map(text: str) -> BattleMap:
     return BattleMap(cols, rows, terrain, tuple(strips), tuple(carriers))
 
 
-def _strip(w: list[str], n: int) -> Strip:
-    surface = Surface(w[6]) if len(w) > 6 else Surface.PREPARED
-    if surface not in (Surface.PREPARED, Surface.UNPREPARED):
-        raise MapError(f"line {n}: a strip is prepared or unprepared")
-    return Strip(w[1], _hex_at(w[2], n), _facing(w[3], n), int(w[4]), int(w[5]), surface,
-                 int(w[7]) if len(w) > 7 else 0)
+def _count(words: list[str], columns: list[int], i: int, n: int, what: str,
+           default: int | None = None, least: int = 1) -> int:
+    """Word ``i`` as a whole number >= ``least`` (``default`` when absent)."""
+    if i >= len(words):
+        if default is None:
+            end = columns[-1] + len(words[-1])
+            raise _error(n, end, f"cannot read '{' '.join(words)}': {what} missing")
+        return default
+    if not words[i].isdigit() or int(words[i]) < least:
+        raise _error(n, columns[i], f"'{words[i]}' is not a {what} (a whole number "
+                                    f"from {least})")
+    return int(words[i])
 
 
-def _carrier(w: list[str], n: int) -> Carrier:
-    return Carrier(w[1], _hex_at(w[2], n), _facing(w[3], n), int(w[4]), int(w[5]),
-                   int(w[6]) if len(w) > 6 else 0)
+def _head(words: list[str], columns: list[int], n: int) -> tuple[str, Hex, int]:
+    if len(words) < 4:
+        end = columns[-1] + len(words[-1])
+        raise _error(n, end, f"cannot read '{' '.join(words)}': "
+                             f"{words[0]} name col,row facing length width expected")
+    return words[1], _hex_at(words[2], n, columns[2]), _facing(words[3], n, columns[3])
+
+
+def _strip(w: list[str], c: list[int], n: int) -> Strip:
+    name, start, facing = _head(w, c, n)
+    length = _count(w, c, 4, n, "length")
+    width = _count(w, c, 5, n, "width")
+    surface = Surface.PREPARED
+    if len(w) > 6:
+        if w[6] not in (Surface.PREPARED.value, Surface.UNPREPARED.value):
+            raise _error(n, c[6], "a strip is prepared or unprepared")
+        surface = Surface(w[6])
+    height = _count(w, c, 7, n, "height", default=0, least=0)
+    if len(w) > 8:
+        raise _error(n, c[8], f"'{w[8]}' is one word too many")
+    return Strip(name, start, facing, length, width, surface, height)
+
+
+def _carrier(w: list[str], c: list[int], n: int) -> Carrier:
+    name, stern, facing = _head(w, c, n)
+    length = _count(w, c, 4, n, "length")
+    width = _count(w, c, 5, n, "width")
+    height = _count(w, c, 6, n, "deck height", default=0, least=0)
+    if len(w) > 7:
+        raise _error(n, c[7], f"'{w[7]}' is one word too many")
+    return Carrier(name, stern, facing, length, width, height)
+
+
+# Codes written for each surface a map cell can have (strips and carriers are lines).
+_CODE_OF = {surface: code for code, surface in _SURFACE_CODES.items()}
+
+
+def cell_token(cell: Terrain) -> str:
+    """The text token of one map cell: ``.`` ``~`` ``f`` ``r``, a height after the
+    code (``f1``), a rough cell with a height as the bare number (``3``)."""
+    code = _CODE_OF.get(cell.surface)
+    if code is None:
+        raise ValueError(f"a map cell cannot be {cell.surface.label}")
+    if cell.height == 0:
+        return code
+    return str(cell.height) if code == "r" else f"{code}{cell.height}"
+
+
+def _name_ok(name: str) -> str:
+    if not name or any(ch.isspace() for ch in name) or "#" in name:
+        raise ValueError(f"'{name}': a strip or carrier name is one word without '#'")
+    return name
+
+
+def format_map(battle_map: BattleMap) -> str:
+    """The text ``parse_map`` reads back to the same map: one row of cells per
+    line (columns aligned), then one ``strip`` / ``carrier`` line each.
+
+    Raises ``ValueError`` for what the text cannot hold (a name with a space or
+    ``#``, a cell with a strip surface)."""
+    tokens = [[cell_token(battle_map.terrain.get(Hex.from_offset(col, row), OPEN_GROUND))
+               for col in range(battle_map.cols)] for row in range(battle_map.rows)]
+    width = max((len(t) for line in tokens for t in line), default=1)
+    lines = [" ".join(t.ljust(width) for t in line).rstrip() for line in tokens]
+    for s in battle_map.strips:
+        col, row = s.start.to_offset()
+        words = ["strip", _name_ok(s.name), f"{col},{row}", FACING_NAMES[s.facing],
+                 str(s.length), str(s.width), s.surface.value]
+        if s.height:
+            words.append(str(s.height))
+        lines.append(" ".join(words))
+    for c in battle_map.carriers:
+        col, row = c.stern.to_offset()
+        words = ["carrier", _name_ok(c.name), f"{col},{row}", FACING_NAMES[c.facing],
+                 str(c.length), str(c.width)]
+        if c.height:
+            words.append(str(c.height))
+        lines.append(" ".join(words))
+    return "\n".join(lines) + "\n"
