@@ -12,9 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ka_tui.rules.air.hexgrid import Hex
 from ka_tui.rules.air.units import Damage
+from ka_tui.rules.core.dice import ScriptedDice
 from ka_tui.rules.air.profiles import BEAUFIGHTER, IL2, METEOR, MITCHELL, SPITFIRE, TEMPEST
-from ka_tui.store import roster
+from ka_tui.store import battles, maps, roster
 from ka_tui.store.aircraft_rows import damage_columns
 from ka_tui.store.campaign import set_campaign_notes
 from ka_tui.store.db import CampaignDB, create_campaign
@@ -110,6 +112,45 @@ _AIRCRAFT: tuple[tuple[str, Any, str | None, tuple[str, ...], dict[str, Any]], .
 )
 
 
+# The demo's map (rules/air/battle_map.py text format; store/maps.py): hills up
+# to height 3 (R-6.1), a forest, a river into the sea, the squadron's prepared
+# strip and a carrier offshore (R-10).
+DEMO_MAP_NAME = "Channel coast"
+DEMO_MAP = """\
+# Channel coast: the squadron's exercise area (. open  ~ water  f forest
+# r rough; a number is a hill's height in altitude levels)
+.  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .
+.  .  .  .  .  .  1  1  .  .  .  .  .  .  f  f  .  .  .  .
+.  .  .  .  .  1  2  2  1  .  .  .  .  f  f  f  f  .  .  .
+.  .  .  .  .  .  1  3  1  .  .  .  .  .  f  f  .  .  .  .
+.  .  .  .  .  .  .  1  .  .  .  .  .  .  .  .  .  .  .  .
+~  ~  .  .  .  .  .  .  .  .  .  .  r  r  .  .  .  .  .  .
+.  ~  ~  ~  .  .  .  .  .  .  .  .  r  2  r  .  .  .  .  .
+.  .  .  ~  ~  ~  .  .  .  .  .  .  .  r  .  .  .  ~  ~  ~
+.  .  .  .  .  ~  ~  ~  .  .  .  .  .  .  .  ~  ~  ~  ~  ~
+.  .  .  .  .  .  .  ~  ~  ~  .  .  .  ~  ~  ~  ~  ~  ~  ~
+.  .  .  .  .  .  .  .  .  ~  ~  ~  ~  ~  ~  ~  ~  ~  ~  ~
+.  .  .  .  .  .  .  .  .  .  .  ~  ~  ~  ~  ~  ~  ~  ~  ~
+strip Home 1,9 NE 5 1 prepared
+carrier Ark 17,11 N 4 1
+"""
+
+# The battle in progress: a training bounce over the coast, two aircraft a side,
+# turn 1 begun (initiative 4+5 = 9 for Blue against 3+2 = 5 for Red, R-1.1;
+# everyone fast enough not to stall, R-3.2). A fixed time stamp: the demo
+# holds no clock value.
+DEMO_BATTLE = "Exercise: Blue vs Red"
+DEMO_AT = "1944-06-06T06:00:00Z"
+_DEMO_PLACES: tuple[tuple[str, str, tuple[int, int], int, int, int], ...] = (
+    # aircraft, side, (col, row), facing (0 N … 5 NW), altitude level, speed
+    ("Tempest KA-A", "Blue", (2, 3), 2, 3, 9),
+    ("Spitfire KA-B", "Blue", (2, 5), 1, 3, 9),
+    ("Beaufighter KA-C", "Red", (17, 2), 4, 3, 8),
+    ("Il-2 KA-D", "Red", (17, 5), 5, 2, 6),
+)
+_DEMO_TURN_FACES = (4, 5, 3, 2)
+
+
 def populate_demo(db: CampaignDB) -> None:
     """Fill an empty campaign with the demo squadron (through the roster service,
     as one transaction)."""
@@ -138,6 +179,24 @@ def _populate(db: CampaignDB) -> None:
             roster.assign_pilot(db, row.id, ids[pilot])
         if crew:
             roster.set_crew(db, row.id, [ids[c] for c in crew])
+    _demo_battle(db)
+
+
+def _demo_battle(db: CampaignDB) -> None:
+    """One saved map and one battle in progress, so the air-battle mode shows a
+    live map at once (issue 10)."""
+    saved = maps.save_map(db, DEMO_MAP_NAME, DEMO_MAP,
+                          notes="Home strip, a carrier offshore, hills up to height 3.")
+    planes = {a.name: a.id for a in roster.list_aircraft(db)}
+    places = [battles.Placement(planes[name] or 0, side, Hex.from_offset(col, row), facing,
+                                level, speed)
+              for name, side, (col, row), facing, level, speed in _DEMO_PLACES]
+    battle_id = battles.start_battle(db, places, map_id=saved.id, name=DEMO_BATTLE, at=DEMO_AT)
+    loaded = battles.load_battle(db, battle_id)
+    dice = ScriptedDice.of(_DEMO_TURN_FACES)
+    loaded.battle.begin_turn(dice)
+    assert dice.exhausted, "the demo's turn start needs other dice"
+    battles.commit(db, battle_id, loaded.battle.events[-1], at=DEMO_AT)
 
 
 def create_demo(path: Path, name: str = DEMO_NAME) -> CampaignDB:

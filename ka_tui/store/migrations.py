@@ -201,5 +201,18 @@ CREATE TRIGGER battle_event_append_only BEFORE UPDATE ON battle_event
 BEGIN SELECT RAISE(ABORT, 'battle events are append-only'); END;
 """
 
-MIGRATIONS: Final[tuple[str, ...]] = (_V1, _V2)
+# Battle maps saved in the campaign and reused (issue 10): the plain text map
+# format of ``rules/air/battle_map.py`` (``parse_map``/``format_map``), checked
+# by ``store/maps.py`` before it is written. No clock column: the demo stays
+# the same file every time.
+_V_MAPS: Final = """
+CREATE TABLE battle_map (
+    id    INTEGER PRIMARY KEY,
+    name  TEXT NOT NULL COLLATE NOCASE UNIQUE CHECK (length(trim(name)) BETWEEN 1 AND 60),
+    text  TEXT NOT NULL CHECK (length(text) BETWEEN 1 AND 200000),
+    notes TEXT NOT NULL DEFAULT '' CHECK (length(notes) <= 4000)
+);
+"""
+
+MIGRATIONS: Final[tuple[str, ...]] = (_V1, _V2, _V_MAPS)
 SCHEMA_VERSION: Final = len(MIGRATIONS)

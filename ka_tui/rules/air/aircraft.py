@@ -97,6 +97,22 @@ class TurnBand:
     hexes: int
 
 
+# R-10 table, "Max landing speed" by size class: single-engine 3, twin-engine 6,
+# four-engine 4 (``landing.SIZE_CLASSES`` reads the same numbers).
+R10_LANDING_SPEED: dict[int, int] = {1: 3, 2: 6, 4: 4}
+# ``landing_speed`` left at this value takes R-10's number for the engine count.
+LANDING_SPEED_FROM_TABLE = 0
+
+
+def table_landing_speed(engines: int) -> int:
+    """R-10: the size class's max landing speed; an engine count between the
+    table's rows takes the next larger row (as ``landing.size_class``)."""
+    for n in sorted(R10_LANDING_SPEED):
+        if engines <= n:
+            return R10_LANDING_SPEED[n]
+    return R10_LANDING_SPEED[max(R10_LANDING_SPEED)]
+
+
 @dataclass(frozen=True)
 class AircraftProfile:
     name: str
@@ -124,12 +140,20 @@ class AircraftProfile:
     wm_altitude_limit: int | None = None
     g_rating: int = 3
     turn_mode: tuple[TurnBand, ...] = (TurnBand(1, 1), TurnBand(4, 2), TurnBand(7, 3))
-    landing_speed: int = 3
+    # R-10: the speed above which landing gets +1 per point. A profile that does
+    # not set its own (LANDING_SPEED_FROM_TABLE) takes R-10's size-class number,
+    # fixed at construction, so a twin-engine aircraft lands at up to 6
+    # (RULES-NOTES D "Landing surface"; ``dataclasses.replace`` keeps the number).
+    landing_speed: int = LANDING_SPEED_FROM_TABLE
     takeoff_run: int = 4
     fuel: int = 20
     ammo: int = 10
     control_surfaces: int = 2
     gear_legs: int = 3
+
+    def __post_init__(self) -> None:
+        if self.landing_speed == LANDING_SPEED_FROM_TABLE:
+            object.__setattr__(self, "landing_speed", table_landing_speed(self.engines))
 
     @property
     def stalls(self) -> bool:

@@ -2,7 +2,9 @@
 
 R-6: where several objects share a hex and one is out of control, one 2d6 roll
 for the hex however many objects: 11+ (10+ with a large object) and a collision
-with a random object happens. Objects collide only at the same level. The
+with a random object happens. Objects collide only at the same level. A hex is
+shared not only where a move ends (``turn.end_movement``) but also where it
+passes (``check_path_collisions``: each hex and level of the path, once). The
 colliding pair take ram damage (house rule ``collision_damage_extra``: the seed
 gives none). R-6.1: ending at a terrain feature's height (not landing) is a
 crash of 2d6 × 10 × speed points, in blocks of 10 to random locations.
@@ -20,6 +22,7 @@ from ka_tui.rules.air.damage import DamageReport, apply_hits, apply_points, out_
     under_control
 from ka_tui.rules.core.dice import Dice, roll_2d6
 from ka_tui.rules.air.hexgrid import Hex
+from ka_tui.rules.air.move_plan import PathPoint
 from ka_tui.rules.core.options import AirOptions
 from ka_tui.rules.core.target import TargetNumber
 
@@ -119,3 +122,96 @@ def terrain_crash(unit: AirUnit, dice: Dice, options: AirOptions) -> tuple[AirUn
     down = replace(hurt, crashed=True, speed=0)
     return down, CrashResult(unit.id, faces, speed, points, report,
                              (head, *report.log, f"{unit.id} is down (R-6.1)"))
+
+
+# ------------------------------------------------------------ along the path
+
+@dataclass(frozen=True)
+class PathPlace:
+    """A hex and level a move passes through where other flying objects are."""
+
+    step: int                      # the plan step that reached it (PathPoint.step)
+    hex: Hex
+    altitude: int
+    speed: int
+    others: tuple[AirUnit, ...]
+
+    def objects(self, mover: AirUnit) -> tuple[AirUnit, ...]:
+        """The mover (placed here) and the others: the objects R-6 rolls for."""
+        return (replace(mover, hex=self.hex, altitude=self.altitude, speed=self.speed),
+                *self.others)
+
+
+def _flying(u: AirUnit) -> bool:
+    return not (out_of_battle(u) or u.landed)
+
+
+def path_places(before: AirUnit, path: Sequence[PathPoint],
+                others: Sequence[AirUnit]) -> tuple[PathPlace, ...]:
+    """R-6 along the path: every (hex, level) the move passes through where
+    another flying object is, in path order, each once. Not the start (the
+    aircraft was already there) nor the end (``end_movement`` rolls there)."""
+    if not path:
+        return ()
+    start = (before.hex, before.altitude)
+    end = (path[-1].hex, path[-1].altitude)
+    seen = {start, end}
+    out: list[PathPlace] = []
+    for point in path:
+        here = (point.hex, point.altitude)
+        if here in seen:
+            continue
+        seen.add(here)
+        there = tuple(u for u in others if u.id != before.id and _flying(u)
+                      and (u.hex, u.altitude) == here)
+        if there:
+            out.append(PathPlace(point.step, point.hex, point.altitude, point.speed, there))
+    return tuple(out)
+
+
+def _mover_state(before: AirUnit, after: AirUnit) -> AirUnit:
+    """The mover as R-6 sees it on the way: out of control if it was at the start
+    of the move or is at its end (the path does not say when it changed)."""
+    return replace(after, out_of_control=after.out_of_control or before.out_of_control)
+
+
+def path_collision_checks(before: AirUnit, after: AirUnit, path: Sequence[PathPoint],
+                          others: Sequence[AirUnit]) -> tuple[tuple[PathPlace, TargetNumber], ...]:
+    """Preview (no dice): each place on the path that will need the R-6 roll,
+    with its target (the chance of a collision is ``target.probability()``)."""
+    mover = _mover_state(before, after)
+    out = []
+    for place in path_places(before, path, others):
+        objs = place.objects(mover)
+        if needs_collision_roll(objs):
+            out.append((place, collision_target(objs)))
+    return tuple(out)
+
+
+def check_path_collisions(before: AirUnit, after: AirUnit, path: Sequence[PathPoint],
+                          others: Sequence[AirUnit], dice: Dice, options: AirOptions
+                          ) -> tuple[AirUnit, tuple[AirUnit, ...], tuple[CollisionResult, ...]]:
+    """R-6 for each place the move passed through with an out-of-control object
+    there (the mover or another): one roll per place, in path order. Returns the
+    mover (at its end position, with any damage), the other objects it changed,
+    and the results. A mover destroyed on the way stops rolling."""
+    mover = after
+    changed: dict[str, AirUnit] = {}
+    results: list[CollisionResult] = []
+    for place in path_places(before, path, others):
+        if mover.destroyed:
+            break
+        there = tuple(changed.get(u.id, u) for u in place.others)
+        objs = PathPlace(place.step, place.hex, place.altitude, place.speed,
+                         there).objects(_mover_state(before, mover))
+        if not needs_collision_roll(objs):
+            continue
+        outs, res = check_collision(objs, dice, options)
+        if res.collided is not None:
+            mover = replace(outs[0], hex=mover.hex, altitude=mover.altitude, speed=mover.speed,
+                            out_of_control=mover.out_of_control)
+            changed.update((u.id, u) for u, was in zip(outs[1:], objs[1:]) if u != was)
+        results.append(replace(res, log=(f"{before.id} passes through {place.hex.q},"
+                                         f"{place.hex.r} level {place.altitude} (R-6)",
+                                         *res.log)))
+    return mover, tuple(changed.values()), tuple(results)

@@ -12,7 +12,12 @@ from dataclasses import dataclass
 from ka_tui.rules.air.check_roll import CheckRoll
 from ka_tui.rules.air.battle_map import LandingSite, Surface
 from ka_tui.rules.air.units import AirUnit
-from ka_tui.rules.air.aircraft import AircraftClass, AircraftProfile, EngineKind
+from ka_tui.rules.air.aircraft import (
+    R10_LANDING_SPEED,
+    AircraftClass,
+    AircraftProfile,
+    EngineKind,
+)
 from ka_tui.rules.air.piloting_target import piloting_target, thrust_capacity
 from ka_tui.rules.core.options import AirOptions
 from ka_tui.rules.core.target import Finalizer, TargetNumber
@@ -30,9 +35,9 @@ class SizeClass:
 
 
 SIZE_CLASSES: dict[int, SizeClass] = {
-    1: SizeClass("single-engine", 3, 5, 1),
-    2: SizeClass("twin-engine", 6, 8, 3),
-    4: SizeClass("four-engine", 4, 12, 4),
+    1: SizeClass("single-engine", R10_LANDING_SPEED[1], 5, 1),
+    2: SizeClass("twin-engine", R10_LANDING_SPEED[2], 8, 3),
+    4: SizeClass("four-engine", R10_LANDING_SPEED[4], 12, 4),
 }
 
 # the take-off run by class; other classes use their profile's number.

@@ -3,9 +3,11 @@
 Each profile fills both seeds' fields: the S0 §Flight card (Move, Roll,
 Manoeuvres, dive maximum, Loop, Altitude, Firepower, Hull, Evasion, Traits)
 and the R-3…R-10 hex-combat fields. Numbers follow the seeds where they give
-any: landing speed by engine count and take-off run by class (R-10), figures
-only for fighters, heavy fighters and attack aircraft (R-9), the Tempest's
-ceiling at Top with Top needing a test (S0 §Altitude explained).
+any: landing speed by engine count (left to R-10's size-class table, which
+``AircraftProfile`` applies when a profile sets none) and take-off run by
+class (R-10), figures only for fighters, heavy fighters and attack aircraft
+(R-9), the Tempest's ceiling at Top with Top needing a test (S0 §Altitude
+explained).
 
 Thrust: R-3.2 takes 5 speed at the start of every turn before thrust is
 applied, so level flight needs 5 Thrust Points a turn. Fighters get 6 (one
@@ -66,7 +68,6 @@ TEMPEST = AircraftProfile(
     afterburner_thrust=8,
     g_rating=3,
     turn_mode=_bands("1:1 4:2 7:3 10:4"),
-    landing_speed=3,
     takeoff_run=4,
     fuel=20,
     ammo=10,
@@ -95,7 +96,6 @@ SPITFIRE = AircraftProfile(
     afterburner_thrust=7,
     g_rating=4,
     turn_mode=_bands("1:1 5:2 8:3"),
-    landing_speed=3,
     takeoff_run=4,
     fuel=16,
     ammo=8,
@@ -127,7 +127,6 @@ BF109 = AircraftProfile(
     wm_altitude_limit=3,
     g_rating=4,
     turn_mode=_bands("1:1 5:2 8:3"),
-    landing_speed=3,
     takeoff_run=4,
     fuel=14,
     ammo=8,
@@ -156,7 +155,6 @@ BEAUFIGHTER = AircraftProfile(
     afterburner_thrust=7,
     g_rating=2,
     turn_mode=_bands("1:1 3:2 6:3 8:4"),
-    landing_speed=6,
     takeoff_run=6,
     fuel=28,
     ammo=12,
@@ -185,7 +183,6 @@ IL2 = AircraftProfile(
     afterburner_thrust=6,
     g_rating=2,
     turn_mode=_bands("1:1 3:2 5:3"),
-    landing_speed=3,
     takeoff_run=6,
     fuel=18,
     ammo=10,
@@ -213,7 +210,6 @@ MITCHELL = AircraftProfile(
     thrust=5,
     g_rating=1,
     turn_mode=_bands("1:2 4:3 6:4"),
-    landing_speed=6,
     takeoff_run=8,
     fuel=36,
     ammo=14,
@@ -241,7 +237,6 @@ LANCASTER = AircraftProfile(
     thrust=5,
     g_rating=1,
     turn_mode=_bands("1:2 3:3 5:4"),
-    landing_speed=4,
     takeoff_run=10,
     fuel=48,
     ammo=16,
@@ -270,7 +265,6 @@ METEOR = AircraftProfile(
     thrust=6,
     g_rating=3,
     turn_mode=_bands("1:1 4:2 7:3 10:4"),
-    landing_speed=6,
     takeoff_run=6,
     fuel=12,
     ammo=10,

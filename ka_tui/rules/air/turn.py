@@ -31,6 +31,7 @@ from ka_tui.rules.air.collisions import (
     CollisionResult,
     CrashResult,
     check_collision,
+    check_path_collisions,
     crowded_places,
     needs_collision_roll,
     terrain_crash,
@@ -202,6 +203,8 @@ class MoveOutcome:
     crash: CrashResult | None
     evasive: EvasiveResult | None
     log: tuple[str, ...]
+    # R-6 rolls where the move passed through a hex shared with an out-of-control object
+    collisions: tuple[CollisionResult, ...] = ()
 
 
 def _require(state: BattleState, phase: Phase, unit: AirUnit) -> None:
@@ -222,7 +225,9 @@ def straight_plan(unit: AirUnit) -> Plan:
 def move_unit(state: BattleState, unit_id: str, plan: Plan, battle_map: BattleMap, dice: Dice,
               options: AirOptions, *, evasive: bool = False) -> tuple[BattleState, MoveOutcome]:
     """R-1.2 movement of one aircraft (R-3 … R-10 via ``movement.execute_plan``),
-    then R-6.1 if it hit the terrain, then the R-8 evasive check if asked."""
+    then R-6 for each hex it passed through with an out-of-control object there
+    (``collisions.check_path_collisions``; where it ends, ``end_movement``
+    rolls), R-6.1 if it hit the terrain, then the R-8 evasive check if asked."""
     unit = state.unit(unit_id)
     _require(state, Phase.MOVEMENT, unit)
     if unit.moved:
@@ -230,6 +235,7 @@ def move_unit(state: BattleState, unit_id: str, plan: Plan, battle_map: BattleMa
     lines: list[str] = []
     report: MoveReport | None = None
     crash: CrashResult | None = None
+    passes: tuple[CollisionResult, ...] = ()
     if unit.landed and not plan:
         moved = replace(unit, moved=True)
         lines.append(f"{unit_id} stays on the ground")
@@ -240,7 +246,12 @@ def move_unit(state: BattleState, unit_id: str, plan: Plan, battle_map: BattleMa
             raise TurnError(f"{unit_id}: {err}") from None
         lines.append(_move_line(unit, moved, plan))
         lines.extend(report.log)
-        if report.terrain_crash is not None:
+        others = tuple(u for u in state.units if u.id != unit_id)
+        moved, hit, passes = check_path_collisions(unit, moved, report.path, others, dice,
+                                                   options)
+        state = state.with_units(*hit)
+        lines.extend(line for res in passes for line in res.log)
+        if report.terrain_crash is not None and not moved.destroyed:
             moved, crash = terrain_crash(replace(moved, speed=report.terrain_crash.speed),
                                          dice, options)
             lines.extend(crash.log)
@@ -254,7 +265,8 @@ def move_unit(state: BattleState, unit_id: str, plan: Plan, battle_map: BattleMa
             moved, ev = declare_evasive(moved, dice, options)
             lines.extend(ev.log)
     moved = replace(moved, moved=True)
-    return state.with_units(moved), MoveOutcome(unit_id, report, crash, ev, tuple(lines))
+    return state.with_units(moved), MoveOutcome(unit_id, report, crash, ev, tuple(lines),
+                                                passes)
 
 
 def _move_line(before: AirUnit, after: AirUnit, plan: Plan) -> str:

@@ -1,0 +1,793 @@
+"""Air battles in the campaign: the service the air-battle screen calls (issue 10).
+
+A battle is its event log (DESIGN.md "Fights and battles as a log of events"):
+the events of ``rules/air/battle.py`` (``battle_started``, ``turn_started``,
+``move_committed``, ``shot_resolved``, ``ram_resolved``, ``phase_ended``), each
+written in its own transaction with the dice it used, and replayed through the
+rules to rebuild the state. This module adds one event of its own,
+``battle_ended``: the outcome written back to the campaign, which the replay
+skips. Each call is one transaction; plain values in and out; no Textual.
+
+The screen's loop::
+
+    loaded = load_battle(db, battle_id)          # rules Battle, replayed
+    result = loaded.battle.move(uid, plan, dice) # the rules roll and log one event
+    commit(db, battle_id, loaded.battle.events[-1])   # refused if the log moved
+    undo_last(db, battle_id, len(loaded.battle.events)); loaded.battle.undo()
+    end_battle(db, battle_id)                    # the outcome, in ONE transaction
+
+``commit`` refuses (``StaleBattle``) an event whose position (its ``seq``: the
+number of events before it) is no longer the end of the stored log: two
+windows can no longer both write after the same state; the stale one reloads.
+
+Who shot down whom is recorded in the ``battle_ended`` event of the battle's
+own log (``air_victories`` reads it back for the campaign's pilot records);
+an aircraft destroyed or crashed is marked in its ``damage`` column
+(``{"lost": "destroyed"|"crashed", "lost_in": battle id}``, read by ``lost_of``).
+
+The log is reached through the ``_log_*`` functions below only (today the
+``battle``/``battle_event`` tables of ``store/logs.py``), so moving to the one
+event log of ``store/events.py`` changes this section and nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ka_tui.rules.air import turn as t
+from ka_tui.rules.air.altitude import ceiling_level
+from ka_tui.rules.air.battle import Battle, Event, ReplayError, replay_from
+from ka_tui.rules.air.battle_map import BattleMap, parse_map
+from ka_tui.rules.air.damage import out_of_battle
+from ka_tui.rules.air.hexgrid import Hex
+from ka_tui.rules.air.units import MAX_WOUNDS, AirUnit
+from ka_tui.rules.core.options import AirOptions, HouseRules
+from ka_tui.store.aircraft_rows import airman_of, damage_columns, damage_of, to_profile
+from ka_tui.store.errors import NotFound, StoreError, ValidationError
+
+STARTED = "battle_started"
+ENDED = "battle_ended"
+RULE_KINDS = frozenset({"turn_started", "move_committed", "shot_resolved", "ram_resolved",
+                        "phase_ended"})
+SIDE_MAX = 30
+
+
+class StaleBattle(StoreError):
+    """The battle's log moved on since the screen read it (another window):
+    nothing was written; reload the battle."""
+
+
+class BattleLogError(StoreError):
+    """A stored battle log that does not replay (names the event)."""
+
+
+# ============================================================ the log
+# The only functions that touch the tables; store/events.py replaces them.
+
+def _models() -> Any:
+    from ka_tui.store import models
+
+    return models
+
+
+def _log_new(db: Any, name: str, *, at: str | None = None) -> int:
+    m = _models()
+    with db.transaction() as s:
+        row = m.Battle(name=name) if at is None else m.Battle(name=name, created_at=at)
+        s.add(row)
+        s.flush()
+        return int(row.id)
+
+
+def _log_head(s: Any, battle_id: int) -> Any:
+    row = s.get(_models().Battle, battle_id)
+    if row is None:
+        raise NotFound(f"no battle with id {battle_id} in this campaign")
+    return row
+
+
+def _log_count(s: Any, battle_id: int) -> int:
+    from sqlalchemy import func
+    from sqlmodel import select
+
+    m = _models()
+    last = s.exec(select(func.max(m.BattleEvent.seq))
+                  .where(m.BattleEvent.battle_id == battle_id)).one()
+    return int(last or 0)
+
+
+def _log_append(db: Any, battle_id: int, kind: str, payload: Mapping[str, Any], *,
+                expect: int, at: str | None = None) -> int:
+    """Append one event at position ``expect`` (the number of events before it),
+    inside the write transaction; refused when the log holds another number of
+    events (``StaleBattle``) or the battle has ended. Returns the new count."""
+    try:
+        text = json.dumps(payload, sort_keys=True)
+    except (TypeError, ValueError) as e:
+        raise ValidationError("event", f"cannot be stored as JSON ({e})") from None
+    m = _models()
+    with db.transaction() as s:  # BEGIN IMMEDIATE: the count cannot change under us
+        head = _log_head(s, battle_id)
+        if head.status != "open":
+            raise StaleBattle(f"the battle “{head.name}” has ended; nothing was written")
+        count = _log_count(s, battle_id)
+        if count != expect:
+            raise StaleBattle(f"the battle “{head.name}” changed in another window "
+                              f"({count} events stored, this window had {expect}); "
+                              "nothing was written — reload it")
+        extra = {} if at is None else {"created_at": at}
+        s.add(m.BattleEvent(battle_id=battle_id, seq=count + 1, kind=kind, payload=text,
+                            **extra))
+        s.flush()
+        return count + 1
+
+
+def _log_rows(db: Any, battle_id: int) -> tuple[Any, list[tuple[int, str, dict[str, Any]]]]:
+    from sqlmodel import col, select
+
+    m = _models()
+    with db.read() as s:
+        head = _log_head(s, battle_id)
+        rows = s.exec(select(m.BattleEvent).where(m.BattleEvent.battle_id == battle_id)
+                      .order_by(col(m.BattleEvent.seq))).all()
+        return head, [(int(r.seq), str(r.kind), json.loads(r.payload)) for r in rows]
+
+
+def _log_drop_last(db: Any, battle_id: int, *,
+                   expect: int | None) -> tuple[int, str, dict[str, Any]]:
+    from sqlmodel import col, select
+
+    m = _models()
+    with db.transaction() as s:
+        head = _log_head(s, battle_id)
+        if head.status != "open":
+            raise StoreError(f"the battle “{head.name}” has ended: nothing to undo")
+        row = s.exec(select(m.BattleEvent).where(m.BattleEvent.battle_id == battle_id)
+                     .order_by(col(m.BattleEvent.seq).desc()).limit(1)).first()
+        count = 0 if row is None else int(row.seq)
+        if expect is not None and count != expect:
+            raise StaleBattle(f"the battle “{head.name}” changed in another window "
+                              f"({count} events stored, this window had {expect}); "
+                              "nothing was undone — reload it")
+        if row is None or row.kind == STARTED:
+            raise StoreError("nothing to undo: the battle has only just started")
+        kind, payload = str(row.kind), json.loads(row.payload)
+        s.delete(row)
+        return count, kind, payload
+
+
+def _log_set_status(db: Any, battle_id: int, status: str) -> None:
+    with db.transaction() as s:
+        head = _log_head(s, battle_id)
+        head.status = status
+        s.add(head)
+
+
+def _log_heads(db: Any) -> list[tuple[Any, list[str], dict[str, Any] | None]]:
+    """Every battle: its row, its event kinds in order, its start payload."""
+    from sqlmodel import col, select
+
+    m = _models()
+    with db.read() as s:
+        heads = s.exec(select(m.Battle).order_by(col(m.Battle.id))).all()
+        events = s.exec(select(m.BattleEvent.battle_id, m.BattleEvent.seq, m.BattleEvent.kind)
+                        .order_by(col(m.BattleEvent.battle_id), col(m.BattleEvent.seq))).all()
+        starts = {int(r.battle_id): json.loads(r.payload) for r in s.exec(
+            select(m.BattleEvent).where(m.BattleEvent.kind == STARTED))}
+    kinds: dict[int, list[str]] = {}
+    for bid, _seq, kind in events:
+        kinds.setdefault(int(bid), []).append(str(kind))
+    return [(h, kinds.get(int(h.id), []), starts.get(int(h.id))) for h in heads]
+
+
+def _ended_payloads(db: Any) -> list[tuple[int, str, dict[str, Any]]]:
+    from sqlmodel import select
+
+    m = _models()
+    with db.read() as s:
+        rows = s.exec(select(m.Battle, m.BattleEvent)
+                      .where(m.Battle.id == m.BattleEvent.battle_id)
+                      .where(m.BattleEvent.kind == ENDED)
+                      .order_by(m.Battle.id)).all()
+        return [(int(b.id), str(b.name), json.loads(e.payload)) for b, e in rows]
+
+
+# ---------------------------------------------- rules events <-> stored rows
+
+def _stored(event: Mapping[str, Any]) -> dict[str, Any]:
+    return {"data": event.get("data", {}), "faces": event.get("faces", []),
+            "log": event.get("log", [])}
+
+
+def _rules_event(seq: int, kind: str, payload: Mapping[str, Any]) -> Event:
+    return {"seq": seq - 1, "kind": kind, "data": payload.get("data", {}),
+            "faces": payload.get("faces", []), "log": payload.get("log", [])}
+
+
+# ============================================================ the roster side
+
+@dataclass(frozen=True)
+class Candidate:
+    """A roster aircraft as a possible combatant, with why it cannot fly."""
+
+    aircraft_id: int
+    name: str
+    pilot_id: int | None
+    pilot: str
+    crew_ids: tuple[int, ...]
+    crew: tuple[str, ...]
+    class_label: str
+    unable: str = ""          # the reason it is refused ("" = it may fly)
+    busy: str = ""            # the open battle it already flies in, if any
+    # the aircraft as a unit, for placing it on the map (side "", hex 0,0,
+    # speed its Move, level 3 or its ceiling); None when it cannot fly
+    unit: AirUnit | None = None
+
+    @property
+    def ready(self) -> bool:
+        return not self.unable
+
+    @property
+    def refusal(self) -> str:
+        return self.unable
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where an aircraft starts: its side, hex (flat-top axial, hexgrid), facing
+    0..5 (N NE SE S SW NW), altitude level (0 = ground, RULES-NOTES D) and
+    speed. ``landed``: standing on the ground at the terrain's height (R-10)."""
+
+    aircraft_id: int
+    side: str
+    hex: Hex
+    facing: int = 0
+    altitude: int = 1
+    speed: int = 4
+    landed: bool = False
+
+
+def lost_of(row: Any) -> str:
+    """'destroyed' or 'crashed' when a battle marked the aircraft lost, else ''."""
+    raw = row["damage"] if isinstance(row, Mapping) else row.damage
+    try:
+        stored = json.loads(raw) if isinstance(raw, str) else raw
+    except ValueError:
+        return ""
+    return str(stored.get("lost", "")) if isinstance(stored, dict) else ""
+
+
+def _roster(db: Any) -> tuple[list[Any], dict[int, Any], dict[int, list[Any]]]:
+    from sqlmodel import select
+
+    m = _models()
+    with db.read() as s:
+        planes = list(s.exec(select(m.Aircraft).order_by(m.Aircraft.name)).all())
+        people = {int(c.id): c for c in s.exec(select(m.Character)).all()}
+        crews: dict[int, list[Any]] = {}
+        for link in s.exec(select(m.AircraftCrew)).all():
+            crews.setdefault(int(link.aircraft_id), []).append(people[int(link.character_id)])
+    for members in crews.values():
+        members.sort(key=lambda c: str(c.name).casefold())
+    return planes, people, crews
+
+
+def _unable(row: Any, pilot: Any | None) -> str:
+    name = str(row.name)
+    lost = lost_of(row)
+    if lost:
+        return f"{name} was {lost} in battle"
+    try:
+        profile = to_profile(row)
+    except ValidationError as e:
+        return f"{name}'s flight card cannot be read ({e})"
+    if int(row.hull_hits) >= profile.hull:
+        return f"{name} has no hull left ({row.hull_hits} hits on Hull {profile.hull})"
+    if pilot is None:
+        return f"{name} has no pilot seated"
+    if int(pilot.wounds) >= MAX_WOUNDS:
+        return f"{name}'s pilot {pilot.name} is dead (6 wounds, R-5)"
+    if not pilot.conscious:
+        return f"{name}'s pilot {pilot.name} is unconscious (R-5)"
+    return ""
+
+
+def candidates(db: Any) -> list[Candidate]:
+    """Every roster aircraft, by name, with its pilot and crew and, when it
+    cannot be put in a battle, the reason (one read)."""
+    from ka_tui.store.campaign import house_rules
+
+    opts = house_rules(db).air
+    planes, people, crews = _roster(db)
+    busy = _busy_aircraft(db)
+    out: list[Candidate] = []
+    for row in planes:
+        pilot = people.get(int(row.pilot_id)) if row.pilot_id is not None else None
+        crew = crews.get(int(row.id), [])
+        unable = _unable(row, pilot)
+        unit = None
+        if not unable and pilot is not None:
+            profile = to_profile(row)
+            unit = _unit(row, pilot, crew, Placement(
+                int(row.id), "", Hex(0, 0), 0, min(3, ceiling_level(profile, opts)),
+                profile.move), BattleMap())
+        out.append(Candidate(
+            int(row.id), str(row.name), None if pilot is None else int(pilot.id),
+            "" if pilot is None else str(pilot.name), tuple(int(c.id) for c in crew),
+            tuple(str(c.name) for c in crew), str(row.aircraft_class).replace("_", " "),
+            unable, busy.get(int(row.id), ""), unit))
+    return out
+
+
+def _busy_aircraft(db: Any) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for head, _kinds, start in _log_heads(db):
+        if head.status == "open" and start is not None:
+            for aid in start.get("data", {}).get("aircraft", {}).values():
+                out.setdefault(int(aid), str(head.name))
+    return out
+
+
+def _check_placement(p: Placement, profile: Any, battle_map: BattleMap, opts: AirOptions,
+                     name: str) -> None:
+    if not battle_map.in_bounds(p.hex):
+        col, row = p.hex.to_offset()
+        raise ValidationError("hex", f"{name}: {col},{row} is off the map "
+                                     f"({battle_map.cols}×{battle_map.rows})")
+    if not 0 <= p.facing <= 5:
+        raise ValidationError("facing", f"{name}: facing must be 0–5 (N NE SE S SW NW)")
+    ground = battle_map.height(p.hex)
+    top = ceiling_level(profile, opts)
+    if p.landed:
+        if p.speed != 0:
+            raise ValidationError("speed", f"{name}: an aircraft on the ground starts at "
+                                           "speed 0 (R-10)")
+        return
+    if not ground < p.altitude <= top:
+        raise ValidationError("altitude", f"{name}: altitude must be above the terrain "
+                                          f"(height {ground}, R-6.1) and at most its ceiling "
+                                          f"level {top} (S0 §Altitude)")
+    if not 0 <= p.speed <= profile.move:
+        raise ValidationError("speed", f"{name}: speed must be 0–{profile.move} (its Move, "
+                                       "R-3.1)")
+
+
+def _unit(row: Any, pilot: Any, crew: Sequence[Any], p: Placement,
+          battle_map: BattleMap) -> AirUnit:
+    profile = to_profile(row)
+    altitude = battle_map.height(p.hex) if p.landed else p.altitude
+    return AirUnit(
+        id=str(row.name), side=p.side.strip(), profile=profile, pilot=airman_of(pilot),
+        crew=tuple(airman_of(c) for c in crew), hex=p.hex, facing=p.facing,
+        altitude=altitude, speed=0 if p.landed else p.speed, overheat=int(row.overheat),
+        wm_uses_left=profile.wm_uses, fuel=int(row.fuel_left), ammo=int(row.ammo_left),
+        damage=damage_of(row), landed=p.landed)
+
+
+def battle_title(sides: Sequence[str]) -> str:
+    title = " vs ".join(sides)
+    return title if len(title) <= 60 else title[:57] + "…"
+
+
+def start_battle(db: Any, placements: Sequence[Placement], *, map_id: int | None = None,
+                 map_text: str | None = None, map_name: str = "", name: str | None = None,
+                 at: str | None = None) -> int:
+    """A new battle from the roster: each placed aircraft with its side (two or
+    more sides), its seated pilot and crew (their 2d6 ratings, wounds) and its
+    live status (damage, fuel, ammunition, overheat); on a saved map
+    (``map_id``) or a map text. An aircraft that cannot fly is refused with the
+    reason (``ValidationError``). The battle row and its ``battle_started``
+    event (with the map text, the campaign's house rules and the aircraft and
+    character ids) are one transaction. Returns the battle id."""
+    from ka_tui.store.campaign import house_rules
+    from ka_tui.store.maps import check_map_text, get_map
+
+    if map_id is not None:
+        saved = get_map(db, map_id)
+        text, battle_map, map_name = saved.text, saved.battle_map, map_name or saved.name
+    elif map_text is not None:
+        text, battle_map = map_text, check_map_text(map_text)
+    else:
+        raise ValidationError("map", "choose a map for the battle")
+    if not placements:
+        raise ValidationError("aircraft", "choose the aircraft and their sides")
+    rules = house_rules(db)
+    planes, people, crews = _roster(db)
+    by_id = {int(r.id): r for r in planes}
+    units: list[AirUnit] = []
+    aircraft: dict[str, int] = {}
+    airmen: dict[str, list[int]] = {}
+    for p in placements:
+        row = by_id.get(p.aircraft_id)
+        if row is None:
+            raise ValidationError("aircraft", f"no aircraft with id {p.aircraft_id}")
+        if p.aircraft_id in aircraft.values():
+            raise ValidationError("aircraft", f"{row.name} is placed twice")
+        side = p.side.strip()
+        if not side:
+            raise ValidationError("side", f"{row.name}: give it a side")
+        if len(side) > SIDE_MAX:
+            raise ValidationError("side", f"a side's name is at most {SIDE_MAX} characters")
+        pilot = people.get(int(row.pilot_id)) if row.pilot_id is not None else None
+        reason = _unable(row, pilot)
+        if reason or pilot is None:
+            raise ValidationError("aircraft", reason or f"{row.name} has no pilot seated")
+        profile = to_profile(row)
+        _check_placement(p, profile, battle_map, rules.air, str(row.name))
+        crew = crews.get(int(row.id), [])
+        unit = _unit(row, pilot, crew, p, battle_map)
+        units.append(unit)
+        aircraft[unit.id] = int(row.id)
+        airmen[unit.id] = [int(pilot.id), *(int(c.id) for c in crew)]
+    sides = list(dict.fromkeys(u.side for u in units))
+    if len(sides) < 2:
+        raise ValidationError("side", "a battle needs two or more sides")
+    battle = Battle.start(units, battle_map, rules.air, text)
+    event = battle.events[0]
+    event["data"].update({"map_name": map_name, "aircraft": aircraft, "airmen": airmen,
+                          "rules": rules.to_dict()})
+    title = (name or battle_title(sides)).strip()
+    if not title or len(title) > 60:
+        raise ValidationError("name", "a battle's name is 1–60 characters")
+    with db.batch():
+        battle_id = _log_new(db, title, at=at)
+        _log_append(db, battle_id, STARTED, _stored(event), expect=0, at=at)
+    return battle_id
+
+
+# ============================================================ reading battles
+
+@dataclass(frozen=True)
+class BattleSummary:
+    """One battle in the list (no replay needed)."""
+
+    id: int
+    name: str
+    status: str               # open | ended
+    created_at: str
+    sides: tuple[str, ...]
+    aircraft: int
+    map_name: str
+    turn: int                 # turns begun
+    events: int
+
+    @property
+    def open(self) -> bool:
+        return self.status == "open"
+
+
+def list_battles(db: Any) -> list[BattleSummary]:
+    """Every battle: the open ones newest first, then the ended ones newest first."""
+    out: list[BattleSummary] = []
+    for head, kinds, start in _log_heads(db):
+        data = (start or {}).get("data", {})
+        units = data.get("units", [])
+        sides = tuple(dict.fromkeys(str(u.get("side", "")) for u in units))
+        out.append(BattleSummary(int(head.id), str(head.name), str(head.status),
+                                 str(head.created_at or ""), sides, len(units),
+                                 str(data.get("map_name", "")),
+                                 kinds.count("turn_started"), len(kinds)))
+    out.sort(key=lambda b: (not b.open, -b.id))
+    return out
+
+
+def newest_open(db: Any) -> int | None:
+    """The battle the mode resumes by default: the newest open one."""
+    return next((b.id for b in list_battles(db) if b.open), None)
+
+
+@dataclass
+class LoadedBattle:
+    """A battle read and replayed: the rules ``Battle`` (state, events, one
+    method per step) and what ties its units to the campaign."""
+
+    id: int
+    name: str
+    status: str
+    battle: Battle
+    map_text: str
+    map_name: str
+    aircraft: dict[str, int]              # unit id (the aircraft's name) -> aircraft id
+    airmen: dict[str, tuple[int, ...]]    # unit id -> character ids, pilot first
+    rules: HouseRules
+    outcome: dict[str, Any] | None = None  # the battle_ended payload, once ended
+
+    @property
+    def battle_id(self) -> int:
+        return self.id
+
+    @property
+    def state(self) -> t.BattleState:
+        return self.battle.state
+
+    @property
+    def battle_map(self) -> BattleMap:
+        return self.battle.battle_map
+
+    @property
+    def options(self) -> AirOptions:
+        return self.battle.options
+
+    @property
+    def position(self) -> int:
+        """Events stored: the ``expect`` of the next write."""
+        return len(self.battle.events)
+
+    @property
+    def ended(self) -> bool:
+        return self.status == "ended"
+
+    def next_step(self) -> t.NextStep:
+        return t.what_next(self.battle.state)
+
+
+def _replay_parts(head: Any, rows: Sequence[tuple[int, str, dict[str, Any]]]) -> tuple[list[Event], dict[str, Any] | None, dict[str, Any]]:
+    if not rows or rows[0][1] != STARTED:
+        raise BattleLogError(f"the battle “{head.name}” has no start event")
+    events: list[Event] = []
+    outcome: dict[str, Any] | None = None
+    for seq, kind, payload in rows:
+        if kind == ENDED:
+            outcome = payload.get("data", payload)
+            continue
+        events.append(_rules_event(seq, kind, payload))
+    return events, outcome, events[0]["data"]
+
+
+def load_battle(db: Any, battle_id: int) -> LoadedBattle:
+    """Read a battle's log (one read) and replay it through the rules; the
+    logged faces are the only dice. ``BattleLogError`` names an event that does
+    not replay."""
+    from ka_tui.store.campaign import house_rules
+
+    head, rows = _log_rows(db, battle_id)
+    events, outcome, data = _replay_parts(head, rows)
+    rules = (HouseRules.from_dict(data["rules"]) if "rules" in data else house_rules(db))
+    text = str(data.get("map") or "")
+    try:
+        battle_map = parse_map(text)
+        battle = Battle.from_events(events, battle_map, rules.air)
+    except (ReplayError, ValueError) as e:
+        raise BattleLogError(f"the battle “{head.name}” cannot be replayed: {e}") from None
+    return LoadedBattle(
+        int(head.id), str(head.name), str(head.status), battle, text,
+        str(data.get("map_name", "")),
+        {str(k): int(v) for k, v in data.get("aircraft", {}).items()},
+        {str(k): tuple(int(i) for i in v) for k, v in data.get("airmen", {}).items()},
+        rules, outcome)
+
+
+# ============================================================ writing steps
+
+def commit(db: Any, battle_id: int, event: Mapping[str, Any], *, at: str | None = None) -> int:
+    """Store one committed action (the rules ``Battle``'s newest event) in its
+    own transaction. Its ``seq`` is its expected position: refused with
+    ``StaleBattle`` when the stored log no longer ends there. Returns the
+    number of events now stored."""
+    kind = str(event.get("kind", ""))
+    if kind not in RULE_KINDS:
+        raise ValidationError("event", f"{kind!r} is not a battle step")
+    return _log_append(db, battle_id, kind, _stored(event), expect=int(event["seq"]), at=at)
+
+
+def undo_last(db: Any, battle_id: int, expect: int | None = None) -> Event:
+    """Drop the last committed action (a whole move, a shot, a phase's end) in
+    one transaction and return it; ``expect`` = the events the screen holds
+    (``StaleBattle`` if the log moved). The start cannot be undone, nor an
+    ended battle. The screen then calls ``battle.undo()`` (or reloads)."""
+    seq, kind, payload = _log_drop_last(db, battle_id, expect=expect)
+    return _rules_event(seq, kind, payload)
+
+
+# ============================================================ the outcome
+
+@dataclass(frozen=True)
+class AircraftOutcome:
+    aircraft_id: int
+    name: str
+    hull_hits: int
+    damage: dict[str, Any]     # the damage column's table (effects, hits, lost)
+    fuel_left: int
+    ammo_left: int
+    overheat: int
+    lost: str                  # "" | "destroyed" | "crashed"
+
+
+@dataclass(frozen=True)
+class AirmanOutcome:
+    character_id: int
+    name: str
+    wounds: int
+    conscious: bool
+
+
+@dataclass(frozen=True)
+class Victory:
+    """An aircraft put out of the battle by another's shot or ram."""
+
+    turn: int
+    how: str                   # "shot" | "ram"
+    aircraft_id: int           # the victor
+    pilot_id: int
+    victim_id: int             # the aircraft shot down
+    victim_pilot_id: int
+    victor: str                # unit names, for the log and the records
+    victim: str
+
+
+@dataclass(frozen=True)
+class Loss:
+    """An aircraft out of the battle, however it happened."""
+
+    turn: int
+    aircraft_id: int
+    name: str
+    state: str                 # destroyed | crashed
+    cause: str                 # shot | ram | collision | crash | damage
+
+
+@dataclass(frozen=True)
+class BattleOutcome:
+    aircraft: tuple[AircraftOutcome, ...]
+    airmen: tuple[AirmanOutcome, ...]
+    victories: tuple[Victory, ...]
+    losses: tuple[Loss, ...]
+    turns: int
+
+    def to_dict(self) -> dict[str, Any]:
+        from dataclasses import asdict
+
+        return {"aircraft": [asdict(a) for a in self.aircraft],
+                "airmen": [asdict(a) for a in self.airmen],
+                "victories": [asdict(v) for v in self.victories],
+                "losses": [asdict(x) for x in self.losses], "turns": self.turns}
+
+
+_CAUSE = {"shot_resolved": "shot", "ram_resolved": "ram", "turn_started": "crash"}
+
+
+def _fates(loaded: LoadedBattle) -> tuple[list[Victory], list[Loss]]:
+    """Replay event by event to see who put whom out of the battle (R-1.3
+    destruction at once; R-6 collisions, R-6.1 crashes, R-7 rams)."""
+    events = loaded.battle.events
+    state = loaded.battle.checkpoints[1]
+    victories: list[Victory] = []
+    losses: list[Loss] = []
+    pilots = {uid: ids[0] for uid, ids in loaded.airmen.items()}
+    for ev in events[1:]:
+        before = {u.id for u in state.units if out_of_battle(u)}
+        state = replay_from(state, [ev], loaded.battle_map, loaded.options)
+        now = [u for u in state.units if out_of_battle(u) and u.id not in before]
+        kind, data = ev["kind"], ev.get("data", {})
+        actor = data.get("shooter") or data.get("attacker")
+        for u in now:
+            if kind in ("shot_resolved", "ram_resolved") and actor and u.id != actor:
+                cause = _CAUSE[kind]
+                victories.append(Victory(
+                    state.turn, cause, loaded.aircraft[actor], pilots[actor],
+                    loaded.aircraft[u.id], pilots[u.id], actor, u.id))
+            elif kind == "ram_resolved":
+                cause = "ram"
+            elif u.crashed:
+                cause = "crash"
+            elif kind in ("move_committed", "phase_ended"):
+                cause = "collision" if not u.crashed else "crash"
+            else:
+                cause = "damage"
+            losses.append(Loss(state.turn, loaded.aircraft[u.id], u.id,
+                               "crashed" if u.crashed else "destroyed", cause))
+    return victories, losses
+
+
+def outcome_of(loaded: LoadedBattle) -> BattleOutcome:
+    """What the battle leaves on the campaign: each aircraft's damage (in effect
+    and pending, R-1.3), hull, fuel, ammunition and overheat; each airman's
+    wounds and consciousness (R-5); losses and victories."""
+    victories, losses = _fates(loaded)
+    planes: list[AircraftOutcome] = []
+    people: list[AirmanOutcome] = []
+    for u in loaded.state.units:
+        total = u.total_damage
+        hull_hits = min(total.hull_hits, u.profile.hull)
+        cols = damage_columns(replace(total, hull_hits=hull_hits))
+        table = json.loads(cols["damage"])
+        lost = "destroyed" if u.destroyed else "crashed" if u.crashed else ""
+        if lost:
+            table.update({"lost": lost, "lost_in": loaded.id})
+        planes.append(AircraftOutcome(
+            loaded.aircraft[u.id], u.id, hull_hits, table, max(0, u.fuel), max(0, u.ammo),
+            max(0, min(12, u.overheat)), lost))
+        for cid, airman in zip(loaded.airmen.get(u.id, ()), u.everyone):
+            wounds = max(0, min(MAX_WOUNDS, airman.wounds))
+            people.append(AirmanOutcome(cid, airman.name, wounds,
+                                        bool(airman.conscious) and wounds < MAX_WOUNDS))
+    return BattleOutcome(tuple(planes), tuple(people), tuple(victories), tuple(losses),
+                         loaded.state.turn)
+
+
+def end_battle(db: Any, battle_id: int, expect: int | None = None) -> BattleOutcome:
+    """End a battle and write its outcome back to the campaign in ONE
+    transaction: the aircraft rows (hull hits, damage by location, fuel and
+    ammunition left, overheat; lost ones marked), the characters (wounds,
+    consciousness), the ``battle_ended`` event (the outcome, victories and
+    losses) and the battle's status. ``expect``: the events the screen holds
+    (``StaleBattle`` if the log moved)."""
+    m = _models()
+    with db.batch() as s:
+        loaded = load_battle(db, battle_id)
+        if loaded.ended:
+            raise StoreError(f"the battle “{loaded.name}” has already ended")
+        if expect is not None and expect != loaded.position:
+            raise StaleBattle(f"the battle “{loaded.name}” changed in another window; "
+                              "nothing was written — reload it")
+        outcome = outcome_of(loaded)
+        for a in outcome.aircraft:
+            row = s.get(m.Aircraft, a.aircraft_id)
+            if row is None:
+                continue  # deleted from the roster meanwhile: nothing to write back
+            row.hull_hits = min(a.hull_hits, int(row.hull))
+            row.damage = json.dumps(a.damage, sort_keys=True)
+            row.fuel_left = min(a.fuel_left, int(row.fuel))
+            row.ammo_left = min(a.ammo_left, int(row.ammo))
+            row.overheat = a.overheat
+            s.add(row)
+        for p in outcome.airmen:
+            who = s.get(m.Character, p.character_id)
+            if who is None:
+                continue
+            who.wounds, who.conscious = p.wounds, p.conscious
+            s.add(who)
+        s.flush()
+        _log_append(db, battle_id, ENDED, {"data": outcome.to_dict(), "faces": [],
+                                           "log": _outcome_lines(outcome)},
+                    expect=loaded.position)
+        _log_set_status(db, battle_id, "ended")
+    return outcome
+
+
+def _outcome_lines(o: BattleOutcome) -> list[str]:
+    lines = [f"battle ended after {o.turns} turn(s)"]
+    lines += [f"turn {v.turn}: {v.victor} {'shot down' if v.how == 'shot' else 'rammed'} "
+              f"{v.victim}" for v in o.victories]
+    lines += [f"turn {x.turn}: {x.name} {x.state} ({x.cause})" for x in o.losses]
+    return lines
+
+
+@dataclass(frozen=True)
+class VictoryRecord:
+    """A victory as the campaign's pilot records read it."""
+
+    battle_id: int
+    battle: str
+    turn: int
+    how: str
+    pilot_id: int
+    aircraft_id: int
+    victor: str
+    victim_id: int
+    victim_pilot_id: int
+    victim: str
+
+
+def air_victories(db: Any, pilot_id: int | None = None) -> list[VictoryRecord]:
+    """Every victory recorded by ended battles (their ``battle_ended`` events),
+    oldest first; only one pilot's with ``pilot_id``."""
+    out: list[VictoryRecord] = []
+    for bid, name, payload in _ended_payloads(db):
+        for v in payload.get("data", {}).get("victories", []):
+            if pilot_id is not None and int(v["pilot_id"]) != pilot_id:
+                continue
+            out.append(VictoryRecord(bid, name, int(v["turn"]), str(v["how"]),
+                                     int(v["pilot_id"]), int(v["aircraft_id"]),
+                                     str(v["victor"]), int(v["victim_id"]),
+                                     int(v["victim_pilot_id"]), str(v["victim"])))
+    return out
+
+
+def events_of(db: Any, battle_id: int) -> list[Event]:
+    """The stored log as rules events (``battle_ended`` included, last)."""
+    _head, rows = _log_rows(db, battle_id)
+    return [_rules_event(seq, kind, payload) for seq, kind, payload in rows]

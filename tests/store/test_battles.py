@@ -1,0 +1,325 @@
+"""The air-battle service (issue 10): start from the roster, load by replay,
+commit each action with its expected position, undo, end with the outcome
+written back to the campaign in one transaction. Real SQLite files in
+tmp_path; the rules (R-1 … R-10, RULES-NOTES D) decide, the store keeps the log."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ka_tui.rules.air.codec import encode
+from ka_tui.rules.air.hexgrid import Hex
+from ka_tui.rules.air.move_plan import parse_plan
+from ka_tui.rules.air.profiles import BEAUFIGHTER, SPITFIRE, TEMPEST
+from ka_tui.rules.air.turn import Phase, what_next
+from ka_tui.rules.core.dice import ScriptedDice
+from ka_tui.store import battles, roster
+from ka_tui.store.db import CampaignDB, open_campaign
+from ka_tui.store.demo import DEMO_BATTLE, DEMO_MAP
+from ka_tui.store.errors import StoreError, ValidationError
+
+OPEN = ("." + " ." * 9 + "\n") * 10   # 10×10 open ground
+
+
+@dataclass
+class Squadron:
+    path: Path
+    hale: int
+    kurt: int
+    gunner: int
+    nobody_aircraft: int
+    blue: int
+    red: int
+    heavy: int
+
+
+@pytest.fixture
+def sq(db_path: Path) -> Squadron:
+    """Two pilots and their aircraft, a heavy fighter with a gunner, one
+    aircraft with no pilot seated."""
+    with open_campaign(db_path) as db:
+        hale = roster.add_character(db, name="Hale", role="pilot", piloting=4, gunnery=4)
+        kurt = roster.add_character(db, name="Kurt", role="pilot", piloting=5, gunnery=5)
+        nowak = roster.add_character(db, name="Nowak", role="pilot")
+        gunner = roster.add_character(db, name="Okoro", role="crew", wounds=2)
+        blue = roster.add_aircraft(db, replace(TEMPEST, traits=(), firepower=1), name="Blue 1")
+        # Evasion 0 and Hull 1: the first hit of the scripted shot destroys it.
+        red = roster.add_aircraft(db, replace(SPITFIRE, traits=(), evasion=0, hull=1),
+                                  name="Red 1", fuel_left=10)
+        heavy = roster.add_aircraft(db, BEAUFIGHTER, name="Red 2")
+        empty = roster.add_aircraft(db, SPITFIRE, name="Spare")
+        roster.assign_pilot(db, blue.id, hale.id)
+        roster.assign_pilot(db, red.id, kurt.id)
+        roster.assign_pilot(db, heavy.id, nowak.id)
+        roster.set_crew(db, heavy.id, [gunner.id])
+    return Squadron(db_path, hale.id, kurt.id, gunner.id, empty.id, blue.id, red.id, heavy.id)
+
+
+def _start(db: CampaignDB, sq: Squadron, **kw: Any) -> int:
+    return battles.start_battle(db, [
+        battles.Placement(sq.blue, "Blue", Hex.from_offset(5, 8), 0, 2, 6),
+        battles.Placement(sq.red, "Red", Hex.from_offset(5, 2), 0, 2, 6),
+        battles.Placement(sq.heavy, "Red", Hex.from_offset(8, 2), 3, 3, 7),
+    ], map_text=OPEN, map_name="Open", **kw)
+
+
+def _rows(path: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+    con = sqlite3.connect(path)
+    try:
+        return list(con.execute(sql, args).fetchall())
+    finally:
+        con.close()
+
+
+def _stored_kinds(path: Path, battle_id: int) -> list[str]:
+    return [k for (k,) in _rows(path, "SELECT kind FROM battle_event WHERE battle_id = ? "
+                                      "ORDER BY seq", battle_id)]
+
+
+# ------------------------------------------------------------------ start
+
+def test_start_maps_roster_rows_to_units_with_pilot_crew_and_status_r2_r5(sq: Squadron) -> None:
+    with open_campaign(sq.path) as db:
+        bid = _start(db, sq)
+        loaded = battles.load_battle(db, bid)
+    heavy = loaded.state.unit("Red 2")
+    assert heavy.side == "Red" and heavy.profile.hull == BEAUFIGHTER.hull
+    assert heavy.pilot.name == "Nowak" and [c.name for c in heavy.crew] == ["Okoro"]
+    assert heavy.crew[0].wounds == 2                         # R-5 wounds carried in
+    assert (heavy.hex, heavy.facing, heavy.altitude, heavy.speed) == (
+        Hex.from_offset(8, 2), 3, 3, 7)
+    assert loaded.state.unit("Red 1").fuel == 10              # the row's fuel left
+    assert loaded.aircraft == {"Blue 1": sq.blue, "Red 1": sq.red, "Red 2": sq.heavy}
+    assert loaded.airmen["Red 2"][1] == sq.gunner
+    assert loaded.name == "Blue vs Red" and loaded.map_name == "Open"
+    assert _stored_kinds(sq.path, bid) == ["battle_started"]
+    assert what_next(loaded.state).text.startswith("turn 1: roll initiative")
+
+
+def test_an_aircraft_without_a_seated_pilot_is_refused_with_the_reason(sq: Squadron) -> None:
+    with open_campaign(sq.path) as db:
+        cands = {c.name: c for c in battles.candidates(db)}
+        ready = {name: c.unable for name, c in cands.items()}
+        with pytest.raises(ValidationError) as err:
+            battles.start_battle(db, [
+                battles.Placement(sq.blue, "Blue", Hex.from_offset(1, 1)),
+                battles.Placement(sq.nobody_aircraft, "Red", Hex.from_offset(3, 3)),
+            ], map_text=OPEN)
+    assert err.value.field == "aircraft" and "Spare has no pilot seated" in str(err.value)
+    assert ready["Spare"] == "Spare has no pilot seated" and ready["Blue 1"] == ""
+    assert cands["Spare"].unit is None and not cands["Spare"].ready
+    template = cands["Red 2"].unit
+    assert template is not None and template.pilot.name == "Nowak"
+    assert [c.name for c in template.crew] == ["Okoro"] and template.speed == BEAUFIGHTER.move
+    assert _rows(sq.path, "SELECT count(*) FROM battle") == [(0,)]
+
+
+@pytest.mark.parametrize("places, field, words", [
+    ([("blue", "Blue", (1, 1), 0, 2, 4), ("red", "Blue", (3, 3), 0, 2, 4)], "side", "two or more"),
+    ([("blue", "Blue", (12, 1), 0, 2, 4), ("red", "Red", (3, 3), 0, 2, 4)], "hex", "off the map"),
+    ([("blue", "Blue", (1, 1), 0, 9, 4), ("red", "Red", (3, 3), 0, 2, 4)], "altitude", "ceiling"),
+    ([("blue", "Blue", (1, 1), 0, 2, 11), ("red", "Red", (3, 3), 0, 2, 4)], "speed", "Move"),
+    ([("blue", "Blue", (1, 1), 0, 2, 4), ("blue", "Red", (3, 3), 0, 2, 4)], "aircraft", "twice"),
+])
+def test_a_bad_placement_is_refused_and_nothing_is_written_r3_s0_altitude(
+        sq: Squadron, places: list[Any], field: str, words: str) -> None:
+    ids = {"blue": sq.blue, "red": sq.red}
+    with open_campaign(sq.path) as db, pytest.raises(ValidationError) as err:
+        battles.start_battle(db, [battles.Placement(ids[a], side, Hex.from_offset(*cr), f, lv, sp)
+                                  for a, side, cr, f, lv, sp in places], map_text=OPEN)
+    assert err.value.field == field and words in str(err.value)
+    assert _rows(sq.path, "SELECT count(*) FROM battle") == [(0,)]
+
+
+def test_an_unconscious_pilot_is_refused_r5(sq: Squadron) -> None:
+    with open_campaign(sq.path) as db:
+        roster.update_character(db, sq.kurt, wounds=3, conscious=False)
+        with pytest.raises(ValidationError, match="Kurt is unconscious"):
+            _start(db, sq)
+
+
+def test_battles_are_listed_open_newest_first_then_ended(sq: Squadron) -> None:
+    with open_campaign(sq.path) as db:
+        first, second, third = (_start(db, sq, name=f"Sortie {n}") for n in (1, 2, 3))
+        battles.end_battle(db, third)
+        listed = battles.list_battles(db)
+        newest = battles.newest_open(db)
+    assert [(b.id, b.status) for b in listed] == [(second, "open"), (first, "open"),
+                                                   (third, "ended")]
+    assert newest == second
+    assert listed[0].sides == ("Blue", "Red") and listed[0].aircraft == 3
+    assert listed[0].map_name == "Open" and listed[0].events == 1
+
+
+# ------------------------------------------------------------------ commit / undo
+
+def test_commit_stores_one_event_per_action_and_a_stale_window_is_refused(sq: Squadron) -> None:
+    with open_campaign(sq.path) as db:
+        bid = _start(db, sq)
+        a = battles.load_battle(db, bid)
+        b = battles.load_battle(db, bid)          # a second window on the same battle
+        a.battle.begin_turn(ScriptedDice.of([6, 6, 1, 1]))
+        assert battles.commit(db, bid, a.battle.events[-1]) == 2
+        b.battle.begin_turn(ScriptedDice.of([1, 1, 6, 6]))
+        with pytest.raises(battles.StaleBattle, match="another window"):
+            battles.commit(db, bid, b.battle.events[-1])
+        again = battles.load_battle(db, bid)
+    assert _stored_kinds(sq.path, bid) == ["battle_started", "turn_started"]
+    assert again.state.order == ("Blue", "Red")               # window A's roll, R-1.1
+    assert encode(again.state) == encode(a.state)
+
+
+def test_undo_drops_the_last_action_and_the_replay_goes_back_r1(sq: Squadron) -> None:
+    with open_campaign(sq.path) as db:
+        bid = _start(db, sq)
+        lb = battles.load_battle(db, bid)
+        lb.battle.begin_turn(ScriptedDice.of([6, 6, 1, 1]))
+        battles.commit(db, bid, lb.battle.events[-1])
+        before = encode(lb.state)
+        lb.battle.move("Blue 1", parse_plan("F")[0], ScriptedDice.of([]))
+        battles.commit(db, bid, lb.battle.events[-1])
+        with pytest.raises(battles.StaleBattle):
+            battles.undo_last(db, bid, expect=2)              # this window is behind
+        dropped = battles.undo_last(db, bid, expect=lb.position)
+        lb.battle.undo()
+        reloaded = battles.load_battle(db, bid)
+        assert dropped["kind"] == "move_committed" and dropped["seq"] == 2
+        assert encode(reloaded.state) == before == encode(lb.state)
+        battles.undo_last(db, bid, expect=2)
+        with pytest.raises(StoreError, match="nothing to undo"):
+            battles.undo_last(db, bid, expect=1)
+    assert _stored_kinds(sq.path, bid) == ["battle_started"]
+
+
+def test_quit_and_reload_mid_turn_resumes_where_it_was_r1_2(sq: Squadron) -> None:
+    with open_campaign(sq.path) as db:
+        bid = _start(db, sq)
+        lb = battles.load_battle(db, bid)
+        lb.battle.begin_turn(ScriptedDice.of([6, 6, 1, 1]))
+        battles.commit(db, bid, lb.battle.events[-1])
+        lb.battle.move("Blue 1", parse_plan("F")[0], ScriptedDice.of([]))
+        battles.commit(db, bid, lb.battle.events[-1])
+        expected, log = encode(lb.state), lb.battle.log
+    # "quit": the file is closed; a new process opens it again
+    with open_campaign(sq.path) as db:
+        back = battles.load_battle(db, bid)
+        summary = battles.list_battles(db)[0]
+    assert encode(back.state) == expected and back.battle.log == log
+    assert back.state.phase is Phase.MOVEMENT and back.state.unit("Blue 1").moved
+    assert back.next_step().text == "Blue has moved: end the movement (R-6 collision rolls)"
+    assert (summary.turn, summary.events, summary.open) == (1, 3, True)
+
+
+# ------------------------------------------------------------------ end
+
+def _shoot_down(db: CampaignDB, sq: Squadron) -> tuple[int, battles.LoadedBattle]:
+    """Turn 1: Blue wins the initiative (R-1.1), flies one hex, shoots Red 1:
+    to hit 6+6, Firepower 6 (a critical), cockpit 1+1 wounds Kurt, who fails
+    his consciousness roll 1+1 (R-5); Hull 1 → destroyed (RULES-NOTES D)."""
+    bid = _start(db, sq)
+    lb = battles.load_battle(db, bid)
+    b = lb.battle
+    for step in (lambda: b.begin_turn(ScriptedDice.of([6, 6, 1, 1])),
+                 lambda: b.move("Blue 1", parse_plan("F")[0], ScriptedDice.of([])),
+                 lambda: b.end_movement(ScriptedDice.of([])),
+                 lambda: b.shoot("Blue 1", "Red 1", ScriptedDice.of([6, 6, 6, 1, 1, 1, 1]))):
+        step()
+        battles.commit(db, bid, b.events[-1])
+    return bid, lb
+
+
+def test_end_writes_the_outcome_back_in_one_transaction_r1_4_r5(sq: Squadron) -> None:
+    with open_campaign(sq.path) as db:
+        bid, lb = _shoot_down(db, sq)
+        assert lb.state.unit("Red 1").destroyed
+        outcome = battles.end_battle(db, bid, expect=lb.position)
+        victories = battles.air_victories(db)
+        hale_only = battles.air_victories(db, pilot_id=sq.hale)
+        kurt_only = battles.air_victories(db, pilot_id=sq.kurt)
+        with pytest.raises(StoreError, match="already ended"):
+            battles.end_battle(db, bid)
+        with pytest.raises(StoreError):
+            battles.undo_last(db, bid)
+    red = _rows(sq.path, "SELECT hull_hits, damage, fuel_left, ammo_left FROM aircraft "
+                         "WHERE id = ?", sq.red)[0]
+    blue = _rows(sq.path, "SELECT hull_hits, ammo_left, fuel_left FROM aircraft WHERE id = ?",
+                 sq.blue)[0]
+    kurt = _rows(sq.path, "SELECT wounds, conscious FROM character WHERE id = ?", sq.kurt)[0]
+    assert red[0] == 1 and red[2] == 10
+    assert json.loads(red[1]) == {"effects": {"cockpit": 1}, "hits": {"cockpit": 1},
+                                  "lost": "destroyed", "lost_in": bid}
+    assert blue == (0, TEMPEST.ammo - 1, TEMPEST.fuel)        # one burst fired
+    assert kurt == (1, 0)                                     # R-5: wounded, unconscious
+    assert _rows(sq.path, "SELECT status FROM battle WHERE id = ?", bid) == [("ended",)]
+    assert _stored_kinds(sq.path, bid)[-1] == "battle_ended"
+    [v] = victories
+    assert (v.pilot_id, v.aircraft_id, v.victim_id, v.victim_pilot_id, v.how, v.turn) == (
+        sq.hale, sq.blue, sq.red, sq.kurt, "shot", 1)
+    assert hale_only == victories and kurt_only == []
+    assert [(x.name, x.state, x.cause) for x in outcome.losses] == [("Red 1", "destroyed", "shot")]
+    with open_campaign(sq.path) as db:
+        cands = {c.name: c for c in battles.candidates(db)}
+        ended = battles.load_battle(db, bid)
+    assert cands["Red 1"].unable == "Red 1 was destroyed in battle"
+    assert cands["Blue 1"].busy == ""                         # no longer in an open battle
+    assert ended.ended and ended.outcome is not None and ended.outcome["turns"] == 1
+
+
+def test_end_writes_nothing_when_any_part_fails(sq: Squadron) -> None:
+    """One transaction: a failure after the aircraft rows are updated keeps none of it."""
+    with open_campaign(sq.path) as db:
+        bid, lb = _shoot_down(db, sq)
+        with pytest.raises(battles.StaleBattle):
+            battles.end_battle(db, bid, expect=lb.position - 1)
+    assert _rows(sq.path, "SELECT hull_hits, damage FROM aircraft WHERE id = ?", sq.red) == [
+        (0, "{}")]
+    assert _rows(sq.path, "SELECT wounds FROM character WHERE id = ?", sq.kurt) == [(0,)]
+    assert _rows(sq.path, "SELECT status FROM battle WHERE id = ?", bid) == [("open",)]
+
+
+def test_a_battle_keeps_the_house_rules_it_started_under(sq: Squadron) -> None:
+    from ka_tui.store.campaign import house_rules, set_house_rules
+
+    with open_campaign(sq.path) as db:
+        bid = _start(db, sq)
+        rules = house_rules(db)
+        set_house_rules(db, replace(rules, air=replace(rules.air, fuel_per_turn=3)))
+        loaded = battles.load_battle(db, bid)
+    assert loaded.options.fuel_per_turn == rules.air.fuel_per_turn != 3
+
+
+# ------------------------------------------------------------------ the demo
+
+def test_the_demo_battle_replays_with_two_aircraft_a_side_turn_1_begun(demo_db: Path) -> None:
+    with open_campaign(demo_db) as db:
+        listed = battles.list_battles(db)
+        bid = battles.newest_open(db)
+        assert bid is not None
+        loaded = battles.load_battle(db, bid)
+    assert [b.name for b in listed] == [DEMO_BATTLE]
+    state = loaded.state
+    sides = {s: [u.id for u in state.side_units(s)] for s in state.sides}
+    assert sides == {"Blue": ["Tempest KA-A", "Spitfire KA-B"],
+                     "Red": ["Beaufighter KA-C", "Il-2 KA-D"]}
+    assert (state.turn, state.phase, state.order) == (1, Phase.MOVEMENT, ("Blue", "Red"))
+    assert loaded.map_text == DEMO_MAP and loaded.battle_map.cols == 20
+    assert loaded.next_step().units == ("Tempest KA-A", "Spitfire KA-B")
+    assert all(not u.out_of_control and not u.crashed for u in state.units)
+
+
+def test_the_demo_battle_can_be_played_on_and_ended(demo_db: Path) -> None:
+    with open_campaign(demo_db) as db:
+        bid = battles.newest_open(db) or 0
+        lb = battles.load_battle(db, bid)
+        lb.battle.move("Tempest KA-A", parse_plan("F F F F")[0], ScriptedDice.of([]))
+        battles.commit(db, bid, lb.battle.events[-1])
+        outcome = battles.end_battle(db, bid)
+    assert {a.name for a in outcome.aircraft} == {"Tempest KA-A", "Spitfire KA-B",
+                                                  "Beaufighter KA-C", "Il-2 KA-D"}
+    assert outcome.victories == () and outcome.losses == ()
