@@ -51,9 +51,14 @@ def make_app(db: Path) -> tuple[KaApp, QueueDice]:
     return app, dice
 
 
+NEWEST = "(SELECT max(id) FROM battle)"
+
+
 def events(db: Path) -> list[tuple[str, dict[str, Any]]]:
+    """The newest battle's events (the demo's own battle is older)."""
     return [(k, json.loads(p)) for k, p in
-            rows(db, "SELECT kind, payload FROM battle_event ORDER BY seq")]
+            rows(db, f"SELECT kind, payload FROM battle_event WHERE battle_id = {NEWEST} "
+                 "ORDER BY seq")]
 
 
 def kinds(db: Path) -> list[str]:
@@ -91,10 +96,24 @@ async def select(pilot: Pilot[Any], uid: str) -> None:
     assert screen.selected() == uid
 
 
+async def end_demo_battle(pilot: Pilot[Any], screen: AirScreen) -> None:
+    """The mode opens on the demo's battle in progress; E ends it (its
+    aircraft are busy while it is open)."""
+    await wait_for(pilot, lambda: screen.runner is not None)
+    assert screen.loaded is not None and screen.loaded.name == "Exercise: Blue vs Red"
+    await pilot.press("E")
+    await settle(pilot)
+    await pilot.press("y")
+    await settle(pilot)
+    await wait_for(pilot, lambda: screen.runner is None)
+    assert "outcome written" in str(screen.query_one("#air-status").render())
+
+
 async def setup_battle(pilot: Pilot[Any]) -> AirScreen:
     """n: sides from the roster (Meteor refused: no pilot), the coast map,
     then each aircraft placed with the keys."""
     screen = await open_air(pilot)
+    await end_demo_battle(pilot, screen)
     await pilot.press("n")
     await settle(pilot)
     options = pilot.app.screen.query_one(OptionList)
@@ -105,12 +124,12 @@ async def setup_battle(pilot: Pilot[Any]) -> AirScreen:
         if "Meteor" in text:
             await pilot.press("1")
             status = str(pilot.app.screen.query_one("#air-setup-status").render())
-            assert "refused: Meteor KA-F has no seated pilot" in status
+            assert "refused: Meteor KA-F has no pilot seated" in status
             continue
         for name, key in SIDE_KEY.items():
             if name in text:
                 await pilot.press(key)
-    await pilot.press("m", "ctrl+s")
+    await pilot.press("m", "m", "ctrl+s")
     await settle(pilot)
     assert screen.placement is not None
     for _ in range(4):
@@ -133,7 +152,7 @@ async def test_a_short_battle_through_the_keyboard(demo_db: Path) -> None:
         assert kinds(demo_db) == ["battle_started"]
         start = events(demo_db)[0][1]["data"]
         assert [u["id"] for u in start["units"]] == [BEAU, IL2, SPIT, TEMP]
-        assert rows(demo_db, "SELECT status FROM battle") == [("open",)]
+        assert rows(demo_db, f"SELECT status FROM battle WHERE id = {NEWEST}") == [("open",)]
         runner = screen.runner
         assert runner is not None
 
@@ -241,7 +260,10 @@ async def test_a_short_battle_through_the_keyboard(demo_db: Path) -> None:
         await settle(pilot)
         await pilot.press("y")
         await settle(pilot)
-        assert rows(demo_db, "SELECT status FROM battle") == [("ended",)]
+        assert rows(demo_db, f"SELECT status FROM battle WHERE id = {NEWEST}") == [("ended",)]
+        assert kinds(demo_db)[-1] == "battle_ended"
+        fuel = rows(demo_db, "SELECT fuel_left FROM aircraft WHERE name = ?", TEMP)[0][0]
+        assert fuel == runner.unit(TEMP).fuel  # type: ignore[union-attr]
 
 
 def seed_battle(db: Path) -> int:
@@ -251,10 +273,14 @@ def seed_battle(db: Path) -> int:
 
     from ka_tui.screens.air import data
     from ka_tui.screens.air.setup import SIDES
+    from ka_tui.store import battles
     from ka_tui.store.db import open_campaign
 
     campaign = open_campaign(db)
     try:
+        for b in battles.list_battles(campaign):
+            if b.open:
+                battles.end_battle(campaign, b.id)
         units = []
         aircraft = {}
         for c in data.load_candidates(campaign):
@@ -268,8 +294,8 @@ def seed_battle(db: Path) -> int:
                                  altitude=c.unit.altitude - down,
                                  speed=c.unit.speed - slower))
             aircraft[c.name] = c.aircraft_id
-        loaded = data.start_battle(campaign, "Seeded", units, "Coast", data.BUILTIN_MAPS[1][1],
-                                   aircraft)
+        name, text = data.BUILTIN_MAPS[1]
+        loaded = data.start_battle(campaign, units, aircraft, data.MapChoice(name, text))
         return loaded.battle_id
     finally:
         campaign.close()

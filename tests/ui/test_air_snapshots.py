@@ -14,7 +14,7 @@ from textual.widgets import OptionList
 
 from tests.ui.pilot_helpers import SIZE, settle, steady_cursors, wait_for
 from tests.ui.test_air_battle import (
-    BEAU, SPIT, TEMP, goto, make_app, open_air, seed_battle, select,
+    BEAU, SPIT, TEMP, end_demo_battle, goto, make_app, open_air, seed_battle, select,
 )
 
 
@@ -41,7 +41,7 @@ async def _started(pilot: Pilot[Any], dice: Any) -> Any:
 
 def test_setup_with_sides_and_a_refusal(demo_db: Path, snap_compare: Any) -> None:
     async def play(pilot: Pilot[Any], dice: Any) -> None:
-        await open_air(pilot)
+        await end_demo_battle(pilot, await open_air(pilot))
         await pilot.press("n")
         await settle(pilot)
         options = pilot.app.screen.query_one(OptionList)
@@ -49,6 +49,15 @@ def test_setup_with_sides_and_a_refusal(demo_db: Path, snap_compare: Any) -> Non
         for i, key in ((0, "2"), (1, "2"), (4, "1"), (5, "1"), (2, "1")):
             options.highlighted = i
             await pilot.press(key)
+
+    assert snap(demo_db, snap_compare, play)
+
+
+def test_the_demo_battle_opens_on_a_live_map(demo_db: Path, snap_compare: Any) -> None:
+    """ka-tui --demo, then 4: the demo's battle in progress, Blue to move (R-1.2)."""
+    async def play(pilot: Pilot[Any], dice: Any) -> None:
+        screen = await open_air(pilot)
+        await wait_for(pilot, lambda: screen.runner is not None)
 
     assert snap(demo_db, snap_compare, play)
 

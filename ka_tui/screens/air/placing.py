@@ -37,7 +37,7 @@ class Placement:
 
     @classmethod
     def of(cls, choice: SetupChoice) -> Placement:
-        battle_map = parse_map(choice.map_text)
+        battle_map = parse_map(choice.map.text)
         units: list[AirUnit] = []
         count: dict[str, int] = {}
         for cand, side in choice.picked:
@@ -110,12 +110,17 @@ def _candidates(screen: AirScreen) -> None:
         except Exception as error:  # noqa: BLE001 - shown to the GM
             screen.app.call_from_thread(screen._status, f"cannot read the roster: {error}")
             return
-        screen.app.call_from_thread(_pick, screen, cands, list(data.BUILTIN_MAPS))
+        try:
+            maps = data.map_choices(screen.campaign_db())
+        except Exception as error:  # noqa: BLE001 - shown to the GM
+            screen.app.call_from_thread(screen._status, f"cannot read the maps: {error}")
+            return
+        screen.app.call_from_thread(_pick, screen, cands, maps)
 
     screen.run_worker(run, thread=True, group="air-load", exit_on_error=False)
 
 
-def _pick(screen: AirScreen, cands: list[object], maps: list[tuple[str, str]]) -> None:
+def _pick(screen: AirScreen, cands: list[object], maps: list[object]) -> None:
     from ka_tui.screens.air.setup import AirSetupScreen
 
     def chosen(choice: SetupChoice | None) -> None:
@@ -137,16 +142,13 @@ def _pick(screen: AirScreen, cands: list[object], maps: list[tuple[str, str]]) -
 
 def _start(screen: AirScreen, p: Placement) -> None:
     units = list(p.units)
-    sides = sorted({u.side for u in units}, key=SIDES.index)
-    name = " vs ".join(sides) + f" over {p.choice.map_name}"
     aircraft = {c.name: c.aircraft_id for c, _side in p.choice.picked}
 
     def run() -> None:
         from ka_tui.screens.air import data
 
         try:
-            loaded = data.start_battle(screen.campaign_db(), name, units, p.choice.map_name,
-                                       p.choice.map_text, aircraft)
+            loaded = data.start_battle(screen.campaign_db(), units, aircraft, p.choice.map)
         except Exception as error:  # noqa: BLE001 - shown to the GM
             screen.app.call_from_thread(screen._status, f"battle NOT started: {error}")
             return
@@ -198,13 +200,14 @@ def end_battle(screen: AirScreen) -> None:
             from ka_tui.screens.air import data
 
             try:
-                data.end_battle(screen.campaign_db(), loaded)
+                outcome = data.end_battle(screen.campaign_db(), loaded)
             except Exception as error:  # noqa: BLE001 - shown to the GM
                 screen.app.call_from_thread(screen._status, f"NOT ended: {error}")
                 return
             screen.app.call_from_thread(screen.show_loaded, None)
             screen.app.call_from_thread(screen._status,
-                                        f"battle #{loaded.battle_id} ended; outcome written")
+                                        f"battle #{loaded.battle_id} ended; "
+                                        + data.outcome_text(outcome))
 
         screen.run_worker(run, thread=True, group="air-write", exit_on_error=False)
 

@@ -66,6 +66,8 @@ class AirScreen(Screen[None]):
         self.input_mode = ""          # "plan" | "dice" | ""
         self.dice_step: PendingStep | None = None
         self._write_lock = threading.Lock()
+        self._writes: list[tuple[int, str, dict[str, Any] | None, int]] = []
+        self._writing = False
         from ka_tui.screens.air.placing import Placement
 
         self.placement: Placement | None = None
@@ -162,19 +164,35 @@ class AirScreen(Screen[None]):
         assert self.loaded is not None
         self._write(self.loaded.battle_id, "commit", event)
 
-    @work(thread=True, group="air-write", exit_on_error=False)
-    def _write(self, battle_id: int, what: str, event: dict[str, Any] | None) -> None:
+    def _write(self, battle_id: int, what: str, event: dict[str, Any] | None,
+               expect: int = 0) -> None:
+        """Queue a write; one worker writes them in order (each its own transaction)."""
+        with self._write_lock:
+            self._writes.append((battle_id, what, event, expect))
+            if self._writing:
+                return
+            self._writing = True
+        self.run_worker(self._drain, thread=True, group="air-write", exit_on_error=False)
+
+    def _drain(self) -> None:
         from ka_tui.screens.air import data
 
-        with self._write_lock:
+        while True:
+            with self._write_lock:
+                if not self._writes:
+                    self._writing = False
+                    return
+                battle_id, what, event, expect = self._writes.pop(0)
             try:
                 db = self.campaign_db()
                 if what == "commit":
                     assert event is not None
                     data.commit(db, battle_id, event)
                 else:
-                    data.undo(db, battle_id)
+                    data.undo(db, battle_id, expect)
             except Exception as error:  # noqa: BLE001 - shown; the screen reloads
+                with self._write_lock:
+                    self._writes.clear()
                 self.app.call_from_thread(self._status, f"NOT SAVED: {error}; reloading")
                 self.app.call_from_thread(self.load, battle_id)
 
@@ -318,7 +336,7 @@ class AirScreen(Screen[None]):
         except ReplayError as error:
             self._status(f"nothing to undo: {error}")
             return
-        self._write(self.loaded.battle_id, "undo", None)
+        self._write(self.loaded.battle_id, "undo", None, len(self.runner.battle.events) + 1)
         self._status(f"undone: {last['kind'].replace('_', ' ')} (seq {last['seq']})")
         self.refresh_view()
 

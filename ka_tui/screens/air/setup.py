@@ -20,7 +20,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ka_tui.rules.air.aerobatics import FIGURES, FigureKind
-from ka_tui.screens.air.data import BattleInfo, Candidate
+from ka_tui.screens.air.data import BattleInfo, Candidate, MapChoice
 
 SIDES = ("Blue", "Red", "Green", "Yellow")
 
@@ -28,8 +28,11 @@ SIDES = ("Blue", "Red", "Green", "Yellow")
 @dataclass(frozen=True)
 class SetupChoice:
     picked: tuple[tuple[Candidate, str], ...]     # (aircraft, side)
-    map_name: str
-    map_text: str
+    map: MapChoice
+
+    @property
+    def map_name(self) -> str:
+        return self.map.name
 
 
 class AirSetupScreen(ModalScreen[SetupChoice | None]):
@@ -60,7 +63,7 @@ class AirSetupScreen(ModalScreen[SetupChoice | None]):
     }
 
     def __init__(self, candidates: Sequence[Candidate],
-                 maps: Sequence[tuple[str, str]]) -> None:
+                 maps: Sequence[MapChoice]) -> None:
         super().__init__()
         self.candidates = list(candidates)
         self.maps = list(maps)
@@ -85,7 +88,8 @@ class AirSetupScreen(ModalScreen[SetupChoice | None]):
         side = self.sides.get(c.aircraft_id, "-")
         who = c.pilot or "no pilot"
         crew = f" +{len(c.crew)}" if c.crew else ""
-        return f"{side:<6} {c.name:<18} {c.type_name[:16]:<16} {who}{crew}"
+        busy = f" (in {c.busy})" if c.busy else ""
+        return f"{side:<6} {c.name:<18} {c.class_label[:16]:<16} {who}{crew}{busy}"
 
     def _options(self) -> list[Option]:
         return [Option(Content(self._text(c)), id=str(c.aircraft_id)) for c in self.candidates]
@@ -97,7 +101,7 @@ class AirSetupScreen(ModalScreen[SetupChoice | None]):
         options.add_options(self._options())
         options.highlighted = keep
         used = sorted(set(self.sides.values()), key=SIDES.index)
-        lines = [f"map: {self.maps[self.map_index][0]} (m: next)",
+        lines = [f"map: {self.maps[self.map_index].name} (m: next)",
                  f"sides: {', '.join(used) or 'none yet'} · {len(self.sides)} aircraft",
                  self.message or "1-4: side · 0: leave out · ctrl+s: place them on the map"]
         self.query_one("#air-setup-status", Static).update(Content("\n".join(lines)))
@@ -113,8 +117,8 @@ class AirSetupScreen(ModalScreen[SetupChoice | None]):
             return
         if index < 0:
             self.sides.pop(c.aircraft_id, None)
-        elif c.refusal:
-            self.message = f"refused: {c.refusal}"
+        elif c.refusal or c.busy:
+            self.message = f"refused: {c.refusal or f'{c.name} already flies in {c.busy}'}"
             self.app.bell()
         else:
             self.sides[c.aircraft_id] = SIDES[index]
@@ -132,8 +136,7 @@ class AirSetupScreen(ModalScreen[SetupChoice | None]):
             return
         picked = tuple((c, self.sides[c.aircraft_id]) for c in self.candidates
                        if c.aircraft_id in self.sides)
-        name, text = self.maps[self.map_index]
-        self.dismiss(SetupChoice(picked, name, text))
+        self.dismiss(SetupChoice(picked, self.maps[self.map_index]))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -177,7 +180,8 @@ class BattleListScreen(_Picker):
 
     def __init__(self, battles: Sequence[BattleInfo]) -> None:
         super().__init__("Air battles, newest first (enter opens)",
-                         [(str(b.id), f"#{b.id} {b.name} ({b.status}, {b.events} events)")
+                         [(str(b.id), f"#{b.id} {b.name} ({b.status}, turn {b.turn}, "
+                                      f"{b.map_name or 'map'})")
                           for b in battles])
 
 
