@@ -327,6 +327,15 @@ async def test_quit_and_resume_mid_turn(demo_db: Path) -> None:
         assert runner.state == before
         assert runner.next().units == (IL2,)
         assert "Red moves: Il-2 KA-D" in str(screen.query_one("#air-next").render())
+        # The log pane, filtered: every roll with its breakdown (R-3.2 stall check).
+        await pilot.press("o")
+        await pilot.press(*"stall")
+        await pilot.pause()
+        shown = str(screen.query_one("#air-log").render()).splitlines()
+        assert shown and all("stall" in line.lower() for line in shown)
+        assert any("2d6 6+6 = 12 vs" in line for line in shown)
+        await pilot.press("escape", "o")
+        assert screen.query_one("#air-main").display
 
 
 async def test_undo_a_move_and_a_shot(demo_db: Path) -> None:

@@ -100,8 +100,8 @@ class AirScreen(Screen[None]):
             with VerticalScroll(id="air-side"):
                 yield AircraftPanel("", id="air-panel")
         with Vertical(id="air-log-view"):
-            yield Input(placeholder="filter the log (every word)", id="air-log-filter",
-                        compact=True)
+            yield Input(placeholder="filter the log: every word (esc, then o: the map)",
+                        id="air-log-filter", compact=True)
             with VerticalScroll(id="air-log-scroll"):
                 yield Static("", id="air-log")
         with VerticalScroll(id="air-detail"):
@@ -306,10 +306,9 @@ class AirScreen(Screen[None]):
             self._report(views.event_lines(event))
         elif not self.query_one("#air-main").display:
             self.action_log()   # back to the map
-        if step.kind == "move_committed" or step.kind == "turn_started":
-            nxt = self._first_actor()
-            if nxt and self.runner is not None and nxt in self.runner.next().units:
-                self.query_one(HexMap).select(nxt)
+        units = self.runner.next().units if self.runner is not None else ()
+        if units and self.selected() not in units:
+            self.query_one(HexMap).select(units[0])   # who acts next
 
     def action_end_shooting(self) -> None:
         if self.runner is None:
@@ -350,6 +349,7 @@ class AirScreen(Screen[None]):
         view = self.query_one("#air-log-view")
         view.display = not view.display
         self.query_one("#air-main").display = not view.display
+        self.query_one("#air-detail").display = not view.display
         if view.display:
             self._show_log()
             self.query_one("#air-log-filter", Input).focus()
@@ -361,6 +361,7 @@ class AirScreen(Screen[None]):
         view = self.query_one("#air-log-view")
         view.display = True
         self.query_one("#air-main").display = False
+        self.query_one("#air-detail").display = False
         self.query_one("#air-log", Static).update(Content("\n".join(lines)))
         self.query_one(HexMap).focus()
         self._status("the end-phase report (R-1.4) · o: the map and the whole log")
