@@ -10,7 +10,15 @@ from typing import Any
 from textual.app import App
 from textual.widgets import Input
 
-from ka_tui.rules.air.battle_map import BattleMap, Carrier, Strip, Surface, Terrain, format_map, parse_map
+from ka_tui.rules.air.battle_map import (
+    BattleMap,
+    Carrier,
+    Strip,
+    Surface,
+    Terrain,
+    format_map,
+    parse_map,
+)
 from ka_tui.rules.air.hexgrid import Hex
 from ka_tui.screens.map_editor import MapEditorScreen, MapFileForm, SiteForm, SizeForm
 from tests.ui.pilot_helpers import settle, steady_cursors, wait_for
