@@ -412,3 +412,28 @@ async def test_an_illegal_plan_is_refused_with_the_engines_reason(demo_db: Path)
         assert screen.runner is not None and screen.runner.plan_text(BEAU) == "F R F F"
         detail = str(screen.query_one("#air-detail-text").render())
         assert "R-3.4" in detail or "turn needs" in detail
+
+
+async def test_setup_edits_a_map_and_saves_it_in_the_campaign(demo_db: Path) -> None:
+    """Issue 10 maps: e at setup opens the map editor; ctrl+s there stores the
+    map in the campaign (a built-in map as a new one) and setup flies over it."""
+    app, _ = make_app(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_air(pilot)
+        await end_demo_battle(pilot, screen)
+        await pilot.press("n")
+        await settle(pilot)
+        await pilot.press("m", "e")            # the built-in "Open sea"
+        await settle(pilot)
+        await pilot.press("3", "ctrl+s")       # a hill of height 3 at the cursor (R-6.1)
+        await settle(pilot)
+        await wait_for(pilot, lambda: "map saved" in str(
+            pilot.app.screen.query_one("#air-setup-status").render()))
+        names = [n for (n,) in rows(demo_db, "SELECT name FROM battle_map ORDER BY id")]
+        assert names == ["Channel coast", "Open sea 24x14 (1)"]
+        text = rows(demo_db, "SELECT text FROM battle_map WHERE name = ?", names[1])[0][0]
+        from ka_tui.rules.air.battle_map import parse_map
+
+        assert sorted(t.height for t in parse_map(text).terrain.values())[-2:] == [0, 3]
+        assert "map: Open sea 24x14 (1)" in str(
+            pilot.app.screen.query_one("#air-setup-status").render())

@@ -49,6 +49,7 @@ class AirSetupScreen(ModalScreen[SetupChoice | None]):
                   id=f"air_setup.side{i + 1}") for i, name in enumerate(SIDES)),
         Binding("0", "side(-1)", "Leave out", id="air_setup.none"),
         Binding("m", "next_map", "Map", id="air_setup.map"),
+        Binding("e", "edit_map", "Edit map", id="air_setup.edit_map"),
         Binding("ctrl+s", "start", "Place them", id="air_setup.start"),
         Binding("escape", "cancel", "Cancel", id="air_setup.cancel"),
     ]
@@ -58,6 +59,8 @@ class AirSetupScreen(ModalScreen[SetupChoice | None]):
            for i, n in enumerate(SIDES)},
         "air_setup.none": "Leave the highlighted aircraft out of the battle",
         "air_setup.map": "Fly over the next map",
+        "air_setup.edit_map": "Edit this map in the map editor; ctrl+s there saves it in the "
+                              "campaign (a built-in map is saved as a new one)",
         "air_setup.start": "Go on to place each aircraft on the map (two sides at least)",
         "air_setup.cancel": "Leave without starting a battle",
     }
@@ -126,6 +129,59 @@ class AirSetupScreen(ModalScreen[SetupChoice | None]):
 
     def action_next_map(self) -> None:
         self.map_index = (self.map_index + 1) % len(self.maps)
+        self._show()
+
+    def action_edit_map(self) -> None:
+        from ka_tui.rules.air.battle_map import parse_map
+        from ka_tui.screens.map_editor import MapEditorScreen
+
+        choice = self.maps[self.map_index]
+
+        def edited(battle_map: object) -> None:
+            if battle_map is not None:
+                self._save_map(choice, battle_map)
+
+        self.app.push_screen(MapEditorScreen(parse_map(choice.text), title=choice.name),
+                             edited)
+
+    def _save_map(self, choice: MapChoice, battle_map: object) -> None:
+        from ka_tui.rules.air.battle_map import BattleMap, format_map
+
+        assert isinstance(battle_map, BattleMap)
+        text = format_map(battle_map)
+        names = {m.name for m in self.maps}
+        name = choice.name
+        if choice.map_id is None:
+            n = 1
+            while f"{choice.name} ({n})" in names:
+                n += 1
+            name = f"{choice.name} ({n})"
+
+        def run() -> None:
+            from ka_tui.store import maps
+
+            try:
+                db = getattr(self.app, "campaign_db")()
+                saved = maps.save_map(db, name, text, map_id=choice.map_id)
+            except Exception as error:  # noqa: BLE001 - shown at the map line
+                self.app.call_from_thread(self._map_saved, None, f"map NOT saved: {error}")
+                return
+            self.app.call_from_thread(self._map_saved,
+                                      MapChoice(saved.name, saved.text, saved.id),
+                                      f"map saved in the campaign: {saved.name}")
+
+        self.run_worker(run, thread=True, group="air-setup", exit_on_error=False)
+
+    def _map_saved(self, choice: MapChoice | None, message: str) -> None:
+        if choice is not None:
+            at = next((i for i, m in enumerate(self.maps) if m.map_id == choice.map_id
+                       and m.map_id is not None), None)
+            if at is None:
+                self.maps.insert(0, choice)
+                at = 0
+            self.maps[at] = choice
+            self.map_index = at
+        self.message = message
         self._show()
 
     def action_start(self) -> None:
