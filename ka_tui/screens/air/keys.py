@@ -7,8 +7,7 @@ the aircraft being placed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any
 
 from textual.binding import Binding
 
@@ -18,8 +17,8 @@ from ka_tui.rules.air.move_plan import (
 )
 from ka_tui.rules.air.turn import Phase
 
-if TYPE_CHECKING:
-    from ka_tui.screens.air.screen import AirScreen
+# ``AirScreen`` (screens/air/screen.py), typed loosely: that module imports this one.
+AirScreen = Any
 
 # code, key, description, the step it adds (None: a command)
 _KEYS: tuple[tuple[str, str, str, Step | None], ...] = (
@@ -111,8 +110,6 @@ def _figure(screen: AirScreen, uid: str) -> None:
     screen.app.push_screen(FigureMenu(), chosen)
 
 
-PLAN_ACTIONS: dict[str, Callable[[AirScreen], None]] = {
-    code: (lambda s, c=code: plan_key(s, c)) for code in STEPS}
 
 
 def enabled(screen: AirScreen, action: str) -> bool:

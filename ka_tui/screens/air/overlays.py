@@ -4,7 +4,7 @@ with their odds (all from the engine through ``Runner``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from ka_tui.rules.air.hexgrid import Hex
 from ka_tui.rules.air.reach import readout
@@ -15,8 +15,8 @@ from ka_tui.screens.air.runner import Runner
 from ka_tui.widgets.air_panel import readout_lines, unit_lines
 from ka_tui.widgets.hex_map import HexMap, ReachMark
 
-if TYPE_CHECKING:
-    from ka_tui.screens.air.screen import AirScreen
+# ``AirScreen`` (screens/air/screen.py), typed loosely: that module imports this one.
+AirScreen = Any
 
 _reach_cache: dict[tuple[str, int, int], dict[Hex, ReachMark]] = {}
 
@@ -46,9 +46,8 @@ def show_overlays(screen: AirScreen, runner: Runner) -> None:
             t = runner.unit(tid)
             if t is not None:
                 targets[t.hex] = views.pct(o.hit)
-        tid = screen.cursor_target()
-        t = runner.unit(tid)
-        if t is not None and tid in odds:
+        t = runner.unit(screen.cursor_target())
+        if t is not None and t.id in odds:
             to_hit = preview_shot(u, t, runner.options).target.render()
             detail = views.shot_lines(u.id, t.id, odds[t.id], to_hit)
         elif t is not None:

@@ -6,7 +6,7 @@ starts and is saved. Also the battle list and ending a battle."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import Any
 
 from textual.content import Content
 from textual.widgets import Static
@@ -17,8 +17,8 @@ from ka_tui.rules.air.units import AirUnit
 from ka_tui.screens.air.setup import SIDES, SetupChoice
 from ka_tui.widgets.hex_map import HexMap, MapAircraft
 
-if TYPE_CHECKING:
-    from ka_tui.screens.air.screen import AirScreen
+# ``AirScreen`` (screens/air/screen.py), typed loosely: that module imports this one.
+AirScreen = Any
 
 
 def _start_spot(battle_map: BattleMap, side_index: int, n: int) -> tuple[Hex, int]:

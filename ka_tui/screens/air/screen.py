@@ -26,7 +26,7 @@ from textual.widgets import Footer, Header, Input, Static
 
 from ka_tui.rules.air.hexgrid import Hex
 from ka_tui.rules.core.dice import Dice, DiceError, RandomDice
-from ka_tui.screens.air.keys import PALETTE_HELP, PLAN_ACTIONS, PLAN_BINDINGS
+from ka_tui.screens.air.keys import PALETTE_HELP, PLAN_BINDINGS, plan_key
 from ka_tui.screens.air.runner import PendingStep, Refused, Runner
 from ka_tui.screens.air import views
 from ka_tui.screens.air.setup import SIDES
@@ -462,7 +462,7 @@ class AirScreen(Screen[None]):
     # -- plan keys, setup, battles ---------------------------------------------
 
     def action_plan(self, code: str) -> None:
-        PLAN_ACTIONS[code](self)
+        plan_key(self, code)
 
     def action_new_battle(self) -> None:
         from ka_tui.screens.air.placing import start_setup

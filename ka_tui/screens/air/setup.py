@@ -20,7 +20,8 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ka_tui.rules.air.aerobatics import FIGURES, FigureKind
-from ka_tui.screens.air.data import BattleInfo, Candidate, MapChoice
+from ka_tui.screens.air.data import BattleInfo, MapChoice
+from ka_tui.store.battles import Candidate
 
 SIDES = ("Blue", "Red", "Green", "Yellow")
 
