@@ -151,7 +151,6 @@ class AirScreen(Screen[None]):
         sel = self._first_actor()
         if sel:
             hex_map.select(sel)
-            hex_map.centre_on(hex_map.cursor)
 
     def _first_actor(self) -> str | None:
         if self.runner is None:
@@ -252,7 +251,8 @@ class AirScreen(Screen[None]):
 
     def on_hex_map_aircraft_selected(self, event: HexMap.AircraftSelected) -> None:
         if event.aircraft is not None:
-            self.query_one(HexMap).centre_on(event.aircraft.hex)
+            hex_map = self.query_one(HexMap)
+            hex_map.call_after_refresh(hex_map.centre_on, event.aircraft.hex)
         self.refresh_overlays()
         self.refresh_bindings()
 
