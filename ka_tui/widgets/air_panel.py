@@ -41,14 +41,13 @@ def unit_lines(u: AirUnit, options: AirOptions, thrust_used: int = 0) -> list[st
     col, row = u.hex.to_offset()
     lines = [
         f"{u.id} ({u.side})",
-        p.aircraft_class.label + ("" if p.name == u.id else f": {p.name}"),
-        f"Move {p.move} thrust {p.thrust} G {p.g_rating}",
-        f"at {col},{row} {FACING_NAMES[u.facing]} · {unit_state(u)}",
+        f"{p.aircraft_class.label} · Move {p.move} G {p.g_rating}",
+        f"{col},{row} {FACING_NAMES[u.facing]} · {describe_level(u.altitude, options)}",
         f"speed {u.speed} · thrust left {max(0, thrust_capacity(u) - thrust_used)}",
-        describe_level(u.altitude, options),
         f"heat {u.overheat} · fuel {u.fuel} · ammo {u.ammo}",
         f"hull {u.hull_left}/{p.hull}"
-        + (f" (+{u.pending_damage.hull_hits} pending)" if u.pending_damage.hull_hits else ""),
+        + (f" (+{u.pending_damage.hull_hits} hit)" if u.pending_damage.hull_hits else "")
+        + f" · {unit_state(u)}",
     ]
     hits = u.total_damage.located_hits
     if hits:
@@ -57,9 +56,8 @@ def unit_lines(u: AirUnit, options: AirOptions, thrust_used: int = 0) -> list[st
         lines.append(f"{location_label(loc)} x{n}: {LOCATION_EFFECTS.get(loc, '')}".rstrip(": "))
     lines.append(_airman("pilot", u.pilot))
     lines.extend(_airman("crew", a) for a in u.crew)
-    flags = [name for name, on in (("evading", u.evading), ("moved", u.moved),
-                                   ("shot", u.shot), ("afterburner", u.afterburner_on))
-             if on]
+    flags = [name for name, on in (("evading", u.evading), ("shot", u.shot),
+                                   ("afterburner", u.afterburner_on)) if on]
     if flags:
         lines.append("this turn: " + ", ".join(flags))
     if u.attack_forfeit:
@@ -69,15 +67,14 @@ def unit_lines(u: AirUnit, options: AirOptions, thrust_used: int = 0) -> list[st
 
 def readout_lines(where: str, r: Readout, there: AirUnit | None) -> list[str]:
     """Range, band, bearing, same altitude and arc between the aircraft and the cursor."""
-    lines = [f"cursor {where}" + (f": {there.id}" if there else "")]
+    lines = [f"> {where}" + (f" {there.id}" if there else "")]
     if r.hexes == 0 and there is None:
         return lines + ["(the aircraft's own hex)"]
-    lines.append(f"range {r.hexes} hex(es), band {r.band}")
-    lines.append(f"bearing {r.bearing} deg ({r.clock} o'clock)")
-    if r.same_altitude is not None and there is not None:
-        lines.append("same altitude" if r.same_altitude
-                     else f"not same altitude (level {there.altitude})")
-    lines.append("in fire arc" if r.in_arc else "outside the fire arc")
+    lines.append(f"range {r.hexes} hex, band {r.band}")
+    lines.append(f"bearing {r.bearing} deg, {r.clock} o'clock")
+    alt = ("" if r.same_altitude is None or there is None else
+           "same level · " if r.same_altitude else f"level {there.altitude} · ")
+    lines.append(alt + ("in fire arc" if r.in_arc else "out of fire arc"))
     return lines
 
 
