@@ -89,12 +89,13 @@ def test_r1_2_a_moved_or_landed_aircraft_has_no_reach() -> None:
 
 
 def test_reach_at_speed_12_under_100_ms() -> None:
-    """Issue 10 budget: the overlay at speed 12 in under 100 ms (median of 5)."""
-    u = fighter(12)
+    """Issue 10 budget: the overlay at speed 12 in under 100 ms (median of 5),
+    with 6 thrust points (13 speeds from 6 to 18 searched, R-3.1)."""
+    u = unit("a", q=50, r=25, speed=12, prof=dict(move=18, thrust=6, g_rating=1))
     times = []
     for _ in range(5):
         t = time.perf_counter()
-        reach(u, OPEN, OPTS)
+        reach(u, BattleMap(100, 100), OPTS)
         times.append(time.perf_counter() - t)
     assert sorted(times)[2] < 0.1
 
@@ -138,3 +139,20 @@ def test_no_level_plan_reaches_a_hex_the_overlay_misses(
     x = reach(u, OPEN, OPTS).hexes.get(pc.end.hex)
     assert x is not None and x.kind != "out"
     assert x.all_pass >= pc.all_pass_probability
+
+
+def test_readout_range_band_bearing_altitude_and_arc() -> None:
+    """RULES-NOTES D range bands (2 hexes each) and the fire arc; S0 §Altitude
+    and combat: same level or not; bearing clockwise from the nose."""
+    from ka_tui.rules.air.reach import readout
+
+    u = unit("a", q=5, r=5, facing=1, altitude=3)
+    ahead = u.hex.neighbour(1).neighbour(1).neighbour(1)
+    r = readout(u, ahead, OPTS, unit("b", q=ahead.q, r=ahead.r, altitude=3))
+    assert (r.hexes, r.band, r.bearing, r.clock, r.same_altitude, r.in_arc) == \
+        (3, 2, 0, 12, True, True)
+    behind = readout(u, u.hex.neighbour(4), OPTS, unit("c", altitude=2))
+    assert (behind.bearing, behind.clock, behind.same_altitude, behind.in_arc) == \
+        (180, 6, False, False)
+    right = readout(u, u.hex.neighbour(2), OPTS)
+    assert (right.bearing, right.clock, right.same_altitude) == (60, 2, None)

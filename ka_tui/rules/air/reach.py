@@ -53,6 +53,8 @@ ReachKind = Literal["free", "check", "out"]
 _DIRS: tuple[tuple[int, int], ...] = tuple(
     (Hex(0, 0).neighbour(f).q, Hex(0, 0).neighbour(f).r) for f in range(FACINGS))
 
+_FORWARD, _LEFT, _RIGHT = Forward(), TurnLeft(), TurnRight()
+
 # A search state: q, r, facing, straight run (capped at the turn mode's need).
 _State = tuple[int, int, int, int]
 
@@ -146,41 +148,54 @@ def reach(unit: AirUnit, battle_map: BattleMap, options: AirOptions) -> Reach:
         return Reach(unit.id, {}, f"{unit.id} has no legal level move")
     turns = under_control(unit)
     gcache: dict[int, tuple[RequiredCheck, ...]] = {}
+    odds: dict[tuple[int, int],
+               tuple[tuple[RequiredCheck, ...], Fraction, Fraction | None, float]] = {}
 
-    def gchecks(sides: int) -> tuple[RequiredCheck, ...]:
-        if sides not in gcache:
-            gcache[sides] = tuple(RequiredCheck(g.what, g.target, -1, g.on_fail)
-                                  for g in gload.gload_checks(unit, sides, options))
-        return gcache[sides]
+    def route_odds(o: _Option, sides: int) -> tuple[tuple[RequiredCheck, ...], Fraction,
+                                                    Fraction | None, float]:
+        key = (o.speed, sides)
+        if key not in odds:
+            if sides not in gcache:
+                gcache[sides] = tuple(RequiredCheck(g.what, g.target, -1, g.on_fail)
+                                      for g in gload.gload_checks(unit, sides, options))
+            checks = o.base_checks + gcache[sides]
+            probs = [c.probability for c in checks]
+            p = Fraction(1)
+            for x in probs:
+                p *= x
+            odds[key] = (checks, p, min(probs, default=None), float(p))
+        return odds[key]
 
-    best: dict[Hex, ReachHex] = {}
-    rank: dict[Hex, tuple[Fraction, int]] = {}
+    # per hex (q, r): (all-pass odds, -sides) to rank routes (as floats, quick to
+    # compare), and where the route is
+    rank: dict[tuple[int, int], tuple[float, int]] = {}
+    where: dict[tuple[int, int], tuple[_Option, dict[int, _Layer], _State]] = {}
     by_need: dict[int, list[_Option]] = {}
     for o in opts:
         by_need.setdefault(o.need, []).append(o)
     for need, group in by_need.items():
         ends = {o.speed: o for o in group}
-        layers = _search(unit, battle_map, need, max(ends), group[0].altitudes
-                         if len(group) == 1 else _longest(group), turns, set(ends))
+        layers = _search(unit, battle_map, need, max(ends), _longest(group), turns)
         for speed, o in ends.items():
-            layer = layers[speed]
-            per_hex: dict[Hex, tuple[int, _State]] = {}
-            for st, sides in layer.best.items():
-                h = Hex(st[0], st[1])
-                if h not in per_hex or sides < per_hex[h][0]:
-                    per_hex[h] = (sides, st)
-            for h, (sides, st) in per_hex.items():
-                checks = o.base_checks + gchecks(sides)
-                p = Fraction(1)
-                for c in checks:
-                    p *= c.probability
-                key = (p, -sides)
-                if h in rank and rank[h] >= key:
+            per_hex: dict[tuple[int, int], tuple[int, _State]] = {}
+            for st, sides in layers[speed].best.items():
+                cell = (st[0], st[1])
+                got = per_hex.get(cell)
+                if got is None or sides < got[0]:
+                    per_hex[cell] = (sides, st)
+            for cell, (sides, st) in per_hex.items():
+                key = (route_odds(o, sides)[3], -sides)
+                old = rank.get(cell)
+                if old is not None and old >= key:
                     continue
-                rank[h] = key
-                plan = o.prefix + _route(layers, speed, st)
-                worst = min((c.probability for c in checks), default=None)
-                best[h] = ReachHex(h, "check" if checks else "free", plan, checks, p, worst)
+                rank[cell] = key
+                where[cell] = (o, layers, st)
+    best: dict[Hex, ReachHex] = {}
+    for cell, (o, layers, st) in where.items():
+        checks, p, worst, _ = route_odds(o, -rank[cell][1])
+        h = Hex(*cell)
+        best[h] = ReachHex(h, "check" if checks else "free", o.prefix + _route(layers, o.speed, st),
+                           checks, p, worst)
     radius = max(o.speed for o in opts)
     for k in range(radius + 1):
         for h in ring(unit.hex, k):
@@ -198,7 +213,7 @@ def _longest(group: list[_Option]) -> tuple[int, ...]:
 
 
 def _search(unit: AirUnit, battle_map: BattleMap, need: int, hexes: int,
-            altitudes: tuple[int, ...], turns: bool, keep: set[int]) -> dict[int, _Layer]:
+            altitudes: tuple[int, ...], turns: bool) -> dict[int, _Layer]:
     """Layer k: every (hex, facing, run) after k hexes, with the fewest sides."""
     bounded = bool(battle_map.cols)
     start: _State = (unit.hex.q, unit.hex.r, unit.facing, min(unit.straight_run, need))
@@ -225,7 +240,7 @@ def _search(unit: AirUnit, battle_map: BattleMap, need: int, hexes: int,
             old = nxt.best.get(ns)
             if old is None or sides < old:
                 nxt.best[ns] = sides
-                nxt.parent[ns] = (st, Forward())
+                nxt.parent[ns] = (st, _FORWARD)
         if turns:
             _turn_closure(nxt, need)
         layer = nxt
@@ -244,7 +259,7 @@ def _turn_closure(layer: _Layer, need: int) -> None:
         for st in frontier:
             q, r, f, _run = st
             sides = layer.best[st] + 1
-            for step, nf in ((TurnLeft(), (f - 1) % FACINGS), (TurnRight(), (f + 1) % FACINGS)):
+            for step, nf in ((_LEFT, (f - 1) % FACINGS), (_RIGHT, (f + 1) % FACINGS)):
                 ns: _State = (q, r, nf, 0)
                 old = layer.best.get(ns)
                 if old is None or sides < old:
