@@ -37,7 +37,7 @@ def show_overlays(screen: AirScreen, runner: Runner) -> None:
             path = [p.hex for p in check.path]
             thrust_used = check.thrust_used
             detail = views.plan_lines(u.id, runner.plan_text(u.id), u.id in runner.evasive,
-                                      check)
+                                      check) + runner.collision_lines(u.id, check)
     if phase is Phase.BETWEEN_TURNS and screen.show_start:
         detail = runner.start_lines()
     if u is not None and phase is Phase.SHOOTING:

@@ -116,6 +116,23 @@ class Runner:
             return None
         return validate_plan(u, self.plan(uid), self.battle_map, self.options)
 
+    def collision_lines(self, uid: str, check: PlanCheck) -> list[str]:
+        """R-6 along the path: each place the move passes with an out-of-control
+        object, with the chance of a collision (no dice)."""
+        from ka_tui.rules.air.collisions import path_collision_checks
+
+        u = self.unit(uid)
+        if u is None or not check.legal:
+            return []
+        others = [o for o in self.state.units if o.id != uid]
+        out = []
+        for place, target in path_collision_checks(u, check.end, check.path, others):
+            col, row = place.hex.to_offset()
+            p = target.probability()
+            out.append(f"- R-6 collision check at {col},{row} level {place.altitude}: "
+                       f"{target.render()} = {float(p):.0%}")
+        return out
+
     def plan_text(self, uid: str) -> str:
         return format_plan(self.plan(uid))
 
