@@ -13,41 +13,55 @@ Every step the GM takes is one event, written in its own transaction:
                    replay recomputes both from the faces)
 ``fight_ended``    the outcome written back to the characters (same transaction)
 
-``progress_of(events)`` replays a log through the rules engine (pure: no
-database), so quitting mid-fight and starting again resumes exactly where the
-last committed event left it. Undo drops the last round's events in one
-transaction. The rules engine decides everything; this module only stores
-its inputs (cards, faces) and maps roster rows to ``Fighter``s.
+The replay and the checks are pure and live in ``rules/cqc/log.py``
+(``replay``, ``accept``, ``FightProgress``, ``undo_from``, ``outcome_of``; names
+re-exported here), so quitting mid-fight and starting again resumes exactly
+where the last committed event left it. Every write goes through
+``store/events.py``: it names the position it expects (``expect_seq``, the
+``FightProgress.seq`` the screen shows) and is refused inside the write
+transaction (``StaleLog``) if another window wrote meanwhile, or (``Refused``)
+if the rules do not take it on the log as it is now. Undo drops the last
+round's events in one transaction; on a damaged log it drops everything from
+the first event that does not replay. This module only stores the engine's
+inputs (cards, faces) and maps roster rows to ``Fighter``s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
-from ka_tui.rules.cqc import (
-    CqcCard, Fight, Fighter, InitiativeResult, RoundReport, Weapon, initiative_order,
-    resolve_round,
-)
 from ka_tui.rules.core.options import HouseRules, UntrainedCloseCombat
 from ka_tui.rules.core.skills import Level, Skill, SkillKind, pool_of
+from ka_tui.rules.cqc import CqcCard, Fight, Fighter, InitiativeResult, RoundReport, Weapon
+from ka_tui.rules.cqc.log import (  # the pure fight log, re-exported for the store's callers
+    ROUND_KINDS, FightEventKind, FightLogError, FightOutcome, FightProgress, FightStep,
+    card_order, faces_of, outcome_of, progress_of, replay_prefix, undo_from,
+)
+from ka_tui.store import events as ev
+from ka_tui.store.events import LogEvent, LogRef, Refused, StaleLog
+
+__all__ = [
+    "ROUND_KINDS", "Candidate", "FightEventKind", "FightLogError", "FightOutcome",
+    "FightProgress", "FightStep", "Outcome", "Refused", "StaleLog", "card_order",
+    "faces_of", "fighter_of", "finish_fight", "load_candidates", "load_progress",
+    "open_fights", "outcome_of", "progress_of", "record", "record_card", "record_dice",
+    "record_initiative", "record_resolved", "record_reveal", "start_fight",
+    "undo_last_round", "undo_from",
+]
 
 CLOSE_COMBAT = "close combat"
 COMBAT_INITIATIVE = "combat initiative"
 
-STARTED = "fight_started"
-INITIATIVE = "initiative"
-CARD = "card_entered"
-REVEALED = "cards_revealed"
-DICE = "dice_rolled"
-RESOLVED = "round_resolved"
-ENDED = "fight_ended"
-ROUND_KINDS = (CARD, REVEALED, DICE, RESOLVED)
-
-
-class FightLogError(ValueError):
-    """The stored log does not replay (a changed engine or a damaged file)."""
+STARTED = FightEventKind.STARTED
+INITIATIVE = FightEventKind.INITIATIVE
+CARD = FightEventKind.CARD
+REVEALED = FightEventKind.REVEALED
+DICE = FightEventKind.DICE
+RESOLVED = FightEventKind.RESOLVED
+ENDED = FightEventKind.ENDED
+Outcome = FightOutcome
 
 
 # ------------------------------------------------------------ roster -> fighters
@@ -125,201 +139,7 @@ def fighter_of(character: Mapping[str, Any], skills: Sequence[Mapping[str, Any]]
                      tuple((int(w["id"]), str(w["name"])) for w in slotted), note, unable)
 
 
-# ------------------------------------------------------------- the replay
-
-
-@dataclass(frozen=True)
-class FightProgress:
-    """Where a fight stands after replaying its log.
-
-    ``step`` is the S0 step the GM is at: 1 order, 2 plan (cards being
-    entered), 3 reveal (all cards in, still masked), 4 roll (revealed), 5
-    resolve (dice rolled, report shown), 6 damage (round resolved; ``fight``
-    is already the next round's state). ``over`` once no pairing is active;
-    ``ended`` once the outcome was written back.
-    """
-
-    fight_id: int
-    name: str
-    start: Fight
-    rules: HouseRules
-    characters: Mapping[str, int]
-    weapon_rows: Mapping[str, tuple[tuple[int, str], ...]]
-    fight: Fight
-    step: int
-    initiative: InitiativeResult | None = None
-    cards: Mapping[str, tuple[CqcCard, ...]] = field(default_factory=dict)
-    reports: tuple[RoundReport, ...] = ()
-    rolled: RoundReport | None = None
-    rolled_after: Fight | None = None
-    typed_dice: bool = False
-    before_last: Fight | None = None  # the state before the last resolved round
-    ended: bool = False
-    outcome: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def round(self) -> int:
-        """The round being played (at step 6: the round just resolved)."""
-        return self.fight.round - 1 if self.step == 6 else self.fight.round
-
-    @property
-    def over(self) -> bool:
-        return self.fight.over
-
-    @property
-    def to_enter(self) -> tuple[str, ...]:
-        """Who still has to enter a card this round, in the order of combat."""
-        return tuple(f for f in card_order(self.fight) if f not in self.cards)
-
-    @property
-    def round_cards(self) -> tuple[CqcCard, ...]:
-        return tuple(c for fid in card_order(self.fight) for c in self.cards.get(fid, ()))
-
-    @property
-    def last_report(self) -> RoundReport | None:
-        return self.rolled or (self.reports[-1] if self.reports else None)
-
-
-def card_order(fight: Fight) -> tuple[str, ...]:
-    """Fighters with an active pairing, in the order of combat (S0 step 3)."""
-    busy = {x for p in fight.active_pairings for x in (p.a, p.b)}
-    return tuple(f for f in fight.order if f in busy)
-
-
-def faces_of(payload: Mapping[str, Any]) -> tuple[int, ...]:
-    return tuple(int(face) for _, face in payload.get("faces", ()))
-
-
-def progress_of(fight_id: int, name: str,
-                events: Iterable[tuple[str, Mapping[str, Any]]]) -> FightProgress:
-    """Replay ``(kind, payload)`` events through the engine (never rolls)."""
-    items = list(events)
-    if not items or items[0][0] != STARTED:
-        raise FightLogError("the log does not begin with the fight's start")
-    head = items[0][1]
-    start = Fight.from_dict(head["fight"])
-    rules = HouseRules.from_dict(head.get("rules", {}))
-    chars = {str(k): int(v) for k, v in head.get("characters", {}).items()}
-    rows = {str(k): tuple((int(i), str(n)) for i, n in v)
-            for k, v in head.get("weapon_rows", {}).items()}
-    fight = start
-    initiative: InitiativeResult | None = None
-    cards: dict[str, tuple[CqcCard, ...]] = {}
-    reports: list[RoundReport] = []
-    rolled: RoundReport | None = None
-    rolled_after: Fight | None = None
-    before_last: Fight | None = None
-    revealed = typed = ended = resolved_last = False
-    outcome: Mapping[str, Any] = {}
-    for kind, data in items[1:]:
-        resolved_last = False
-        if kind == INITIATIVE:
-            try:
-                initiative = initiative_order(start.fighters, list(faces_of(data)), rules)
-            except ValueError as e:
-                raise FightLogError(f"the order of combat does not replay: {e}") from None
-            fight = fight.with_order(initiative.order)
-        elif kind == CARD:
-            cards[str(data["owner"])] = tuple(CqcCard.from_dict(c) for c in data["cards"])
-        elif kind == REVEALED:
-            revealed = True
-        elif kind == DICE:
-            round_cards = [c for fid in card_order(fight) for c in cards.get(fid, ())]
-            try:
-                rolled_after, rolled = resolve_round(fight, round_cards,
-                                                     list(faces_of(data)), rules)
-            except ValueError as e:
-                raise FightLogError(f"round {fight.round} does not replay: {e}") from None
-            typed = bool(data.get("typed"))
-        elif kind == RESOLVED:
-            if rolled is None or rolled_after is None:
-                raise FightLogError("a round was resolved before its dice were rolled")
-            reports.append(rolled)
-            before_last, fight = fight, rolled_after
-            rolled = rolled_after = None
-            cards, revealed, resolved_last = {}, False, True
-        elif kind == ENDED:
-            ended, outcome = True, data
-    if initiative is None:
-        step = 1
-    elif resolved_last or ended:
-        step = 6 if reports else 2
-    elif rolled is not None:
-        step = 5
-    elif revealed:
-        step = 4
-    elif cards and not [f for f in card_order(fight) if f not in cards]:
-        step = 3
-    else:
-        step = 2
-    return FightProgress(fight_id, name, start, rules, chars, rows, fight=fight, step=step, initiative=initiative, cards=cards,
-                         reports=tuple(reports), rolled=rolled, rolled_after=rolled_after,
-                         typed_dice=typed, before_last=before_last, ended=ended,
-                         outcome=outcome)
-
-
-def undo_from(events: Sequence[tuple[int, str, Mapping[str, Any]]]) -> int | None:
-    """The first ``seq`` to drop to undo the last round: every event of the
-    newest round that has any (a half-played round goes back to its start;
-    a resolved one is dropped whole); with no round events, the initiative.
-    None when there is nothing to undo (or the fight has ended)."""
-    if any(kind == ENDED for _, kind, _ in events):
-        return None
-    rounds = [int(p["round"]) for _, kind, p in events if kind in ROUND_KINDS]
-    if rounds:
-        last = max(rounds)
-        return min(seq for seq, kind, p in events
-                   if kind in ROUND_KINDS and int(p["round"]) == last)
-    inits = [seq for seq, kind, _ in events if kind == INITIATIVE]
-    return min(inits) if inits else None
-
-
-# --------------------------------------------------------- the outcome
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What a fight leaves on the characters (RULES-NOTES B; see ``outcome_of``)."""
-
-    k_points: Mapping[int, int]                    # character id -> K-points now
-    weapon_moves: tuple[tuple[int, int, str], ...]  # (weapon row, new owner, weapon name)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"k_points": {str(k): v for k, v in self.k_points.items()},
-                "weapon_moves": [list(m) for m in self.weapon_moves]}
-
-
-def outcome_of(progress: FightProgress) -> Outcome:
-    """What carries over when a fight ends: K-points lost (S0 §6) and, under
-    house rule ``cqc.disarm_keeps_weapon``, the weapons taken by Disarm
-    (S0 §2.2) change hands, followed round by round. AP, Feint bonuses and
-    Control last only for the fight."""
-    chars = progress.characters
-    k = {chars[f.id]: f.k_points for f in progress.fight.fighters
-         if f.k_points != progress.start.fighter(f.id).k_points}
-    moves: list[tuple[int, int, str]] = []
-    if progress.rules.cqc.disarm_keeps_weapon:
-        held = {fid: list(rows) for fid, rows in progress.weapon_rows.items()}
-        for report in progress.reports:
-            for e in report.all_effects:
-                if e.kind.value != "disarm" or e.weapon is None:
-                    continue
-                row = next((r for r in held.get(e.fighter, []) if r[1] == e.weapon), None)
-                if row is None:
-                    continue
-                held[e.fighter].remove(row)
-                held.setdefault(e.source, []).append(row)
-                moves.append((row[0], chars[e.source], row[1]))
-    return Outcome(k, tuple(moves))
-
-
 # ------------------------------------------------------------ the database
-
-
-def _db_helpers() -> Any:
-    from ka_tui.store import logs
-
-    return logs
 
 
 def load_candidates(db: Any) -> tuple[list[Candidate], HouseRules]:
@@ -372,11 +192,10 @@ def start_fight(db: Any, pairs: Sequence[tuple[int, int]], name: str | None = No
     payload = {"fight": fight.to_dict(), "rules": rules.to_dict(),
                "characters": {c.fid: c.id for c in chosen},
                "weapon_rows": {c.fid: [list(r) for r in c.weapon_rows] for c in chosen}}
-    logs = _db_helpers()
     with db.batch():
-        row = logs.new_fight(db, title)
-        logs.append_fight_event(db, row.id, STARTED, payload)
-    return int(row.id)
+        head = ev.new_log(db, ev.LogKind.FIGHT, title)
+        ev.append(db, LogRef.fight(head.id), LogEvent(STARTED, payload), 0)
+    return int(head.id)
 
 
 def fight_title(names: Sequence[str], pairs: int) -> str:
@@ -387,89 +206,110 @@ def fight_title(names: Sequence[str], pairs: int) -> str:
 
 def open_fights(db: Any) -> list[tuple[int, str, str]]:
     """(id, name, status) of every fight, newest first."""
-    return [(int(f.id), f.name, f.status) for f in reversed(_db_helpers().list_fights(db))]
+    return [(f.id, f.name, f.status) for f in reversed(ev.heads(db, ev.LogKind.FIGHT))]
 
 
 def load_progress(db: Any, fight_id: int) -> FightProgress:
-    """Read a fight's log (one read) and replay it."""
-    logs = _db_helpers()
-    name = next((f.name for f in logs.list_fights(db) if f.id == fight_id), f"Fight {fight_id}")
-    events = [(e.kind, logs.payload_of(e)) for e in logs.fight_events(db, fight_id)]
-    return progress_of(fight_id, name, events)
+    """Read a fight's log (one read) and replay it. A damaged log (one the
+    rules cannot replay to its end) gives the state before its first bad
+    event, with ``broken`` naming that event (``undo_last_round`` drops from
+    it); ``FightLogError`` only when not even the start reads."""
+    log = LogRef.fight(fight_id)
+    name = next((f.name for f in ev.heads(db, ev.LogKind.FIGHT) if f.id == fight_id),
+                f"Fight {fight_id}")
+    stored = ev.events(db, log)
+    progress, error = replay_prefix([(e.kind, e.payload) for e in stored],
+                                    fight_id=fight_id, name=name)
+    if progress is None:
+        assert error is not None
+        raise error
+    last = stored[-1].seq if stored else 0
+    if error is None:
+        return replace(progress, seq=last)
+    bad = stored[error.index] if error.index is not None else stored[-1]
+    return replace(progress, seq=last, broken_seq=bad.seq,
+                   broken=f"event {bad.seq} ({bad.kind}) cannot be replayed: {error.detail}")
 
 
-def record(db: Any, fight_id: int, kind: str, payload: Mapping[str, Any]) -> None:
-    """One event, one transaction."""
-    _db_helpers().append_fight_event(db, fight_id, kind, dict(payload))
+def record(db: Any, fight_id: int, kind: str, payload: Mapping[str, Any],
+           expect_seq: int | None = None) -> LogEvent:
+    """One event, one transaction, checked by the rules on the log as it is
+    (``Refused``) and, given ``expect_seq``, refused if another window wrote
+    since (``StaleLog``)."""
+    return ev.append(db, LogRef.fight(fight_id), LogEvent(kind, dict(payload)), expect_seq)
 
 
-def record_initiative(db: Any, fight_id: int, result: InitiativeResult, typed: bool) -> None:
+def record_initiative(db: Any, fight_id: int, result: InitiativeResult, typed: bool, *,
+                      expect_seq: int | None = None) -> None:
     record(db, fight_id, INITIATIVE, {"faces": [list(f) for f in result.faces],
-                                      "order": list(result.order), "typed": typed})
+                                      "order": list(result.order), "typed": typed},
+           expect_seq)
 
 
 def record_card(db: Any, fight_id: int, round_no: int, owner: str,
-                cards: Sequence[CqcCard]) -> None:
+                cards: Sequence[CqcCard], *, expect_seq: int | None = None) -> None:
     record(db, fight_id, CARD, {"round": round_no, "owner": owner,
-                                "cards": [c.to_dict() for c in cards]})
+                                "cards": [c.to_dict() for c in cards]}, expect_seq)
 
 
-def record_reveal(db: Any, fight_id: int, round_no: int) -> None:
-    record(db, fight_id, REVEALED, {"round": round_no})
+def record_reveal(db: Any, fight_id: int, round_no: int, *,
+                  expect_seq: int | None = None) -> None:
+    record(db, fight_id, REVEALED, {"round": round_no}, expect_seq)
 
 
 def record_dice(db: Any, fight_id: int, round_no: int, report: RoundReport,
-                typed: bool) -> None:
+                typed: bool, *, expect_seq: int | None = None) -> None:
     record(db, fight_id, DICE, {"round": round_no, "typed": typed,
                                 "faces": [list(f) for f in report.faces],
-                                "labels": list(report.dice_labels)})
+                                "labels": list(report.dice_labels)}, expect_seq)
 
 
-def record_resolved(db: Any, fight_id: int, report: RoundReport, after: Fight) -> None:
+def record_resolved(db: Any, fight_id: int, report: RoundReport, after: Fight, *,
+                    expect_seq: int | None = None) -> None:
     record(db, fight_id, RESOLVED, {"round": report.round, "report": report.to_dict(),
-                                    "after": after.to_dict()})
+                                    "after": after.to_dict()}, expect_seq)
 
 
-def undo_last_round(db: Any, fight_id: int) -> int:
-    """Drop the last round's events (``undo_from``) in one transaction;
-    returns how many were dropped."""
-    from sqlmodel import col, delete, select
-
-    from ka_tui.store.models import FightEvent
-
-    logs = _db_helpers()
-    with db.transaction() as s:
-        rows = list(s.exec(select(FightEvent).where(FightEvent.fight_id == fight_id)
-                           .order_by(col(FightEvent.seq))).all())
-        first = undo_from([(r.seq, r.kind, logs.payload_of(r)) for r in rows])
-        if first is None:
-            return 0
-        s.exec(delete(FightEvent).where(col(FightEvent.fight_id) == fight_id,
-                                        col(FightEvent.seq) >= first))
-        return sum(1 for r in rows if r.seq >= first)
+def _undo_point(done: Sequence[LogEvent]) -> int | None:
+    """Where undo starts: the first event that does not replay, if any (a
+    damaged log goes back to before it), else the last round (``undo_from``)."""
+    if not done:
+        return None
+    _, error = replay_prefix([(e.kind, e.payload) for e in done])
+    if error is not None and error.index is not None:
+        return done[error.index].seq
+    return undo_from([(e.seq, e.kind, e.payload) for e in done])
 
 
-def finish_fight(db: Any, fight_id: int) -> Outcome:
+def undo_last_round(db: Any, fight_id: int, *, expect_seq: int | None = None) -> int:
+    """Drop the last round's events (``undo_from``), or on a damaged log every
+    event from the first that does not replay, in one transaction; returns
+    how many were dropped."""
+    return len(ev.drop_where(db, LogRef.fight(fight_id), expect_seq, _undo_point))
+
+
+def finish_fight(db: Any, fight_id: int, *, expect_seq: int | None = None) -> FightOutcome:
     """Write the outcome back to the characters, log ``fight_ended`` and mark
     the fight ended -- all in one transaction. Refused unless the fight is
     over and not yet ended."""
     from ka_tui.store import roster
     from ka_tui.store.errors import ValidationError
 
-    logs = _db_helpers()
     with db.batch():
         progress = load_progress(db, fight_id)
+        if expect_seq is not None and progress.seq != expect_seq:
+            raise StaleLog(LogRef.fight(fight_id), expect_seq, progress.seq)
         if progress.ended:
             raise ValidationError("fight", "this fight has already ended")
-        if not progress.over or progress.step != 6:
+        if progress.broken or not progress.over or progress.step != 6:
             raise ValidationError("fight", "the fight is not over yet")
         outcome = outcome_of(progress)
         for cid, k in outcome.k_points.items():
             roster.update_character(db, cid, k_points=max(0, k))
         for row_id, owner, _ in outcome.weapon_moves:
             _move_weapon(db, row_id, owner)
-        logs.append_fight_event(db, fight_id, ENDED, outcome.to_dict())
-        logs.end_fight(db, fight_id)
+        record(db, fight_id, ENDED, outcome.to_dict(), progress.seq)
+        ev.set_status(db, LogRef.fight(fight_id), "ended")
     return outcome
 
 

@@ -146,37 +146,38 @@ class RollLog(SQLModel, table=True):
     created_at: Optional[str] = _created_at()
 
 
-class Fight(SQLModel, table=True):
+class _LogHeadRow(SQLModel):
+    """A log's head row (``store/events.py``): fights and battles alike."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    name: str
+    status: str = "open"
+    created_at: Optional[str] = _created_at()
+
+
+class _LogEventRow(SQLModel):
+    """One event of a log; each kind adds its link column to the head."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    seq: int
+    kind: str
+    payload: str = "{}"
+    created_at: Optional[str] = _created_at()
+
+
+class Fight(_LogHeadRow, table=True):
     __tablename__ = "fight"
-    id: Optional[int] = Field(default=None, primary_key=True)
-    name: str
-    status: str = "open"
-    created_at: Optional[str] = _created_at()
 
 
-class FightEvent(SQLModel, table=True):
+class FightEvent(_LogEventRow, table=True):
     __tablename__ = "fight_event"
-    id: Optional[int] = Field(default=None, primary_key=True)
     fight_id: int = Field(foreign_key="fight.id", ondelete="CASCADE")
-    seq: int
-    kind: str
-    payload: str = "{}"
-    created_at: Optional[str] = _created_at()
 
 
-class Battle(SQLModel, table=True):
+class Battle(_LogHeadRow, table=True):
     __tablename__ = "battle"
-    id: Optional[int] = Field(default=None, primary_key=True)
-    name: str
-    status: str = "open"
-    created_at: Optional[str] = _created_at()
 
 
-class BattleEvent(SQLModel, table=True):
+class BattleEvent(_LogEventRow, table=True):
     __tablename__ = "battle_event"
-    id: Optional[int] = Field(default=None, primary_key=True)
     battle_id: int = Field(foreign_key="battle.id", ondelete="CASCADE")
-    seq: int
-    kind: str
-    payload: str = "{}"
-    created_at: Optional[str] = _created_at()

@@ -186,3 +186,43 @@ def test_battle_physical_dice_are_asked_for_one_at_a_time() -> None:
                                                                          [6, 1], [6, 1]]
     with pytest.raises(TurnError):
         b.needs("move_committed", {"unit": "B", "plan": [], "evasive": False}, [])
+
+
+def _tail_chase(seed: int) -> Battle:
+    """A (blue) 3 hexes behind B (red), both north at speed 6: A gets a shot
+    (RULES-NOTES D) in the one turn played."""
+    a = unit("A", "blue", q=1, r=6, facing=0, speed=6)
+    b = unit("B", "red", q=1, r=3, facing=0, speed=6)
+    battle = Battle.start([a, b], MAP, OPT, MAP_TEXT)
+    play_one_turn(battle, RandomDice(seed))
+    return battle
+
+
+def test_battle_replays_under_the_house_rules_it_was_started_with() -> None:
+    """Issue 9: battle_started records the air house rules; after the
+    campaign's rules change (hits on 7+: none), the log still replays to the
+    same state, and Battle.from_events plays on under the recorded rules."""
+    import dataclasses
+
+    played = _tail_chase(3)
+    events = json.loads(json.dumps(played.events))
+    assert events[0]["data"]["rules"]["firepower_hit_on"] == 4
+    assert [e["kind"] for e in events].count("shot_resolved") == 1
+    changed = dataclasses.replace(OPT, firepower_hit_on=7)
+    assert replay(events, MAP, changed) == played.state
+    again = Battle.from_events(events, MAP, changed)
+    assert again.state == played.state and again.options == OPT
+    # Without the recorded rules the same log does not replay under the new ones.
+    del events[0]["data"]["rules"]
+    with pytest.raises(ReplayError, match="not used"):
+        replay(events, MAP, changed)
+
+
+def test_battle_log_without_recorded_rules_replays_under_the_given_ones() -> None:
+    """A log written before issue 9 (no ``rules`` in battle_started) replays
+    as before: under the options passed in."""
+    played = _tail_chase(3)
+    events = json.loads(json.dumps(played.events))
+    del events[0]["data"]["rules"]
+    assert replay(events, MAP, OPT) == played.state
+    assert Battle.from_events(events, MAP, OPT).state == played.state

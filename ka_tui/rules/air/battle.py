@@ -5,7 +5,10 @@ Each event is ``{"seq", "kind", "data", "faces", "log"}``: ``faces`` are the dic
 the step used, as ``[sides, face]`` pairs, so a replay never re-rolls; ``log``
 is what the GM read when it happened. Kinds:
 
-- ``battle_started`` ``{"units": [AirUnit…], "map": text or null}``
+- ``battle_started`` ``{"units": [AirUnit…], "map": text or null, "rules": {air
+  house rules}}`` (the air options the battle is played under; a replay uses
+  them, not the campaign's current ones; older logs without them replay under
+  the options given)
 - ``turn_started`` ``{}`` (R-1.1 initiative, R-3.2 start of turn)
 - ``move_committed`` ``{"unit", "plan": [step…], "evasive"}`` (R-3 … R-10, R-8)
 - ``shot_resolved`` ``{"shooter", "target", "weapon"}`` (RULES-NOTES D)
@@ -21,18 +24,58 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from ka_tui.rules.air import turn as t
 from ka_tui.rules.air.codec import decode, encode, plan_from_json, plan_to_json
 from ka_tui.rules.air.battle_map import BattleMap
 from ka_tui.rules.air.units import AirUnit
-from ka_tui.rules.core.dice import Dice, DiceError, RecordingDice, ScriptedDice
+from ka_tui.rules.core.dice import (
+    Dice, DiceError, DiceFault, RecordingDice, ScriptedDice, bad_face,
+)
 from ka_tui.rules.air.evasive import WeaponKind
 from ka_tui.rules.air.move_plan import Plan
-from ka_tui.rules.core.options import AirOptions
+from ka_tui.rules.core.options import AirOptions, HouseRules
 
 Event = dict[str, Any]
+
+
+class BattleEventKind(StrEnum):
+    """The kinds of event in a battle's log (their values are what is stored)."""
+
+    STARTED = "battle_started"
+    TURN = "turn_started"
+    MOVE = "move_committed"
+    SHOT = "shot_resolved"
+    RAM = "ram_resolved"
+    PHASE_ENDED = "phase_ended"
+
+
+def accept_kind(done: Sequence[str], kind: str) -> str | None:
+    """The structure of a battle log (R-1): it begins with ``battle_started``,
+    which comes only once, and holds only known kinds. None, or why not."""
+    try:
+        k = BattleEventKind(kind)
+    except ValueError:
+        return f"unknown battle event {kind!r}"
+    if not done and k is not BattleEventKind.STARTED:
+        return "a battle log starts with battle_started"
+    if done and k is BattleEventKind.STARTED:
+        return "the battle has already started"
+    return None
+
+
+def rules_of(start: Event, fallback: AirOptions) -> AirOptions:
+    """The air house rules a battle was started under (its start event), or
+    ``fallback`` for a log written before they were recorded."""
+    recorded = start.get("data", {}).get("rules")
+    if recorded is None:
+        return fallback
+    try:
+        return HouseRules.from_dict({"air": recorded}).air
+    except ValueError as e:
+        raise ReplayError(f"the battle's house rules do not read: {e}") from None
 
 
 class ReplayError(ValueError):
@@ -77,7 +120,7 @@ class _AskDice:
             raise _NeedDie(sides)
         face = self._faces.pop(0)
         if not 1 <= face <= sides:
-            raise DiceError(f"{face} is not a face of a d{sides} (1–{sides})")
+            raise bad_face(face, sides)
         return face
 
 
@@ -93,18 +136,23 @@ def next_die(state: t.BattleState, kind: str, data: dict[str, Any], battle_map: 
     return None
 
 
-def start_event(units: Iterable[AirUnit], map_text: str | None = None) -> Event:
+def start_event(units: Iterable[AirUnit], map_text: str | None = None,
+                options: AirOptions | None = None) -> Event:
+    """The first event; records the air house rules when given (a battle
+    replays under the rules it was started with)."""
     us = tuple(units)
     ids = [u.id for u in us]
     if len(set(ids)) != len(ids):
         raise ValueError("aircraft ids must be unique in a battle")
-    return {"seq": 0, "kind": "battle_started",
-            "data": {"units": [encode(u) for u in us], "map": map_text},
+    data: dict[str, Any] = {"units": [encode(u) for u in us], "map": map_text}
+    if options is not None:
+        data["rules"] = HouseRules(air=options).to_dict()["air"]
+    return {"seq": 0, "kind": BattleEventKind.STARTED.value, "data": data,
             "faces": [], "log": [f"battle started with {len(us)} aircraft"]}
 
 
 def initial_state(event: Event) -> t.BattleState:
-    if event.get("kind") != "battle_started":
+    if event.get("kind") != BattleEventKind.STARTED:
         raise ReplayError("a battle log starts with battle_started")
     return t.BattleState(tuple(decode(AirUnit, u) for u in event["data"]["units"]))
 
@@ -112,49 +160,52 @@ def initial_state(event: Event) -> t.BattleState:
 def apply_action(state: t.BattleState, kind: str, data: dict[str, Any], battle_map: BattleMap,
                  dice: Dice, options: AirOptions) -> tuple[t.BattleState, tuple[str, ...], object]:
     """One step of the turn through the rules: (new state, log lines, result)."""
-    if kind == "turn_started":
+    if kind == BattleEventKind.TURN:
         s, start = t.begin_turn(state, battle_map, dice, options)
         return s, start.log, start
-    if kind == "move_committed":
+    if kind == BattleEventKind.MOVE:
         plan = plan_from_json(data["plan"])
         s, mv = t.move_unit(state, data["unit"], plan, battle_map, dice, options,
                             evasive=bool(data.get("evasive", False)))
         return s, mv.log, mv
-    if kind == "shot_resolved":
+    if kind == BattleEventKind.SHOT:
         weapon = WeaponKind(data.get("weapon", WeaponKind.GUNS.value))
         s, shot = t.shoot_unit(state, data["shooter"], data["target"], dice, options, weapon)
         return s, shot.log, shot
-    if kind == "ram_resolved":
+    if kind == BattleEventKind.RAM:
         s, rr = t.ram_unit(state, data["attacker"], data["target"], dice, options)
         return s, rr.log, rr
-    if kind == "phase_ended":
+    if kind == BattleEventKind.PHASE_ENDED:
         return _end_phase(state, str(data.get("phase")), dice, options)
     raise ReplayError(f"unknown event kind {kind!r}")
 
 
 def _end_phase(state: t.BattleState, phase: str, dice: Dice,
                options: AirOptions) -> tuple[t.BattleState, tuple[str, ...], object]:
-    if phase == "movement":
+    if phase == t.Phase.MOVEMENT:
         s, me = t.end_movement(state, dice, options)
         return s, me.log, me
-    if phase == "shooting":
+    if phase == t.Phase.SHOOTING:
         s = t.end_shooting(state)
         nxt = s.active_side or s.phase.value
         return s, (f"{state.active_side}: shooting ends; next: {nxt} (R-1.2)",), None
-    if phase == "heat":
+    if phase == t.Phase.HEAT:
         s, hp = t.heat_phase(state, dice, options)
         return s, hp.log, hp
-    if phase == "end":
+    if phase == t.Phase.END:
         s, ep = t.end_phase(state, dice, options)
         return s, ep.log, ep
     raise ReplayError(f"unknown phase {phase!r}")
 
 
 def replay(events: Sequence[Event], battle_map: BattleMap, options: AirOptions) -> t.BattleState:
-    """Rebuild the battle from its log; the logged faces are the only dice."""
+    """Rebuild the battle from its log; the logged faces are the only dice and
+    the house rules recorded at its start the only options (``options`` for a
+    log that has none)."""
     if not events:
         raise ReplayError("an empty log has no battle")
-    return replay_from(initial_state(events[0]), events[1:], battle_map, options)
+    return replay_from(initial_state(events[0]), events[1:], battle_map,
+                       rules_of(events[0], options))
 
 
 def replay_from(state: t.BattleState, events: Iterable[Event], battle_map: BattleMap,
@@ -197,7 +248,7 @@ class Battle:
     @classmethod
     def start(cls, units: Iterable[AirUnit], battle_map: BattleMap, options: AirOptions,
               map_text: str | None = None) -> Battle:
-        ev = start_event(units, map_text)
+        ev = start_event(units, map_text, options)
         state = initial_state(ev)
         return cls(battle_map, options, [ev], state, {1: state})
 
@@ -207,9 +258,10 @@ class Battle:
         if not events:
             raise ReplayError("an empty log has no battle")
         state = initial_state(events[0])
+        options = rules_of(events[0], options)
         checkpoints = {1: state}
         for i, ev in enumerate(events[1:], start=1):
-            if ev.get("kind") == "turn_started":
+            if ev.get("kind") == BattleEventKind.TURN:
                 checkpoints[i] = state
             state = _replay_one(state, ev, battle_map, options)
         return cls(battle_map, options, list(events), state, checkpoints)
@@ -218,10 +270,10 @@ class Battle:
         rec = RecordingDice(dice)
         state, log, result = apply_action(self.state, kind, data, self.battle_map, rec,
                                           self.options)
-        if kind == "turn_started":
+        if kind == BattleEventKind.TURN:
             self.checkpoints[len(self.events)] = self.state
         self.state = state
-        self.events.append({"seq": len(self.events), "kind": kind, "data": data,
+        self.events.append({"seq": len(self.events), "kind": str(kind), "data": data,
                             "faces": [[s, f] for s, f in rec.used], "log": list(log)})
         return result
 
@@ -234,43 +286,44 @@ class Battle:
         trial = ScriptedDice.of(faces)
         apply_action(self.state, kind, data, self.battle_map, trial, self.options)
         if not trial.exhausted:
-            raise DiceError(f"{len(trial.faces)} face(s) more than the step needs")
+            raise DiceError(f"{len(trial.faces)} face(s) more than the step needs",
+                            reason=DiceFault.LEFT_OVER)
         return self._do(kind, data, ScriptedDice.of(faces))
 
     def begin_turn(self, dice: Dice) -> t.TurnStart:
-        res = self._do("turn_started", {}, dice)
+        res = self._do(BattleEventKind.TURN, {}, dice)
         assert isinstance(res, t.TurnStart)
         return res
 
     def move(self, unit_id: str, plan: Plan, dice: Dice, *, evasive: bool = False) -> t.MoveOutcome:
-        res = self._do("move_committed", {"unit": unit_id, "plan": plan_to_json(plan),
+        res = self._do(BattleEventKind.MOVE, {"unit": unit_id, "plan": plan_to_json(plan),
                                           "evasive": evasive}, dice)
         assert isinstance(res, t.MoveOutcome)
         return res
 
     def end_movement(self, dice: Dice) -> t.MovementEnd:
-        res = self._do("phase_ended", {"phase": "movement"}, dice)
+        res = self._do(BattleEventKind.PHASE_ENDED, {"phase": t.Phase.MOVEMENT.value}, dice)
         assert isinstance(res, t.MovementEnd)
         return res
 
     def shoot(self, shooter: str, target: str, dice: Dice,
               weapon: WeaponKind = WeaponKind.GUNS) -> object:
-        return self._do("shot_resolved", {"shooter": shooter, "target": target,
+        return self._do(BattleEventKind.SHOT, {"shooter": shooter, "target": target,
                                           "weapon": weapon.value}, dice)
 
     def ram(self, attacker: str, target: str, dice: Dice) -> object:
-        return self._do("ram_resolved", {"attacker": attacker, "target": target}, dice)
+        return self._do(BattleEventKind.RAM, {"attacker": attacker, "target": target}, dice)
 
     def end_shooting(self, dice: Dice) -> None:
-        self._do("phase_ended", {"phase": "shooting"}, dice)
+        self._do(BattleEventKind.PHASE_ENDED, {"phase": t.Phase.SHOOTING.value}, dice)
 
     def heat(self, dice: Dice) -> t.HeatPhase:
-        res = self._do("phase_ended", {"phase": "heat"}, dice)
+        res = self._do(BattleEventKind.PHASE_ENDED, {"phase": t.Phase.HEAT.value}, dice)
         assert isinstance(res, t.HeatPhase)
         return res
 
     def end(self, dice: Dice) -> t.EndPhase:
-        res = self._do("phase_ended", {"phase": "end"}, dice)
+        res = self._do(BattleEventKind.PHASE_ENDED, {"phase": t.Phase.END.value}, dice)
         assert isinstance(res, t.EndPhase)
         return res
 

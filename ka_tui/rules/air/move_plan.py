@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from enum import StrEnum
 from typing import Literal, Union
 
 from ka_tui.rules.air.aerobatics import FigureKind
@@ -150,6 +151,17 @@ class TerrainCrash:
     speed: int
 
 
+class PlanProblem(StrEnum):
+    """What kind of problem makes a plan illegal (``PlanCheck.problem``), so
+    code never reads the reason text: ``SHORT`` = every step is allowed but the
+    plan flies fewer hexes than its speed (R-3.1), ``STEP`` = a step is not
+    allowed, ``CANNOT_MOVE`` = the aircraft may not move at all (R-1.2)."""
+
+    SHORT = "short"
+    STEP = "step"
+    CANNOT_MOVE = "cannot_move"
+
+
 @dataclass(frozen=True)
 class PlanCheck:
     """``validate_plan``'s answer: legal or the reason, and every check it needs."""
@@ -166,6 +178,7 @@ class PlanCheck:
     sides_turned: int            # hex sides turned plus figures' G (R-4)
     terrain_crash: TerrainCrash | None = None
     notes: tuple[str, ...] = ()
+    problem: PlanProblem | None = None  # None when legal
 
     @property
     def reason(self) -> str:

@@ -65,6 +65,7 @@ from ka_tui.rules.air.move_plan import (
     PathPoint,
     Plan,
     PlanCheck,
+    PlanProblem,
     RequiredCheck,
     SlideSlip,
     StartPreview,
@@ -219,6 +220,10 @@ def roll_random_move(dice: Dice, options: AirOptions) -> int:
 class _Stop(Exception):
     """A step the plan may not take (the message is the reason)."""
 
+    def __init__(self, message: str, problem: PlanProblem = PlanProblem.STEP) -> None:
+        super().__init__(message)
+        self.problem = problem
+
 
 @dataclass
 class _Flight:
@@ -226,6 +231,7 @@ class _Flight:
     battle_map: BattleMap
     options: AirOptions
     dice: Dice | None                      # None: preview, every check passes
+    problem: PlanProblem | None = None     # the first error's kind (PlanCheck.problem)
     hex_: Hex = Hex(0, 0)
     facing: int = 0
     alt: int = 0
@@ -712,7 +718,7 @@ class _Flight:
         if self.flown < target:
             if self.dice is None:
                 raise _Stop(f"the plan flies {self.flown} hex(es); speed {target} must fly "
-                            f"{target} (R-3.1)")
+                            f"{target} (R-3.1)", PlanProblem.SHORT)
             self.fill_forward()
 
     def fill_forward(self) -> None:
@@ -752,6 +758,7 @@ _HANDLERS: dict[type[Any], Callable[[_Flight, Any], None]] = {
 
 def _fly(unit: AirUnit, plan: Plan, battle_map: BattleMap, options: AirOptions,
          dice: Dice | None) -> tuple[_Flight, list[str]]:
+    """Fly (or, without dice, check) a plan; ``f.problem`` names the first error's kind."""
     f = _Flight(unit, battle_map, options, dice)
     errors: list[str] = []
     if unit.moved:
@@ -759,6 +766,7 @@ def _fly(unit: AirUnit, plan: Plan, battle_map: BattleMap, options: AirOptions,
     elif unit.crashed or unit.destroyed:
         errors.append(f"{unit.id} is out of the battle")
     if errors:
+        f.problem = PlanProblem.CANNOT_MOVE
         return f, errors
     for i, step in enumerate(plan):
         if dice is not None and (f.figure_failed or f.lost_control):
@@ -772,6 +780,7 @@ def _fly(unit: AirUnit, plan: Plan, battle_map: BattleMap, options: AirOptions,
         except _Stop as stop:
             if dice is None:
                 errors.append(f"step {i + 1} ({format_step(step)}): {stop}")
+                f.problem = stop.problem
                 return f, errors
             f.log.append(f"step {i + 1} ({format_step(step)}) skipped: {stop}")
             continue
@@ -780,6 +789,7 @@ def _fly(unit: AirUnit, plan: Plan, battle_map: BattleMap, options: AirOptions,
         f.end_of_movement()
     except _Stop as stop:
         errors.append(str(stop))
+        f.problem = stop.problem
     return f, errors
 
 
@@ -809,7 +819,7 @@ def validate_plan(unit: AirUnit, plan: Plan, battle_map: BattleMap,
     return PlanCheck(not errors, tuple(errors), tuple(checks), tuple(f.path), end,
                      f.required if f.required is not None else f.hexes_target(),
                      f.flown, f.thrust_cap, f.thrust_used, f.sides,
-                     f.crash, tuple(f.notes))
+                     f.crash, tuple(f.notes), f.problem if errors else None)
 
 
 def complete_plan(unit: AirUnit, plan: Plan, battle_map: BattleMap,
@@ -818,7 +828,7 @@ def complete_plan(unit: AirUnit, plan: Plan, battle_map: BattleMap,
     before any thrust at the end; unchanged if it needs none or fails otherwise."""
     check = validate_plan(unit, plan, battle_map, options)
     missing = check.hexes_to_fly - check.hexes_planned
-    if check.legal or missing <= 0 or "the plan flies" not in check.reason:
+    if check.legal or missing <= 0 or check.problem is not PlanProblem.SHORT:
         return plan
     at = next((i for i, s in enumerate(plan) if isinstance(s, Thrust) and s.at == "end"),
               len(plan))

@@ -9,11 +9,44 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Protocol
 
 
+class DiceFault(StrEnum):
+    """Why given faces do not fit (``DiceError.reason``), so callers never read
+    the message: ``EXHAUSTED`` = more dice are needed (``sides`` says which),
+    ``BAD_FACE`` = ``face`` cannot show on a d``sides``, ``LEFT_OVER`` = more
+    faces than the step uses, ``OTHER`` = anything else."""
+
+    EXHAUSTED = "exhausted"
+    BAD_FACE = "bad_face"
+    LEFT_OVER = "left_over"
+    OTHER = "other"
+
+
 class DiceError(ValueError):
-    """Scripted faces that do not fit the dice asked for."""
+    """Scripted faces that do not fit the dice asked for; ``str(e)`` is for the
+    GM, ``reason`` / ``sides`` / ``face`` are for code."""
+
+    def __init__(self, message: str, *, reason: DiceFault = DiceFault.OTHER,
+                 sides: int | None = None, face: int | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.sides = sides
+        self.face = face
+
+
+def exhausted(sides: int) -> DiceError:
+    """No face left for the next d``sides``."""
+    return DiceError(f"no scripted face left for a d{sides}", reason=DiceFault.EXHAUSTED,
+                     sides=sides)
+
+
+def bad_face(face: int, sides: int) -> DiceError:
+    """``face`` is not a face of a d``sides``."""
+    return DiceError(f"{face} is not a face of a d{sides} (1–{sides})",
+                     reason=DiceFault.BAD_FACE, sides=sides, face=face)
 
 
 class Dice(Protocol):
@@ -43,10 +76,10 @@ class ScriptedDice:
 
     def roll(self, sides: int) -> int:
         if not self.faces:
-            raise DiceError(f"no scripted face left for a d{sides}")
+            raise exhausted(sides)
         face = self.faces.pop(0)
         if not 1 <= face <= sides:
-            raise DiceError(f"{face} is not a face of a d{sides} (1–{sides})")
+            raise bad_face(face, sides)
         self.used.append((sides, face))
         return face
 

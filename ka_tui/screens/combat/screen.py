@@ -37,7 +37,7 @@ from ka_tui.rules.cqc import (
     CardsInvalid, initiative_order, next_die, preview_pairing, resolve_round,
     round_odds,
 )
-from ka_tui.rules.core.dice import Dice, DiceError, RandomDice, ScriptedDice
+from ka_tui.rules.core.dice import Dice, DiceError, DiceFault, RandomDice, ScriptedDice
 from ka_tui.rules.core.dice_notation import check_faces
 from ka_tui.rules.core.skills import pool_text
 from ka_tui.screens.combat.report import (
@@ -107,6 +107,7 @@ class CombatScreen(Screen[None]):
         self.busy = False
         self.detail = False
         self._roster_stale = False
+        self._stale_note = ""  # a refused write's message, kept over the card editor's first change
         self._write_lock = threading.Lock()
 
     # -- injectables -------------------------------------------------------
@@ -177,6 +178,7 @@ class CombatScreen(Screen[None]):
         self.loaded = True
         self.busy = False
         self.progress = progress
+        self._stale_note = ""
         self.moved_on = moved_on
         if progress is None:
             self.view_step = 0
@@ -197,6 +199,12 @@ class CombatScreen(Screen[None]):
         self.sub_title = f"Close combat · {progress.name} · round {self._round_no()}"
         self.query_one("#steps", Static).update(step_bar(step, ascii_glyphs=self.ascii))
         getattr(self, f"_show_step{step}")(progress)
+        if progress.broken:  # a damaged log: shown up to its first bad event
+            note = (f"Cannot read the whole fight: {progress.broken}. "
+                    "u: undo back to before it.")
+            self._status(note, error=True)
+            if step == 2:
+                self._stale_note = note
         self.refresh_bindings()
 
     def _round_no(self) -> int:
@@ -349,6 +357,8 @@ class CombatScreen(Screen[None]):
         if action == "finish":
             return step == 6 and p.over and not p.ended
         if action == "undo":
+            if p.broken:
+                return True
             return None if p.ended or (step == 1) else True
         return True
 
@@ -468,9 +478,8 @@ class CombatScreen(Screen[None]):
         try:
             result = initiative_order(p.start.fighters, dice, p.rules)
         except DiceError as error:
-            more = "no scripted face left" in str(error)
-            sides = str(error).rsplit(" ", 1)[-1]
-            field.set_error(f"more faces needed: next a {sides}" if more else str(error))
+            more = error.reason is DiceFault.EXHAUSTED
+            field.set_error(f"more faces needed: next a d{error.sides}" if more else str(error))
             self.app.bell()
             return
         if typed and isinstance(dice, ScriptedDice) and not dice.exhausted:
@@ -479,8 +488,8 @@ class CombatScreen(Screen[None]):
             return
         from ka_tui.store import fights
 
-        fid = p.fight_id
-        self._write(lambda db: fights.record_initiative(db, fid, result, typed),
+        fid, seq = p.fight_id, p.seq
+        self._write(lambda db: fights.record_initiative(db, fid, result, typed, expect_seq=seq),
                     "The order of combat was not saved",
                     done="Order of combat: " + ", ".join(
                         p.start.fighter(f).name for f in result.order))
@@ -551,8 +560,8 @@ class CombatScreen(Screen[None]):
             return
         from ka_tui.store import fights
 
-        fid, rnd = p.fight_id, p.fight.round
-        self._write(lambda db: fights.record_dice(db, fid, rnd, report, typed),
+        fid, rnd, seq = p.fight_id, p.fight.round, p.seq
+        self._write(lambda db: fights.record_dice(db, fid, rnd, report, typed, expect_seq=seq),
                     "The dice were not saved")
 
     # -- step 2: cards -----------------------------------------------------------
@@ -560,6 +569,10 @@ class CombatScreen(Screen[None]):
     def on_cqc_card_editor_changed(self, event: CqcCardEditor.Changed) -> None:
         editor = event.editor
         if editor.draft is None or self.view_step != 2:
+            return
+        if self._stale_note:  # a refused write: its message stays until the next key
+            note, self._stale_note = self._stale_note, ""
+            self._status(note, error=True)
             return
         errors = editor.errors()
         name = editor.fighter.name
@@ -583,7 +596,8 @@ class CombatScreen(Screen[None]):
         from ka_tui.store import fights
 
         fid, rnd, owner, cards = p.fight_id, p.fight.round, editor.draft.owner, editor.cards
-        self._write(lambda db: fights.record_card(db, fid, rnd, owner, cards),
+        seq = p.seq
+        self._write(lambda db: fights.record_card(db, fid, rnd, owner, cards, expect_seq=seq),
                     "The card was not saved")
 
     # -- steps 3, 5, 6 ---------------------------------------------------------------
@@ -594,8 +608,9 @@ class CombatScreen(Screen[None]):
             return
         from ka_tui.store import fights
 
-        fid, rnd = p.fight_id, p.fight.round
-        self._write(lambda db: fights.record_reveal(db, fid, rnd), "The reveal was not saved")
+        fid, rnd, seq = p.fight_id, p.fight.round, p.seq
+        self._write(lambda db: fights.record_reveal(db, fid, rnd, expect_seq=seq),
+                    "The reveal was not saved")
 
     def action_to_damage(self) -> None:
         p = self.progress
@@ -603,8 +618,8 @@ class CombatScreen(Screen[None]):
             return
         from ka_tui.store import fights
 
-        fid, report, after = p.fight_id, p.rolled, p.rolled_after
-        self._write(lambda db: fights.record_resolved(db, fid, report, after),
+        fid, report, after, seq = p.fight_id, p.rolled, p.rolled_after, p.seq
+        self._write(lambda db: fights.record_resolved(db, fid, report, after, expect_seq=seq),
                     "The round was not saved")
 
     def action_next_round(self) -> None:
@@ -617,8 +632,9 @@ class CombatScreen(Screen[None]):
             return
         from ka_tui.store import fights
 
-        fid = p.fight_id
-        self._write(lambda db: fights.finish_fight(db, fid), "The outcome was not written",
+        fid, seq = p.fight_id, p.seq
+        self._write(lambda db: fights.finish_fight(db, fid, expect_seq=seq),
+                    "The outcome was not written",
                     done="Fight ended: the outcome is on the roster.")
         self._roster_stale = True
 
@@ -628,9 +644,11 @@ class CombatScreen(Screen[None]):
             return
         from ka_tui.store import fights
 
-        fid = p.fight_id
-        self._write(lambda db: fights.undo_last_round(db, fid), "Undo failed",
-                    done="Undone: the last round is gone.")
+        fid, seq = p.fight_id, p.seq
+        done = (f"Undone: back to before event {p.broken_seq}." if p.broken_seq is not None
+                else "Undone: the last round is gone.")
+        self._write(lambda db: fights.undo_last_round(db, fid, expect_seq=seq), "Undo failed",
+                    done=done)
 
     # -- writing -----------------------------------------------------------------------
 
@@ -645,12 +663,21 @@ class CombatScreen(Screen[None]):
     def _write_step(self, step: Callable[[CampaignDB], object], title: str, new: bool,
                     done: str) -> None:
         from ka_tui.store.errors import StoreError
-        from ka_tui.store.fights import FightLogError, load_progress
+        from ka_tui.store.fights import FightLogError, Refused, StaleLog, load_progress
 
         try:
             with self._write_lock:
                 db = self.campaign_db()
-                result = step(db)
+                try:
+                    result = step(db)
+                except (StaleLog, Refused) as stale:
+                    # Another window wrote first (or the step no longer fits the
+                    # log): nothing was written; show the fight as it is now.
+                    fight_id = self.progress.fight_id if self.progress else None
+                    progress = load_progress(db, fight_id) if fight_id is not None else None
+                    self.app.call_from_thread(self.call_later, self._reloaded, progress,
+                                              title, stale)
+                    return
                 fight_id = int(result) if new and isinstance(result, int) else (
                     self.progress.fight_id if self.progress else None)
                 progress = load_progress(db, fight_id) if fight_id is not None else None
@@ -658,6 +685,16 @@ class CombatScreen(Screen[None]):
             self.app.call_from_thread(self._failed, title, error)
             return
         self.app.call_from_thread(self.call_later, self._written, progress, done)
+
+    def _reloaded(self, progress: FightProgress | None, title: str, error: Exception) -> None:
+        """A refused write (``StaleLog`` / ``Refused``): the fight as the file
+        holds it now, and the message saying why the step was not saved."""
+        self.show_progress(progress)
+        self.notify(str(error), title=title, severity="error")
+        self._status(str(error), error=True)
+        if self.view_step == 2:  # the card editor's first "changed" would hide it
+            self._stale_note = str(error)
+        self.post_message(FightSaved())
 
     def _written(self, progress: FightProgress | None, done: str) -> None:
         self.show_progress(progress)

@@ -1,0 +1,292 @@
+"""The one event log of the store: every sequence of events a campaign keeps
+(close-combat fights, air battles; sorties and the journal next) goes through
+these functions (DESIGN.md "Fights and battles as a log of events").
+
+A log is a head row (name, status) and its events ``(seq, kind, payload)``,
+``seq`` = 1, 2, … with no gap. Events are never edited (a trigger refuses
+UPDATE); undo drops the newest ones. Each write is one ``BEGIN IMMEDIATE``
+transaction that first re-reads the end of the log, so:
+
+- ``expect_seq`` (the last ``seq`` the writer saw; 0 for an empty log) must
+  still be the end of the log, else ``StaleLog``: two windows can no longer
+  both write after the same state;
+- the log's own rules (``rules/cqc/log.py`` for fights) must accept the event
+  on the state replayed from the log as it is now, else ``Refused``.
+
+``expect_seq=None`` appends at the end whatever it is (demo, import, tests).
+
+Storage: each kind keeps its own table pair of the same shape (``fight`` /
+``fight_event``, ``battle`` / ``battle_event``, schema v2), named in
+``_TABLES``; a new kind is one table pair in a migration and one ``LogKind``.
+Plain SQL on the session's connection: this module imports no SQLModel.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Final
+
+from ka_tui.store.errors import NotFound, StoreError, ValidationError
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
+
+
+class LogKind(StrEnum):
+    FIGHT = "fight"
+    BATTLE = "battle"
+
+
+# kind -> (head table, event table, the event's link column)
+_TABLES: Final[Mapping[LogKind, tuple[str, str, str]]] = {
+    LogKind.FIGHT: ("fight", "fight_event", "fight_id"),
+    LogKind.BATTLE: ("battle", "battle_event", "battle_id"),
+}
+
+
+@dataclass(frozen=True)
+class LogRef:
+    """Which log: its kind and the id of its head row."""
+
+    kind: LogKind
+    id: int
+
+    @classmethod
+    def fight(cls, fight_id: int) -> LogRef:
+        return cls(LogKind.FIGHT, int(fight_id))
+
+    @classmethod
+    def battle(cls, battle_id: int) -> LogRef:
+        return cls(LogKind.BATTLE, int(battle_id))
+
+
+@dataclass(frozen=True)
+class LogHead:
+    """A log's head row."""
+
+    id: int
+    name: str
+    status: str = "open"
+    created_at: str | None = None
+
+
+@dataclass(frozen=True)
+class LogEvent:
+    """One event: ``kind`` and ``payload`` (JSON-able); ``seq`` and
+    ``created_at`` are set by the store on append (0 / None before)."""
+
+    kind: str
+    payload: Any = None
+    seq: int = 0
+    created_at: str | None = None
+
+
+class StaleLog(StoreError):
+    """The log moved on since the writer read it: nothing was written."""
+
+    def __init__(self, log: LogRef, expected: int, now: int) -> None:
+        super().__init__(f"Another window changed this {log.kind.value} (now at step {now}); "
+                         "the screen has been reloaded.")
+        self.log = log
+        self.expected = expected
+        self.now = now
+
+
+class Refused(StoreError):
+    """The log's rules refuse the event on its current state: nothing was written."""
+
+    def __init__(self, log: LogRef, reason: str) -> None:
+        super().__init__(f"Refused: {reason}. The {log.kind.value} was not changed; "
+                         "the screen has been reloaded.")
+        self.log = log
+        self.reason = reason
+
+
+# Returns why the event cannot follow ``done`` (the log as it is), or None.
+Accept = Callable[[Sequence[LogEvent], LogEvent], "str | None"]
+
+
+def _accept_fight(done: Sequence[LogEvent], event: LogEvent) -> str | None:
+    """S0 §Close combat through ``rules/cqc/log.py``: the log so far must replay
+    and take the event (order of the steps, one card per fighter and round,
+    the faces fit)."""
+    from ka_tui.rules.cqc import log as cqc_log
+
+    items = [(e.kind, e.payload) for e in done]
+    progress, broken = cqc_log.replay_prefix(items) if items else (None, None)
+    if broken is not None:
+        return (f"this fight's log does not replay from {_where(done, broken.index)} "
+                f"({broken.detail}); undo back to before it first")
+    try:
+        cqc_log.apply(progress, event.kind, event.payload, index=len(done))
+    except cqc_log.FightLogError as e:
+        return e.detail
+    return None
+
+
+def _accept_battle(done: Sequence[LogEvent], event: LogEvent) -> str | None:
+    """R-1 battle log: begins with ``battle_started``, only once (the full
+    replay needs the map; ``rules/air/battle.py`` checks each step as it is played)."""
+    from ka_tui.rules.air.battle import accept_kind
+
+    return accept_kind([e.kind for e in done], event.kind)
+
+
+def _where(done: Sequence[LogEvent], index: int | None) -> str:
+    if index is None or index >= len(done):
+        return "its start"
+    e = done[index]
+    return f"event {e.seq} ({e.kind})"
+
+
+ACCEPT: Final[Mapping[LogKind, Accept]] = {LogKind.FIGHT: _accept_fight,
+                                           LogKind.BATTLE: _accept_battle}
+
+
+# --------------------------------------------------------------- plumbing
+
+def _sql(s: Any, sql: str, params: tuple[Any, ...] = ()) -> Any:
+    return s.connection().exec_driver_sql(sql, params)
+
+
+def _dumps(value: Any, field: str) -> str:
+    try:
+        return json.dumps(value, sort_keys=True)
+    except (TypeError, ValueError) as e:
+        raise ValidationError(field, f"cannot be stored as JSON ({e})") from None
+
+
+def _need_head(s: Any, log: LogRef) -> None:
+    head, _, _ = _TABLES[log.kind]
+    if _sql(s, f"SELECT 1 FROM {head} WHERE id = ?", (log.id,)).first() is None:
+        raise NotFound(f"no {log.kind.value} with id {log.id} in this campaign")
+
+
+def _last(s: Any, log: LogRef) -> int:
+    _, table, link = _TABLES[log.kind]
+    row = _sql(s, f"SELECT max(seq) FROM {table} WHERE {link} = ?", (log.id,)).first()
+    return int(row[0] or 0)
+
+
+def _read(s: Any, log: LogRef, from_seq: int = 1) -> list[LogEvent]:
+    _, table, link = _TABLES[log.kind]
+    rows = _sql(s, f"SELECT seq, kind, payload, created_at FROM {table} "
+                   f"WHERE {link} = ? AND seq >= ? ORDER BY seq", (log.id, from_seq)).all()
+    return [LogEvent(str(k), json.loads(p), int(q), c) for q, k, p, c in rows]
+
+
+def _check_end(s: Any, log: LogRef, expect_seq: int | None) -> int:
+    last = _last(s, log)
+    if expect_seq is not None and int(expect_seq) != last:
+        raise StaleLog(log, int(expect_seq), last)
+    return last
+
+
+# ------------------------------------------------------------------ heads
+
+def new_log(db: CampaignDB, kind: LogKind, name: str) -> LogHead:
+    """A new, empty, open log."""
+    name = name.strip()
+    if not name:
+        raise ValidationError("name", "a name is required")
+    head, _, _ = _TABLES[kind]
+    with db.transaction() as s:
+        new_id = _sql(s, f"INSERT INTO {head} (name) VALUES (?)", (name,)).lastrowid
+        row = _sql(s, f"SELECT id, name, status, created_at FROM {head} WHERE id = ?",
+                   (new_id,)).one()
+    return LogHead(int(row[0]), str(row[1]), str(row[2]), row[3])
+
+
+def heads(db: CampaignDB, kind: LogKind) -> list[LogHead]:
+    """Every log of a kind, oldest first."""
+    head, _, _ = _TABLES[kind]
+    with db.read() as s:
+        rows = _sql(s, f"SELECT id, name, status, created_at FROM {head} ORDER BY id").all()
+    return [LogHead(int(i), str(n), str(st), c) for i, n, st, c in rows]
+
+
+def set_status(db: CampaignDB, log: LogRef, status: str) -> LogHead:
+    head, _, _ = _TABLES[log.kind]
+    with db.transaction() as s:
+        _need_head(s, log)
+        _sql(s, f"UPDATE {head} SET status = ? WHERE id = ?", (status, log.id))
+        row = _sql(s, f"SELECT id, name, status, created_at FROM {head} WHERE id = ?",
+                   (log.id,)).one()
+    return LogHead(int(row[0]), str(row[1]), str(row[2]), row[3])
+
+
+# ----------------------------------------------------------------- events
+
+def append(db: CampaignDB, log: LogRef, event: LogEvent, expect_seq: int | None, *,
+           checked: bool = True) -> LogEvent:
+    """Append one event at ``expect_seq + 1``, in one write transaction.
+
+    Inside the transaction: ``NotFound`` without the head row, ``StaleLog``
+    when ``expect_seq`` is no longer the last ``seq``, ``Refused`` when the
+    log's rules (``ACCEPT``) refuse it. ``checked=False`` skips only the
+    rules (raw tools and store tests of the plumbing). Returns the event as
+    stored (with ``seq``)."""
+    if not event.kind.strip():
+        raise ValidationError("kind", "an event needs a kind")
+    text = _dumps(event.payload, "payload")
+    payload = json.loads(text)  # what a later replay will read
+    _, table, link = _TABLES[log.kind]
+    with db.transaction() as s:  # BEGIN IMMEDIATE: no other writer between read and write
+        _need_head(s, log)
+        last = _check_end(s, log, expect_seq)
+        if checked:
+            why = ACCEPT[log.kind](_read(s, log), LogEvent(event.kind, payload))
+            if why is not None:
+                raise Refused(log, why)
+        _sql(s, f"INSERT INTO {table} ({link}, seq, kind, payload) VALUES (?, ?, ?, ?)",
+             (log.id, last + 1, str(event.kind), text))
+        row = _sql(s, f"SELECT created_at FROM {table} WHERE {link} = ? AND seq = ?",
+                   (log.id, last + 1)).one()
+    return LogEvent(str(event.kind), payload, last + 1, row[0])
+
+
+def events(db: CampaignDB, log: LogRef) -> list[LogEvent]:
+    """The log's events in order (one read)."""
+    with db.read() as s:
+        return _read(s, log)
+
+
+def last_seq(db: CampaignDB, log: LogRef) -> int:
+    """The ``seq`` of the newest event (0 for an empty log)."""
+    with db.read() as s:
+        return _last(s, log)
+
+
+def drop_from(db: CampaignDB, log: LogRef, seq: int, expect_seq: int | None) -> list[LogEvent]:
+    """Undo: drop every event from ``seq`` on, in one transaction (``StaleLog``
+    as for ``append``). Returns the dropped events, oldest first."""
+    _, table, link = _TABLES[log.kind]
+    with db.transaction() as s:
+        _check_end(s, log, expect_seq)
+        gone = _read(s, log, int(seq))
+        _sql(s, f"DELETE FROM {table} WHERE {link} = ? AND seq >= ?", (log.id, int(seq)))
+    return gone
+
+
+def drop_where(db: CampaignDB, log: LogRef, expect_seq: int | None,
+               first: Callable[[Sequence[LogEvent]], int | None]) -> list[LogEvent]:
+    """Undo decided on the log as it is inside the transaction: ``first(events)``
+    names the first ``seq`` to drop (None: nothing). Returns the dropped events."""
+    _, table, link = _TABLES[log.kind]
+    with db.transaction() as s:
+        _check_end(s, log, expect_seq)
+        done = _read(s, log)
+        seq = first(done)
+        if seq is None:
+            return []
+        _sql(s, f"DELETE FROM {table} WHERE {link} = ? AND seq >= ?", (log.id, int(seq)))
+    return [e for e in done if e.seq >= seq]
+
+
+def undo(db: CampaignDB, log: LogRef, expect_seq: int | None = None) -> LogEvent | None:
+    """Drop the newest event (returned), or None when the log is empty."""
+    gone = drop_where(db, log, expect_seq, lambda done: done[-1].seq if done else None)
+    return gone[-1] if gone else None
