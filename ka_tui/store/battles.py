@@ -16,18 +16,19 @@ The screen's loop::
     undo_last(db, battle_id, len(loaded.battle.events)); loaded.battle.undo()
     end_battle(db, battle_id)                    # the outcome, in ONE transaction
 
-``commit`` refuses (``StaleBattle``) an event whose position (its ``seq``: the
-number of events before it) is no longer the end of the stored log: two
-windows can no longer both write after the same state; the stale one reloads.
+``commit`` refuses (``events.StaleLog``, alias ``StaleBattle``) an event whose
+position (its ``seq``: the number of events before it) is no longer the end of
+the stored log: two windows can no longer both write after the same state; the
+stale one reloads.
 
 Who shot down whom is recorded in the ``battle_ended`` event of the battle's
 own log (``air_victories`` reads it back for the campaign's pilot records);
 an aircraft destroyed or crashed is marked in its ``damage`` column
 (``{"lost": "destroyed"|"crashed", "lost_in": battle id}``, read by ``lost_of``).
 
-The log is reached through the ``_log_*`` functions below only (today the
-``battle``/``battle_event`` tables of ``store/logs.py``), so moving to the one
-event log of ``store/events.py`` changes this section and nothing else.
+The log is ``store/events.py``'s (the one event log), reached through the
+``_log_*`` functions below only. ``battle_ended`` is appended unchecked (the
+rules' ``accept_kind`` knows only the play steps); no step follows it.
 """
 
 from __future__ import annotations
@@ -44,9 +45,11 @@ from ka_tui.rules.air.battle_map import BattleMap, parse_map
 from ka_tui.rules.air.damage import out_of_battle
 from ka_tui.rules.air.hexgrid import Hex
 from ka_tui.rules.air.units import MAX_WOUNDS, AirUnit
-from ka_tui.rules.core.options import AirOptions, HouseRules
+from ka_tui.rules.core.options import AirOptions
 from ka_tui.store.aircraft_rows import airman_of, damage_columns, damage_of, to_profile
+from ka_tui.store import events as ev
 from ka_tui.store.errors import NotFound, StoreError, ValidationError
+from ka_tui.store.events import LogEvent, LogHead, LogKind, LogRef, StaleLog
 
 STARTED = "battle_started"
 ENDED = "battle_ended"
@@ -55,9 +58,13 @@ RULE_KINDS = frozenset({"turn_started", "move_committed", "shot_resolved", "ram_
 SIDE_MAX = 30
 
 
-class StaleBattle(StoreError):
-    """The battle's log moved on since the screen read it (another window):
-    nothing was written; reload the battle."""
+# The battle's log moved on since the screen read it (another window): nothing
+# was written; reload the battle (``events.StaleLog``, the one for every log).
+StaleBattle = StaleLog
+
+
+class BattleEnded(StoreError):
+    """The battle has ended: no step can be written or undone any more."""
 
 
 class BattleLogError(StoreError):
@@ -65,7 +72,9 @@ class BattleLogError(StoreError):
 
 
 # ============================================================ the log
-# The only functions that touch the tables; store/events.py replaces them.
+# Every read and write of the battle's events goes through store/events.py (the
+# one event log: ``append`` with the expected position, refused inside the
+# write transaction when the log moved). Only these functions call it.
 
 def _models() -> Any:
     from ka_tui.store import models
@@ -73,126 +82,78 @@ def _models() -> Any:
     return models
 
 
-def _log_new(db: Any, name: str, *, at: str | None = None) -> int:
-    m = _models()
-    with db.transaction() as s:
-        row = m.Battle(name=name) if at is None else m.Battle(name=name, created_at=at)
-        s.add(row)
-        s.flush()
-        return int(row.id)
+def _ref(battle_id: int) -> LogRef:
+    return LogRef.battle(battle_id)
 
 
-def _log_head(s: Any, battle_id: int) -> Any:
-    row = s.get(_models().Battle, battle_id)
-    if row is None:
+def _head(db: Any, battle_id: int) -> LogHead:
+    head = next((h for h in ev.heads(db, LogKind.BATTLE) if h.id == battle_id), None)
+    if head is None:
         raise NotFound(f"no battle with id {battle_id} in this campaign")
-    return row
+    return head
 
 
-def _log_count(s: Any, battle_id: int) -> int:
-    from sqlalchemy import func
-    from sqlmodel import select
-
-    m = _models()
-    last = s.exec(select(func.max(m.BattleEvent.seq))
-                  .where(m.BattleEvent.battle_id == battle_id)).one()
-    return int(last or 0)
+def _log_new(db: Any, name: str, *, at: str | None = None) -> int:
+    return ev.new_log(db, LogKind.BATTLE, name, at=at).id
 
 
 def _log_append(db: Any, battle_id: int, kind: str, payload: Mapping[str, Any], *,
                 expect: int, at: str | None = None) -> int:
-    """Append one event at position ``expect`` (the number of events before it),
-    inside the write transaction; refused when the log holds another number of
-    events (``StaleBattle``) or the battle has ended. Returns the new count."""
-    try:
-        text = json.dumps(payload, sort_keys=True)
-    except (TypeError, ValueError) as e:
-        raise ValidationError("event", f"cannot be stored as JSON ({e})") from None
-    m = _models()
-    with db.transaction() as s:  # BEGIN IMMEDIATE: the count cannot change under us
-        head = _log_head(s, battle_id)
+    """Append one event at position ``expect`` (the number of events before it)
+    in one write transaction: refused when the battle has ended or the log holds
+    another number of events (``StaleBattle``). Returns the new count."""
+    with db.batch():  # the status read and the append: one BEGIN IMMEDIATE
+        head = _head(db, battle_id)
         if head.status != "open":
-            raise StaleBattle(f"the battle “{head.name}” has ended; nothing was written")
-        count = _log_count(s, battle_id)
-        if count != expect:
-            raise StaleBattle(f"the battle “{head.name}” changed in another window "
-                              f"({count} events stored, this window had {expect}); "
-                              "nothing was written — reload it")
-        extra = {} if at is None else {"created_at": at}
-        s.add(m.BattleEvent(battle_id=battle_id, seq=count + 1, kind=kind, payload=text,
-                            **extra))
-        s.flush()
-        return count + 1
+            raise BattleEnded(f"the battle “{head.name}” has ended; nothing was written")
+        stored = ev.append(db, _ref(battle_id), LogEvent(kind, dict(payload)), expect,
+                           checked=kind != ENDED, at=at)
+    return stored.seq
 
 
-def _log_rows(db: Any, battle_id: int) -> tuple[Any, list[tuple[int, str, dict[str, Any]]]]:
-    from sqlmodel import col, select
-
-    m = _models()
-    with db.read() as s:
-        head = _log_head(s, battle_id)
-        rows = s.exec(select(m.BattleEvent).where(m.BattleEvent.battle_id == battle_id)
-                      .order_by(col(m.BattleEvent.seq))).all()
-        return head, [(int(r.seq), str(r.kind), json.loads(r.payload)) for r in rows]
+def _log_rows(db: Any, battle_id: int) -> tuple[LogHead, list[tuple[int, str, dict[str, Any]]]]:
+    head = _head(db, battle_id)
+    rows = [(e.seq, e.kind, dict(e.payload or {})) for e in ev.events(db, _ref(battle_id))]
+    return head, rows
 
 
 def _log_drop_last(db: Any, battle_id: int, *,
                    expect: int | None) -> tuple[int, str, dict[str, Any]]:
-    from sqlmodel import col, select
-
-    m = _models()
-    with db.transaction() as s:
-        head = _log_head(s, battle_id)
+    with db.batch():
+        head = _head(db, battle_id)
         if head.status != "open":
-            raise StoreError(f"the battle “{head.name}” has ended: nothing to undo")
-        row = s.exec(select(m.BattleEvent).where(m.BattleEvent.battle_id == battle_id)
-                     .order_by(col(m.BattleEvent.seq).desc()).limit(1)).first()
-        count = 0 if row is None else int(row.seq)
-        if expect is not None and count != expect:
-            raise StaleBattle(f"the battle “{head.name}” changed in another window "
-                              f"({count} events stored, this window had {expect}); "
-                              "nothing was undone — reload it")
-        if row is None or row.kind == STARTED:
-            raise StoreError("nothing to undo: the battle has only just started")
-        kind, payload = str(row.kind), json.loads(row.payload)
-        s.delete(row)
-        return count, kind, payload
+            raise BattleEnded(f"the battle “{head.name}” has ended: nothing to undo")
+        gone = ev.drop_where(db, _ref(battle_id), expect,
+                             lambda done: done[-1].seq if done and done[-1].kind != STARTED
+                             else None)
+    if not gone:
+        raise StoreError("nothing to undo: the battle has only just started")
+    last = gone[-1]
+    return last.seq, last.kind, dict(last.payload or {})
 
 
 def _log_set_status(db: Any, battle_id: int, status: str) -> None:
-    with db.transaction() as s:
-        head = _log_head(s, battle_id)
-        head.status = status
-        s.add(head)
+    ev.set_status(db, _ref(battle_id), status)
 
 
-def _log_heads(db: Any) -> list[tuple[Any, list[str], dict[str, Any] | None]]:
-    """Every battle: its row, its event kinds in order, its start payload."""
-    from sqlmodel import col, select
-
-    m = _models()
-    with db.read() as s:
-        heads = s.exec(select(m.Battle).order_by(col(m.Battle.id))).all()
-        events = s.exec(select(m.BattleEvent.battle_id, m.BattleEvent.seq, m.BattleEvent.kind)
-                        .order_by(col(m.BattleEvent.battle_id), col(m.BattleEvent.seq))).all()
-        starts = {int(r.battle_id): json.loads(r.payload) for r in s.exec(
-            select(m.BattleEvent).where(m.BattleEvent.kind == STARTED))}
-    kinds: dict[int, list[str]] = {}
-    for bid, _seq, kind in events:
-        kinds.setdefault(int(bid), []).append(str(kind))
-    return [(h, kinds.get(int(h.id), []), starts.get(int(h.id))) for h in heads]
+def _log_heads(db: Any) -> list[tuple[LogHead, list[str], dict[str, Any] | None]]:
+    """Every battle: its head, its event kinds in order, its start payload."""
+    out: list[tuple[LogHead, list[str], dict[str, Any] | None]] = []
+    for head in ev.heads(db, LogKind.BATTLE):
+        events = ev.events(db, _ref(head.id))
+        start = next((dict(e.payload or {}) for e in events if e.kind == STARTED), None)
+        out.append((head, [e.kind for e in events], start))
+    return out
 
 
 def _ended_payloads(db: Any) -> list[tuple[int, str, dict[str, Any]]]:
-    from sqlmodel import select
-
-    m = _models()
-    with db.read() as s:
-        rows = s.exec(select(m.Battle, m.BattleEvent)
-                      .where(m.Battle.id == m.BattleEvent.battle_id)
-                      .where(m.BattleEvent.kind == ENDED)
-                      .order_by(m.Battle.id)).all()
-        return [(int(b.id), str(b.name), json.loads(e.payload)) for b, e in rows]
+    out: list[tuple[int, str, dict[str, Any]]] = []
+    for head in ev.heads(db, LogKind.BATTLE):
+        if head.status != "ended":
+            continue
+        out.extend((head.id, head.name, dict(e.payload or {}))
+                   for e in ev.events(db, _ref(head.id)) if e.kind == ENDED)
+    return out
 
 
 # ---------------------------------------------- rules events <-> stored rows
@@ -380,7 +341,7 @@ def start_battle(db: Any, placements: Sequence[Placement], *, map_id: int | None
     live status (damage, fuel, ammunition, overheat); on a saved map
     (``map_id``) or a map text. An aircraft that cannot fly is refused with the
     reason (``ValidationError``). The battle row and its ``battle_started``
-    event (with the map text, the campaign's house rules and the aircraft and
+    event (with the map text, the campaign's air house rules and the aircraft and
     character ids) are one transaction. Returns the battle id."""
     from ka_tui.store.campaign import house_rules
     from ka_tui.store.maps import check_map_text, get_map
@@ -427,8 +388,7 @@ def start_battle(db: Any, placements: Sequence[Placement], *, map_id: int | None
         raise ValidationError("side", "a battle needs two or more sides")
     battle = Battle.start(units, battle_map, rules.air, text)
     event = battle.events[0]
-    event["data"].update({"map_name": map_name, "aircraft": aircraft, "airmen": airmen,
-                          "rules": rules.to_dict()})
+    event["data"].update({"map_name": map_name, "aircraft": aircraft, "airmen": airmen})
     title = (name or battle_title(sides)).strip()
     if not title or len(title) > 60:
         raise ValidationError("name", "a battle's name is 1–60 characters")
@@ -492,7 +452,6 @@ class LoadedBattle:
     map_name: str
     aircraft: dict[str, int]              # unit id (the aircraft's name) -> aircraft id
     airmen: dict[str, tuple[int, ...]]    # unit id -> character ids, pilot first
-    rules: HouseRules
     outcome: dict[str, Any] | None = None  # the battle_ended payload, once ended
 
     @property
@@ -545,11 +504,11 @@ def load_battle(db: Any, battle_id: int) -> LoadedBattle:
 
     head, rows = _log_rows(db, battle_id)
     events, outcome, data = _replay_parts(head, rows)
-    rules = (HouseRules.from_dict(data["rules"]) if "rules" in data else house_rules(db))
+    fallback = house_rules(db).air   # for a log written before battles recorded their rules
     text = str(data.get("map") or "")
     try:
         battle_map = parse_map(text)
-        battle = Battle.from_events(events, battle_map, rules.air)
+        battle = Battle.from_events(events, battle_map, fallback)
     except (ReplayError, ValueError) as e:
         raise BattleLogError(f"the battle “{head.name}” cannot be replayed: {e}") from None
     return LoadedBattle(
@@ -557,7 +516,7 @@ def load_battle(db: Any, battle_id: int) -> LoadedBattle:
         str(data.get("map_name", "")),
         {str(k): int(v) for k, v in data.get("aircraft", {}).items()},
         {str(k): tuple(int(i) for i in v) for k, v in data.get("airmen", {}).items()},
-        rules, outcome)
+        outcome)
 
 
 # ============================================================ writing steps
@@ -719,10 +678,9 @@ def end_battle(db: Any, battle_id: int, expect: int | None = None) -> BattleOutc
     with db.batch() as s:
         loaded = load_battle(db, battle_id)
         if loaded.ended:
-            raise StoreError(f"the battle “{loaded.name}” has already ended")
+            raise BattleEnded(f"the battle “{loaded.name}” has already ended")
         if expect is not None and expect != loaded.position:
-            raise StaleBattle(f"the battle “{loaded.name}” changed in another window; "
-                              "nothing was written — reload it")
+            raise StaleLog(_ref(battle_id), expect, loaded.position)
         outcome = outcome_of(loaded)
         for a in outcome.aircraft:
             row = s.get(m.Aircraft, a.aircraft_id)

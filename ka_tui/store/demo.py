@@ -131,7 +131,7 @@ DEMO_MAP = """\
 .  .  .  .  .  .  .  ~  ~  ~  .  .  .  ~  ~  ~  ~  ~  ~  ~
 .  .  .  .  .  .  .  .  .  ~  ~  ~  ~  ~  ~  ~  ~  ~  ~  ~
 .  .  .  .  .  .  .  .  .  .  .  ~  ~  ~  ~  ~  ~  ~  ~  ~
-strip Home 1,9 NE 5 1 prepared
+strip Home 1,11 N 5 1 prepared
 carrier Ark 17,11 N 4 1
 """
 

@@ -187,14 +187,19 @@ def _check_end(s: Any, log: LogRef, expect_seq: int | None) -> int:
 
 # ------------------------------------------------------------------ heads
 
-def new_log(db: CampaignDB, kind: LogKind, name: str) -> LogHead:
-    """A new, empty, open log."""
+def new_log(db: CampaignDB, kind: LogKind, name: str, *, at: str | None = None) -> LogHead:
+    """A new, empty, open log. ``at``: a fixed ``created_at`` instead of the
+    clock (the demo campaign, which holds no clock value)."""
     name = name.strip()
     if not name:
         raise ValidationError("name", "a name is required")
     head, _, _ = _TABLES[kind]
     with db.transaction() as s:
-        new_id = _sql(s, f"INSERT INTO {head} (name) VALUES (?)", (name,)).lastrowid
+        if at is None:
+            new_id = _sql(s, f"INSERT INTO {head} (name) VALUES (?)", (name,)).lastrowid
+        else:
+            new_id = _sql(s, f"INSERT INTO {head} (name, created_at) VALUES (?, ?)",
+                          (name, at)).lastrowid
         row = _sql(s, f"SELECT id, name, status, created_at FROM {head} WHERE id = ?",
                    (new_id,)).one()
     return LogHead(int(row[0]), str(row[1]), str(row[2]), row[3])
@@ -221,14 +226,14 @@ def set_status(db: CampaignDB, log: LogRef, status: str) -> LogHead:
 # ----------------------------------------------------------------- events
 
 def append(db: CampaignDB, log: LogRef, event: LogEvent, expect_seq: int | None, *,
-           checked: bool = True) -> LogEvent:
+           checked: bool = True, at: str | None = None) -> LogEvent:
     """Append one event at ``expect_seq + 1``, in one write transaction.
 
     Inside the transaction: ``NotFound`` without the head row, ``StaleLog``
     when ``expect_seq`` is no longer the last ``seq``, ``Refused`` when the
     log's rules (``ACCEPT``) refuse it. ``checked=False`` skips only the
-    rules (raw tools and store tests of the plumbing). Returns the event as
-    stored (with ``seq``)."""
+    rules (raw tools and store tests of the plumbing); ``at`` a fixed
+    ``created_at`` (the demo). Returns the event as stored (with ``seq``)."""
     if not event.kind.strip():
         raise ValidationError("kind", "an event needs a kind")
     text = _dumps(event.payload, "payload")
@@ -241,8 +246,12 @@ def append(db: CampaignDB, log: LogRef, event: LogEvent, expect_seq: int | None,
             why = ACCEPT[log.kind](_read(s, log), LogEvent(event.kind, payload))
             if why is not None:
                 raise Refused(log, why)
-        _sql(s, f"INSERT INTO {table} ({link}, seq, kind, payload) VALUES (?, ?, ?, ?)",
-             (log.id, last + 1, str(event.kind), text))
+        if at is None:
+            _sql(s, f"INSERT INTO {table} ({link}, seq, kind, payload) VALUES (?, ?, ?, ?)",
+                 (log.id, last + 1, str(event.kind), text))
+        else:
+            _sql(s, f"INSERT INTO {table} ({link}, seq, kind, payload, created_at) "
+                    "VALUES (?, ?, ?, ?, ?)", (log.id, last + 1, str(event.kind), text, at))
         row = _sql(s, f"SELECT created_at FROM {table} WHERE {link} = ? AND seq = ?",
                    (log.id, last + 1)).one()
     return LogEvent(str(event.kind), payload, last + 1, row[0])

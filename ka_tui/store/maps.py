@@ -263,3 +263,42 @@ def export_map_file(db: Any, map_id: int, path: Path | str, *, force: bool = Fal
     except OSError as e:
         raise StoreError(f"{p} cannot be written: {e.strerror or e}") from None
     return p
+
+
+# ------------------------------------------------ the campaign export (transfer.py)
+
+def document_rows(session: Any) -> list[dict[str, Any]]:
+    """Every saved map as ``{"name", "text", "notes"}``, in the order saved, read
+    on an open session (the export's one snapshot)."""
+    text = _sql()
+    rows = session.connection().execute(
+        text("SELECT name, text, notes FROM battle_map ORDER BY id")).all()
+    return [{"name": str(r.name), "text": str(r.text), "notes": str(r.notes)} for r in rows]
+
+
+def document_map(raw: Any) -> dict[str, Any]:
+    """One map of an import document, checked as ``save_map`` checks it:
+    ``ValidationError`` naming the field (``text`` with its line and column)."""
+    if not isinstance(raw, dict):
+        raise ValidationError("maps", "must be a JSON object")
+    for key in raw:
+        if key not in ("name", "text", "notes"):
+            raise ValidationError(str(key), "unknown field for a map")
+    name, body, notes = raw.get("name"), raw.get("text"), raw.get("notes", "")
+    if not isinstance(name, str):
+        raise ValidationError("name", "must be text")
+    if not isinstance(body, str):
+        raise ValidationError("text", "must be the map's text")
+    if not isinstance(notes, str) or len(notes) > TEXT_MAX:
+        raise ValidationError("notes", f"must be text of at most {TEXT_MAX} characters")
+    check_map_text(body)
+    return {"name": _check_name(name), "text": body, "notes": notes}
+
+
+def insert_document_rows(session: Any, rows: list[dict[str, Any]]) -> None:
+    """Write checked maps (``document_map``) on an open write session (the import)."""
+    text = _sql()
+    for r in rows:
+        session.connection().execute(
+            text("INSERT INTO battle_map (name, text, notes) VALUES (:n, :t, :o)"),
+            {"n": r["name"], "t": r["text"], "o": r["notes"]})

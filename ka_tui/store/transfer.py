@@ -25,6 +25,7 @@ from sqlmodel import SQLModel, col, select
 
 from ka_tui.rules.core.options import HouseRules
 from ka_tui.store import field_checks as checks
+from ka_tui.store import maps
 from ka_tui.store.campaign import changed_rules
 from ka_tui.store.db import CampaignDB, backup_file, check_file, create_campaign, translate_error
 from ka_tui.store.errors import StoreError, ValidationError
@@ -85,6 +86,7 @@ def campaign_document(db: CampaignDB) -> dict[str, Any]:
         battles = s.exec(select(Battle).order_by(col(Battle.id))).all()
         bevents = s.exec(select(BattleEvent).order_by(col(BattleEvent.battle_id),
                                                        col(BattleEvent.seq))).all()
+        saved_maps = maps.document_rows(s)
     characters = []
     for c in chars:
         doc = _plain(c)
@@ -109,6 +111,7 @@ def campaign_document(db: CampaignDB) -> dict[str, Any]:
                    for f in fights],
         "battles": [_plain(b) | {"events": [_plain(e) for e in bevents if e.battle_id == b.id]}
                     for b in battles],
+        "maps": saved_maps,
     }
 
 
@@ -220,7 +223,7 @@ def validate_document(data: Any) -> dict[str, Any]:
     top = d.table(data)
     for key in top:
         if key not in ("format", "schema_version", "campaign", "characters", "aircraft",
-                       "roll_log", "fights", "battles"):
+                       "roll_log", "fights", "battles", "maps"):
             d.fail(key, "unknown top-level field")
     if top.get("format") != FORMAT:
         d.fail("format", f"must be {FORMAT!r} (is this a ka-tui export?)")
@@ -322,6 +325,18 @@ def validate_document(data: Any) -> dict[str, Any]:
                         out[key + "_events"].append(e | {link: row["id"]})
         _unique_ids(d, key, out[key])
         _unique_ids(d, key + " events", out[key + "_events"])
+    out["maps"] = []
+    map_names: set[str] = set()
+    for i, raw in enumerate(d.items(top, "maps")):   # issue 10: saved battle maps
+        with d.at(f"maps[{i}]"):
+            try:
+                row = maps.document_map(raw)
+            except ValidationError as e:
+                d.fail(e.field, e.message)
+            if row["name"].casefold() in map_names:
+                d.fail("name", "another map has this name")
+            map_names.add(row["name"].casefold())
+            out["maps"].append(row)
     return out
 
 
@@ -392,6 +407,7 @@ def _writer(doc: dict[str, Any]) -> Callable[[CampaignDB], None]:
                 for values in doc[key]:
                     s.add(model(**values))
                 s.flush()
+            maps.insert_document_rows(s, doc.get("maps", []))
     return write
 
 

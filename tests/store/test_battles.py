@@ -167,7 +167,7 @@ def test_commit_stores_one_event_per_action_and_a_stale_window_is_refused(sq: Sq
         a.battle.begin_turn(ScriptedDice.of([6, 6, 1, 1]))
         assert battles.commit(db, bid, a.battle.events[-1]) == 2
         b.battle.begin_turn(ScriptedDice.of([1, 1, 6, 6]))
-        with pytest.raises(battles.StaleBattle, match="another window"):
+        with pytest.raises(battles.StaleBattle, match="Another window"):
             battles.commit(db, bid, b.battle.events[-1])
         again = battles.load_battle(db, bid)
     assert _stored_kinds(sq.path, bid) == ["battle_started", "turn_started"]
@@ -272,11 +272,19 @@ def test_end_writes_the_outcome_back_in_one_transaction_r1_4_r5(sq: Squadron) ->
 
 
 def test_end_writes_nothing_when_any_part_fails(sq: Squadron) -> None:
-    """One transaction: a failure after the aircraft rows are updated keeps none of it."""
+    """One transaction: a failure after the aircraft and character rows are
+    updated (here the log refuses the ``battle_ended`` event) keeps none of it."""
     with open_campaign(sq.path) as db:
         bid, lb = _shoot_down(db, sq)
         with pytest.raises(battles.StaleBattle):
             battles.end_battle(db, bid, expect=lb.position - 1)
+    con = sqlite3.connect(sq.path)
+    con.execute("CREATE TRIGGER refuse_end BEFORE INSERT ON battle_event "
+                "WHEN NEW.kind = 'battle_ended' BEGIN SELECT RAISE(ABORT, 'disk trouble'); END")
+    con.commit()
+    con.close()
+    with open_campaign(sq.path) as db, pytest.raises(StoreError):
+        battles.end_battle(db, bid, expect=lb.position)
     assert _rows(sq.path, "SELECT hull_hits, damage FROM aircraft WHERE id = ?", sq.red) == [
         (0, "{}")]
     assert _rows(sq.path, "SELECT wounds FROM character WHERE id = ?", sq.kurt) == [(0,)]

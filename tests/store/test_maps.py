@@ -117,3 +117,52 @@ def test_an_unreadable_file_is_a_message_not_a_traceback(db_path: Path, tmp_path
             maps.import_map_file(db, binary)
         with pytest.raises(StoreError, match="cannot be read"):
             maps.import_map_file(db, tmp_path / "missing.map")
+
+
+def test_a_schema_2_campaign_migrates_to_the_maps_table_keeping_its_rows(tmp_path: Path) -> None:
+    """The maps table comes by migration, after a backup of the v2 file; the
+    file made by the previous schema keeps its roster and battles."""
+    from ka_tui.store import roster
+    from ka_tui.store.db import create_campaign
+    from ka_tui.store.migrations import SCHEMA_VERSION
+
+    old = tmp_path / "old.db"
+    with create_campaign(old, "Old", schema=2) as db:
+        roster.add_character(db, name="Hale", role="pilot")
+    assert SCHEMA_VERSION == 3
+    with open_campaign(old) as db:
+        saved = maps.save_map(db, "Coast", GOOD)
+        assert [c.name for c in roster.list_characters(db)] == ["Hale"]
+        assert maps.get_map(db, saved.id).text == GOOD
+    assert (tmp_path / "old.db.bak-v2").exists()
+
+
+def test_campaign_export_and_import_keep_the_saved_maps(demo_db: Path, tmp_path: Path) -> None:
+    from ka_tui.store.demo import DEMO_MAP, DEMO_MAP_NAME
+    from ka_tui.store.transfer import export_campaign, import_campaign
+
+    out = tmp_path / "demo.json"
+    with open_campaign(demo_db) as db:
+        export_campaign(db, out)
+    imported = import_campaign(out, tmp_path / "copy.db")
+    with imported.db as db:
+        [info] = maps.list_maps(db)
+        assert info.name == DEMO_MAP_NAME and maps.get_map(db, info.id).text == DEMO_MAP
+
+
+def test_an_import_with_a_bad_map_names_it_and_writes_nothing(demo_db: Path,
+                                                              tmp_path: Path) -> None:
+    import json
+
+    from ka_tui.store.transfer import export_campaign, import_campaign
+
+    out = tmp_path / "demo.json"
+    with open_campaign(demo_db) as db:
+        export_campaign(db, out)
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    doc["maps"].append({"name": "Broken", "text": ". . .\n. x .\n"})
+    out.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(ValidationError) as err:
+        import_campaign(out, tmp_path / "copy.db")
+    assert err.value.field == "maps[1].text" and "line 2" in err.value.message
+    assert not (tmp_path / "copy.db").exists()
