@@ -437,3 +437,33 @@ async def test_setup_edits_a_map_and_saves_it_in_the_campaign(demo_db: Path) -> 
         assert sorted(t.height for t in parse_map(text).terrain.values())[-2:] == [0, 3]
         assert "map: Open sea 24x14 (1)" in str(
             pilot.app.screen.query_one("#air-setup-status").render())
+
+
+async def test_a_step_written_meanwhile_by_another_window_is_not_overwritten(
+        demo_db: Path) -> None:
+    """The one event log (issue 9): each write names the position it expects;
+    when another window wrote first, the screen says so and reloads that state."""
+    from ka_tui.rules.core.dice import ScriptedDice
+    from ka_tui.store import battles
+    from ka_tui.store.db import open_campaign
+
+    battle_id = seed_battle(demo_db)
+    app, dice = make_app(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_air(pilot)
+        await wait_for(pilot, lambda: screen.runner is not None)
+        other = open_campaign(demo_db)
+        try:
+            loaded = battles.load_battle(other, battle_id)
+            loaded.battle.begin_turn(ScriptedDice.of([1, 1, 6, 6, 6, 6]))
+            battles.commit(other, battle_id, loaded.battle.events[-1])
+        finally:
+            other.close()
+        dice.queue = [6, 6, 1, 1]
+        await pilot.press("g")
+        await settle(pilot)
+        await wait_for(pilot, lambda: screen.runner is not None
+                       and screen.runner.state.order == ("Blue", "Red"))
+        assert "NOT SAVED" in str(screen.query_one("#air-status").render())
+        assert kinds(demo_db) == ["battle_started", "turn_started"]
+        assert events(demo_db)[-1][1]["faces"][:4] == [[6, 1], [6, 1], [6, 6], [6, 6]]
