@@ -135,3 +135,20 @@ def test_r1_4_end_phase_report(demo_db: Path, snap_compare: Any) -> None:
         await pilot.press("g")
 
     assert snap(demo_db, snap_compare, play)
+
+
+def test_shot_result_with_dice_and_damage_by_location(demo_db: Path,
+                                                     snap_compare: Any) -> None:
+    """RULES-NOTES D: the to-hit roll, Firepower and Evasion dice, the critical
+    and where the hits land, shown after g."""
+    seed_battle(demo_db)
+
+    async def play(pilot: Pilot[Any], dice: Any) -> None:
+        screen = await _blue_shooting(pilot, dice)
+        await select(pilot, TEMP)
+        await goto(pilot, *screen.runner.unit(BEAU).hex.to_offset())
+        dice.queue = [6, 6, 6, 1, 1, 1, 1]
+        dice.default = 3
+        await pilot.press("g")
+
+    assert snap(demo_db, snap_compare, play)

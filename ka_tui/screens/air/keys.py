@@ -76,6 +76,7 @@ def plan_key(screen: AirScreen, code: str) -> None:
     runner, uid = screen.runner, screen.selected()
     if runner is None or uid is None:
         return
+    screen.hold_detail = False
     if code == "figure":
         _figure(screen, uid)
         return

@@ -73,5 +73,5 @@ def show_overlays(screen: AirScreen, runner: Runner) -> None:
         screen.show_panel(unit_lines(u, runner.options, thrust_used),
                           readout_lines(f"{col},{row}", readout(u, cursor, runner.options,
                                                                  there), there))
-    if detail:
+    if detail and not screen.hold_detail:
         screen._detail(detail)

@@ -63,6 +63,7 @@ class AirScreen(Screen[None]):
         self.runner: Runner | None = None
         self.show_reach = False
         self.show_start = True        # before a turn: the start-of-turn preview
+        self.hold_detail = False      # a step's result is in the detail pane
         self.input_mode = ""          # "plan" | "dice" | ""
         self.dice_step: PendingStep | None = None
         self._write_lock = threading.Lock()
@@ -236,9 +237,13 @@ class AirScreen(Screen[None]):
     def show_panel(self, unit_lines: list[str], readout: list[str]) -> None:
         self.query_one(AircraftPanel).show(unit_lines, readout)
 
-    def _detail(self, lines: list[str]) -> None:
+    def _detail(self, lines: list[str], *, tall: bool = False) -> None:
+        """The detail pane; ``tall`` (a shot's or ram's result: dice, re-rolls,
+        damage by location) takes up to 12 lines until the cursor moves."""
+        pane = self.query_one("#air-detail", VerticalScroll)
+        pane.styles.height = min(12, max(6, len(lines) + 1)) if tall else 6
         self.query_one("#air-detail-text", Static).update(Content("\n".join(lines)))
-        self.query_one("#air-detail", VerticalScroll).scroll_home(animate=False)
+        pane.scroll_home(animate=False)
 
     def _status(self, text: str) -> None:
         self.query_one("#air-status", Static).update(Content(text))
@@ -247,6 +252,9 @@ class AirScreen(Screen[None]):
         if self.placement is not None:
             self.placement.cursor_moved(self, event.hex)
             return
+        if self.hold_detail:
+            self.hold_detail = False
+            self.query_one("#air-detail").styles.height = 6
         self.refresh_overlays()
 
     def on_hex_map_aircraft_selected(self, event: HexMap.AircraftSelected) -> None:
@@ -301,14 +309,16 @@ class AirScreen(Screen[None]):
         self._save(event)
         self._status(f"done and saved: {step.label}")
         self.refresh_view()
-        self._detail(views.event_lines(event))
+        self._detail(views.event_lines(event),
+                     tall=step.kind in ("shot_resolved", "ram_resolved"))
         if step.data.get("phase") == "end":
             self._report(views.event_lines(event))
         elif not self.query_one("#air-main").display:
             self.action_log()   # back to the map
+        self.hold_detail = True   # the result stays until the cursor moves
         units = self.runner.next().units if self.runner is not None else ()
         if units and self.selected() not in units:
-            self.query_one(HexMap).select(units[0])   # who acts next
+            self.query_one(HexMap).select(units[0], move=False)   # who acts next
 
     def action_end_shooting(self) -> None:
         if self.runner is None:
@@ -415,6 +425,7 @@ class AirScreen(Screen[None]):
         elif event.input.id == "air-cmd" and self.input_mode == "plan":
             uid = self.selected()
             if uid and self.runner is not None:
+                self.hold_detail = False
                 errors = self.runner.set_text(uid, event.value)
                 self._status("; ".join(errors))
                 self.refresh_overlays()
