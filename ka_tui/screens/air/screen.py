@@ -13,32 +13,27 @@ where it was. The screen computes no rule (``runner.py`` asks the engine).
 
 from __future__ import annotations
 
-import threading
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Static
 
 from ka_tui.rules.air.hexgrid import Hex
-from ka_tui.rules.core.dice import Dice, DiceError, RandomDice
+from ka_tui.rules.core.dice import Dice, DiceError
+from ka_tui.screens.air.io import BattleIO
+from ka_tui.screens.air.typed import TypedInput
 from ka_tui.screens.air.keys import PALETTE_HELP, PLAN_BINDINGS, plan_key
-from ka_tui.screens.air.runner import PendingStep, Refused, Runner
+from ka_tui.screens.air.runner import PendingStep, Refused
 from ka_tui.screens.air import views
 from ka_tui.screens.air.setup import SIDES
 from ka_tui.widgets.air_panel import AircraftPanel
 from ka_tui.widgets.hex_map import HexMap, MapAircraft, ReachMark
 
-if TYPE_CHECKING:
-    from ka_tui.screens.air.data import Loaded
-    from ka_tui.store.db import CampaignDB
 
-
-class AirScreen(Screen[None]):
+class AirScreen(TypedInput, BattleIO):
     HELP_TITLE = "Air battle"
     CSS_PATH = "air.tcss"
 
@@ -55,40 +50,6 @@ class AirScreen(Screen[None]):
         *PLAN_BINDINGS,
     ]
     PALETTE_HELP = PALETTE_HELP
-
-    def __init__(self, *, dice: Dice | None = None) -> None:
-        super().__init__()
-        self._dice = dice
-        self.loaded: Loaded | None = None
-        self.runner: Runner | None = None
-        self.show_reach = False
-        self.show_start = True        # before a turn: the start-of-turn preview
-        self.hold_detail = False      # a step's result is in the detail pane
-        self.input_mode = ""          # "plan" | "dice" | ""
-        self.dice_step: PendingStep | None = None
-        self._write_lock = threading.Lock()
-        self._writes: list[tuple[int, str, dict[str, Any] | None, int]] = []
-        self._writing = False
-        from ka_tui.screens.air.placing import Placement
-
-        self.placement: Placement | None = None
-
-    # -- the door to the app (one place; issue 9's door replaces it) ----------
-
-    @property
-    def dice(self) -> Dice:
-        injected: Dice | None = self._dice or getattr(self.app, "air_dice", None)
-        if injected is None:
-            self._dice = injected = RandomDice()
-        return injected
-
-    def campaign_db(self) -> CampaignDB:
-        db: CampaignDB = getattr(self.app, "campaign_db")()
-        return db
-
-    @property
-    def ascii(self) -> bool:
-        return bool(getattr(self.app, "ascii_glyphs", False))
 
     # -- layout --------------------------------------------------------------
 
@@ -116,100 +77,7 @@ class AirScreen(Screen[None]):
         self.query_one("#air-cmd").display = False
         self.load(None)
 
-    # -- loading and saving --------------------------------------------------
-
-    @work(thread=True, exclusive=True, group="air-load", exit_on_error=False)
-    def load(self, battle_id: int | None) -> None:
-        from ka_tui.screens.air import data
-
-        try:
-            db = self.campaign_db()
-            bid = battle_id if battle_id is not None else data.newest_open(db)
-            loaded = None if bid is None else data.load_battle(db, bid)
-        except Exception as error:  # noqa: BLE001 - shown to the GM
-            self.app.call_from_thread(self._status, f"cannot read the battle: {error}")
-            return
-        self.app.call_from_thread(self.show_loaded, loaded)
-
-    def show_loaded(self, loaded: Loaded | None) -> None:
-        from ka_tui.screens.air.runner import Runner
-
-        self.loaded = loaded
-        self.runner = None if loaded is None else Runner(loaded.battle)
-        hex_map = self.query_one(HexMap)
-        if loaded is None:
-            self.query_one("#air-phases", Static).update("Air battle")
-            self.query_one("#air-next", Static).update(
-                "No battle running. n: start a new one · l: list the battles")
-            self._detail([])
-            self.set_focus(None)
-            self.refresh_bindings()
-            return
-        hex_map.set_map(loaded.battle.battle_map)
-        self.sub_title = f"#{loaded.battle_id} {loaded.name}"
-        self.refresh_view()
-        hex_map.focus()
-        sel = self._first_actor()
-        if sel:
-            hex_map.select(sel)
-
-    def _first_actor(self) -> str | None:
-        if self.runner is None:
-            return None
-        nxt = self.runner.next()
-        units = nxt.units or tuple(u.id for u in self.runner.state.units)
-        return units[0] if units else None
-
-    def _save(self, event: dict[str, Any]) -> None:
-        assert self.loaded is not None
-        self._write(self.loaded.battle_id, "commit", event)
-
-    def _write(self, battle_id: int, what: str, event: dict[str, Any] | None,
-               expect: int = 0) -> None:
-        """Queue a write; one worker writes them in order (each its own transaction)."""
-        with self._write_lock:
-            self._writes.append((battle_id, what, event, expect))
-            if self._writing:
-                return
-            self._writing = True
-        self.run_worker(self._drain, thread=True, group="air-write", exit_on_error=False)
-
-    def _drain(self) -> None:
-        from ka_tui.screens.air import data
-
-        while True:
-            with self._write_lock:
-                if not self._writes:
-                    self._writing = False
-                    return
-                battle_id, what, event, expect = self._writes.pop(0)
-            try:
-                db = self.campaign_db()
-                if what == "commit":
-                    assert event is not None
-                    data.commit(db, battle_id, event)
-                else:
-                    data.undo(db, battle_id, expect)
-            except Exception as error:  # noqa: BLE001 - shown; the screen reloads
-                with self._write_lock:
-                    self._writes.clear()
-                self.app.call_from_thread(self._status, f"NOT SAVED: {error}; reloading")
-                self.app.call_from_thread(self.load, battle_id)
-
     # -- what the screen shows -------------------------------------------------
-
-    def selected(self) -> str | None:
-        return self.query_one(HexMap).selected
-
-    def cursor_target(self) -> str | None:
-        """An aircraft of another side under the cursor (the top one)."""
-        if self.runner is None:
-            return None
-        sel = self.runner.unit(self.selected())
-        for u in self.runner.units_at(self.query_one(HexMap).cursor):
-            if sel is None or u.side != sel.side:
-                return u.id
-        return None
 
     def refresh_view(self) -> None:
         if self.placement is not None:
@@ -233,20 +101,6 @@ class AirScreen(Screen[None]):
 
         if self.runner is not None and self.placement is None:
             show_overlays(self, self.runner)
-
-    def show_panel(self, unit_lines: list[str], readout: list[str]) -> None:
-        self.query_one(AircraftPanel).show(unit_lines, readout)
-
-    def _detail(self, lines: list[str], *, tall: bool = False) -> None:
-        """The detail pane; ``tall`` (a shot's or ram's result: dice, re-rolls,
-        damage by location) takes up to 12 lines until the cursor moves."""
-        pane = self.query_one("#air-detail", VerticalScroll)
-        pane.styles.height = min(12, max(6, len(lines) + 1)) if tall else 6
-        self.query_one("#air-detail-text", Static).update(Content("\n".join(lines)))
-        pane.scroll_home(animate=False)
-
-    def _status(self, text: str) -> None:
-        self.query_one("#air-status", Static).update(Content(text))
 
     def on_hex_map_cursor_moved(self, event: HexMap.CursorMoved) -> None:
         if self.placement is not None:
@@ -382,93 +236,6 @@ class AirScreen(Screen[None]):
         text = self.query_one("#air-log-filter", Input).value
         lines = views.log_lines(self.runner.battle.events, text)
         self.query_one("#air-log", Static).update(Content("\n".join(lines) or "(no match)"))
-
-    # -- typed input: a plan or the table's dice --------------------------------
-
-    def action_type_plan(self) -> None:
-        uid = self.selected()
-        if self.runner is None or uid is None:
-            return
-        self._open_input("plan", self.runner.plan_text(uid),
-                         "plan: +1 F F R F C D LOOP LAND … (enter)")
-
-    def action_table_dice(self) -> None:
-        if self.runner is None:
-            return
-        step = self._pending()
-        if step is None:
-            return
-        self.dice_step = step
-        self._open_input("dice", "", f"faces for: {step.label} (enter)")
-        self._check_faces("")
-
-    def _open_input(self, mode: str, value: str, placeholder: str) -> None:
-        field = self.query_one("#air-cmd", Input)
-        self.input_mode = mode
-        field.value = value
-        field.placeholder = placeholder
-        field.display = True
-        field.focus()
-        field.cursor_position = len(value)
-
-    def _close_input(self) -> None:
-        field = self.query_one("#air-cmd", Input)
-        field.display = False
-        self.input_mode = ""
-        self.query_one(HexMap).focus()
-
-    def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id == "air-log-filter":
-            self._show_log()
-        elif event.input.id == "air-cmd" and self.input_mode == "dice":
-            self._check_faces(event.value)
-        elif event.input.id == "air-cmd" and self.input_mode == "plan":
-            uid = self.selected()
-            if uid and self.runner is not None:
-                self.hold_detail = False
-                errors = self.runner.set_text(uid, event.value)
-                self._status("; ".join(errors))
-                self.refresh_overlays()
-
-    def _faces(self, text: str) -> list[int]:
-        return [int(w) for w in text.replace(",", " ").split() if w.isdigit()]
-
-    def _check_faces(self, text: str) -> str | None:
-        """Each face checked at the field: the next die the step needs, or why not."""
-        assert self.runner is not None and self.dice_step is not None
-        bad = [w for w in text.replace(",", " ").split() if not w.isdigit()]
-        if bad:
-            msg = f"'{bad[0]}' is not a face (numbers only)"
-        else:
-            try:
-                sides = self.runner.needs(self.dice_step, self._faces(text))
-                msg = (f"next: a d{sides}" if sides else "enough faces: enter records the step")
-            except (DiceError, ValueError) as error:
-                msg = f"refused: {error}"
-        self._status(msg)
-        return msg
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id != "air-cmd":
-            return
-        event.stop()
-        if self.input_mode == "plan":
-            self._close_input()
-            return
-        if self.input_mode == "dice" and self.runner is not None and self.dice_step:
-            msg = self._check_faces(event.value)
-            if msg is None or not msg.startswith("enough"):
-                self.app.bell()
-                return
-            step = self.dice_step
-            try:
-                saved = self.runner.do_faces(step, self._faces(event.value))
-            except (DiceError, ValueError) as error:
-                self._status(f"refused: {error}")
-                return
-            self._close_input()
-            self.dice_step = None
-            self._after(step, saved)
 
     # -- plan keys, setup, battles ---------------------------------------------
 
