@@ -93,10 +93,10 @@ def test_reach_at_speed_12_under_100_ms() -> None:
     with 6 thrust points (13 speeds from 6 to 18 searched, R-3.1)."""
     u = unit("a", q=50, r=25, speed=12, prof=dict(move=18, thrust=6, g_rating=1))
     times = []
-    for _ in range(5):
-        t = time.perf_counter()
+    for _ in range(5):   # CPU time: the test machine is shared with other runs
+        t = time.process_time()
         reach(u, BattleMap(100, 100), OPTS)
-        times.append(time.perf_counter() - t)
+        times.append(time.process_time() - t)
     assert sorted(times)[2] < 0.1
 
 
