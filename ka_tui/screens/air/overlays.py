@@ -18,8 +18,6 @@ from ka_tui.widgets.hex_map import HexMap, ReachMark
 # ``AirScreen`` (screens/air/screen.py), typed loosely: that module imports this one.
 AirScreen = Any
 
-_reach_cache: dict[tuple[str, int, int], dict[Hex, ReachMark]] = {}
-
 
 def show_overlays(screen: AirScreen, runner: Runner) -> None:
     hex_map = screen.query_one(HexMap)
@@ -55,13 +53,9 @@ def show_overlays(screen: AirScreen, runner: Runner) -> None:
             detail = [f"{u.id} cannot shoot {t.id}: {why}", runner.ram_line(u.id, t.id)]
     marks: dict[Hex, ReachMark] = {}
     if screen.show_reach and u is not None:
-        key = (u.id, id(runner.state), len(runner.battle.events))
-        if key not in _reach_cache:
-            _reach_cache.clear()
-            r = runner.reach(u.id)
-            _reach_cache[key] = {} if r is None else {
-                h: ReachMark(x.kind, x.odds_label) for h, x in r.hexes.items()}
-        marks = _reach_cache[key]
+        r = runner.reach(u.id)   # cached by the runner for this state
+        marks = {} if r is None else {h: ReachMark(x.kind, x.odds_label)
+                                      for h, x in r.hexes.items()}
     hex_map.set_path(path)
     hex_map.set_targets(targets)
     hex_map.set_reach(marks)

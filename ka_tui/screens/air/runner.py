@@ -51,6 +51,7 @@ class Runner:
     battle: Battle
     plans: dict[str, Plan] = field(default_factory=dict)
     evasive: set[str] = field(default_factory=set)
+    _reach: tuple[t.BattleState, str, Reach | None] | None = None
 
     # -- reading ------------------------------------------------------------
 
@@ -137,8 +138,15 @@ class Runner:
         return format_plan(self.plan(uid))
 
     def reach(self, uid: str) -> Reach | None:
+        """The reach overlay (rules/air/reach.py), kept while the state is the same
+        object (every step makes a new one)."""
+        cached = self._reach
+        if cached is not None and cached[0] is self.state and cached[1] == uid:
+            return cached[2]
         u = self.unit(uid)
-        return None if u is None else reach(u, self.battle_map, self.options)
+        got = None if u is None else reach(u, self.battle_map, self.options)
+        self._reach = (self.state, uid, got)
+        return got
 
     def start_lines(self) -> list[str]:
         """Before the turn is rolled: each aircraft's R-3.2 speed decay and the
