@@ -118,6 +118,11 @@ class AirScreen(TypedInput, BattleIO):
         self.refresh_overlays()
         self.refresh_bindings()
 
+    def on_hex_map_stack_listed(self, event: HexMap.StackListed) -> None:
+        col, row = event.hex.to_offset()
+        names = ", ".join(f"{a.key} ({a.side}, level {a.altitude})" for a in event.aircraft)
+        self._status(f"{col},{row}: {names} · enter: the next one")
+
     def set_reach(self, marks: dict[Hex, ReachMark]) -> None:
         self.query_one(HexMap).set_reach(marks)
 
