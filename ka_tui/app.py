@@ -146,7 +146,7 @@ class KaApp(App[None]):
 
                 if self.db_path is None:
                     raise RuntimeError("no campaign chosen")
-                self._db = open_campaign(self.db_path)
+                self._db = open_campaign(self.db_path, daily_backup=True)
             return self._db
 
     def close_campaign(self) -> None:
@@ -157,7 +157,18 @@ class KaApp(App[None]):
 
     # -- start ------------------------------------------------------------
 
+    def show_access(self) -> None:
+        """The header says when the campaign is open read-only (issue 11)."""
+        from ka_tui.store.files import read_only_reason
+
+        reason = read_only_reason(self.db_path) if self.db_path is not None else None
+        base = getattr(self, "_base_title", None)
+        if base is None:
+            base = self._base_title = self.title
+        self.title = f"{base} · READ-ONLY ({reason})" if reason else base
+
     def on_mount(self) -> None:
+        self.show_access()
         if self.db_path is not None:
             self.switch_mode("roster")
         else:
@@ -173,6 +184,7 @@ class KaApp(App[None]):
             self.exit()
             return
         self.db_path = path
+        self.show_access()
         self.switch_mode("roster")
 
     def show_store_error(self, title: str, error: Exception) -> None:
@@ -274,6 +286,79 @@ class KaApp(App[None]):
         self.push_screen(ConfirmScreen(f"Imported into {path}. Open it now?", yes="Open",
                                        title="Import done"), answered)
 
+    # -- backups (issue 11; store/backups.py) ------------------------------
+
+    def action_list_backups(self) -> None:
+        from ka_tui.screens.messages import MessageScreen
+        from ka_tui.store.backups import list_backups
+
+        if self.db_path is None:
+            return
+        found = list_backups(self.db_path)
+        lines = [f"{b.taken:%Y-%m-%d %H:%M} UTC  {b.reason:<22} {b.path.name}"
+                 for b in found[:12]] or ["No backups yet (one is taken on the first "
+                                          "open of each day)."]
+        folder = found[0].path.parent if found else None
+        hint = (f"In {folder}. Restore one with: ka-tui restore FILE (quit first), or "
+                "the palette's 'Backups: restore the newest'. escape: close."
+                if folder else "escape: close.")
+        self.push_screen(MessageScreen(f"Backups of {self.db_path.name}", "\n".join(lines),
+                                       hint=hint, quit_on_close=False))
+
+    def action_backup_now(self) -> None:
+        path = self.db_path
+        if path is None:
+            return
+
+        def run() -> None:
+            from ka_tui.store.backups import take_backup
+            from ka_tui.store.errors import StoreError
+
+            try:
+                backup = take_backup(path, "manual")
+            except StoreError as error:
+                self.call_from_thread(self.notify, str(error), title="No backup",
+                                      severity="error")
+                return
+            self.call_from_thread(self.notify, f"Backed up to {backup.path}.")
+
+        self.run_worker(run, thread=True, group="backup", exit_on_error=False)
+
+    def action_restore_newest(self) -> None:
+        from ka_tui.screens.confirm import ConfirmScreen
+        from ka_tui.store.backups import list_backups
+
+        path = self.db_path
+        if path is None:
+            return
+        found = list_backups(path)
+        if not found:
+            self.notify("No backups of this campaign yet.", severity="warning")
+            return
+        newest = found[0]
+
+        def answered(yes: bool | None) -> None:
+            from ka_tui.store.backups import restore
+            from ka_tui.store.errors import StoreError
+
+            if not yes:
+                return
+            self.close_campaign()
+            try:
+                done = restore(newest.path, path)
+            except StoreError as error:
+                self.notify(str(error), title="Not restored", severity="error")
+                return
+            self.open_campaign_file(path)
+            kept = f" The file as it was is kept as {done.previous.path.name}." \
+                if done.previous else ""
+            self.notify(f"Restored the backup of {newest.taken:%Y-%m-%d %H:%M} UTC.{kept}")
+
+        self.push_screen(ConfirmScreen(
+            f"Restore the backup of {newest.taken:%Y-%m-%d %H:%M} UTC ({newest.reason})? "
+            "The campaign as it is now is backed up first.", yes="Restore",
+            title="Restore a backup"), answered)
+
     def _exported(self, path: Path | None) -> None:
         if path is not None:
             self.notify(f"Exported to {path}.")
@@ -283,6 +368,7 @@ class KaApp(App[None]):
         modes start again from scratch when next visited)."""
         self.close_campaign()
         self.db_path = path
+        self.show_access()
 
         def reset() -> None:
             for spec in MODE_SPECS:
@@ -317,6 +403,14 @@ class KaApp(App[None]):
             yield SystemCommand("Import campaign from JSON",
                                 "Read a campaign JSON file into a new campaign file",
                                 self.action_import_campaign)
+            yield SystemCommand("Backups: list", "This campaign's backups, newest first",
+                                self.action_list_backups)
+            yield SystemCommand("Backups: back up now",
+                                "Take a checked backup of the campaign now",
+                                self.action_backup_now)
+            yield SystemCommand("Backups: restore the newest",
+                                "Put the newest backup back (the file as it is now is "
+                                "backed up first)", self.action_restore_newest)
         yield SystemCommand("Help: keys", "List the keys of this screen and the global ones",
                             self.action_help)
         yield from binding_commands(screen)

@@ -1,4 +1,5 @@
-"""Command line: ``ka-tui [--db PATH] [--demo] [--new NAME] [--where] [--force] [--ascii] [export|import FILE]``.
+"""Command line: ``ka-tui [--db PATH] [--demo] [--new NAME] [--where] [--force] [--ascii]
+[--read-only] [--shared-group] [export FILE | import FILE | backups | restore BACKUP]``.
 
 Every user error is one line on stderr and exit code 2, never a traceback.
 The campaign file is checked (and migrated) here, before the app starts, with
@@ -20,6 +21,13 @@ picker when there are several; the demo on first run).
   ka-tui export FILE     write the campaign as JSON (FILE "-" = stdout)
   ka-tui import FILE     read a JSON export into --db PATH or a new file named
                          after the campaign (refuses to overwrite without --force)
+  ka-tui backups         list the campaign's backups, newest first
+                         (--keep DAILY,WEEKLY sets how many rotation keeps)
+  ka-tui backup          take a backup now
+  ka-tui restore BACKUP  put a backup back (the current file is backed up first)
+files are private to you (0600, folders 0700); --shared-group (or
+KA_TUI_SHARED_GROUP=1) makes a campaign and its backups group read-write, for
+players reading it over SSH; it stays shared afterwards.
 """
 
 
@@ -31,7 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ka-tui", description="King's Angels campaign manager (terminal UI).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("command", nargs="?", choices=("export", "import"), help=argparse.SUPPRESS)
+    p.add_argument("command", nargs="?",
+                   choices=("export", "import", "backups", "backup", "restore"),
+                   help=argparse.SUPPRESS)
     p.add_argument("file", nargs="?", help=argparse.SUPPRESS)
     p.add_argument("--db", type=Path, metavar="PATH", help="use this campaign file")
     p.add_argument("--demo", action="store_true",
@@ -44,6 +54,15 @@ def build_parser() -> argparse.ArgumentParser:
                         "or fonts without box-drawing characters")
     p.add_argument("--force", action="store_true",
                    help="with import/export/--demo: replace an existing file (a backup is kept)")
+    p.add_argument("--read-only", action="store_true",
+                   help="open the campaign read-only (also KA_TUI_READ_ONLY=1); a campaign "
+                        "that cannot be written opens read-only anyway")
+    p.add_argument("--shared-group", action="store_true",
+                   help="make the campaign, its side files and backups group read-write "
+                        "(also KA_TUI_SHARED_GROUP=1)")
+    p.add_argument("--keep", metavar="DAILY,WEEKLY",
+                   help="with backups: how many daily and weekly backups rotation keeps "
+                        "(default 7,4)")
     return p
 
 
@@ -76,18 +95,39 @@ def _say(message: str) -> None:
 def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.ascii:
         os.environ["KA_TUI_ASCII"] = "1"  # the app and every widget read it (widgets/glyphs.py)
-    if args.command and not args.file:
-        raise UserError(f"{args.command} needs a FILE (try: ka-tui {args.command} campaign.json)")
-    if args.file and not args.command:
+    if args.read_only:
+        os.environ["KA_TUI_READ_ONLY"] = "1"  # store/files.py read_only_reason
+    if args.shared_group:
+        os.environ["KA_TUI_SHARED_GROUP"] = "1"  # store/files.py share_requested
+    if args.command in ("export", "import", "restore") and not args.file:
+        what = "BACKUP" if args.command == "restore" else "FILE"
+        example = "campaign.json" if args.command != "restore" else "BACKUP.db (see ka-tui backups)"
+        raise UserError(f"{args.command} needs a {what} (try: ka-tui {args.command} {example})")
+    if args.file and args.command not in ("export", "import", "restore"):
         raise UserError(f"unexpected argument {args.file!r} (see ka-tui --help)")
+    if args.keep is not None and args.command != "backups":
+        raise UserError("--keep goes with the backups command")
     if sum(bool(x) for x in (args.command, args.demo, args.new, args.where)) > 1:
-        raise UserError("use one of --where, --demo, --new, export, import at a time")
+        raise UserError("use one of --where, --demo, --new, export, import, backups, "
+                        "restore at a time")
+    if args.db is not None and not args.db.parent.is_dir() and not (args.new or args.demo):
+        raise UserError(f"no such folder: {args.db.parent}; use --new NAME or create the "
+                        "folder")
+    from ka_tui.store.paths import tighten_data_dir
+
+    tighten_data_dir()
     if args.where:
         return _where()
     if args.command == "export":
         return _export(args.db, args.file, args.force)
     if args.command == "import":
         return _import(args.file, args.db, args.force)
+    if args.command == "backups":
+        return _backups(args.db, args.keep)
+    if args.command == "backup":
+        return _backup_now(args.db)
+    if args.command == "restore":
+        return _restore(args.file, args.db)
     if args.new is not None:
         return _run_app(_new(args.new, args.db))
     if args.demo:
@@ -101,6 +141,7 @@ def _where() -> int:
     from ka_tui.store.paths import data_dir, default_db_path, list_campaign_files
 
     print(f"data folder:      {data_dir()}")
+    print(f"backups:          {data_dir() / 'backups'}/<campaign>/")
     print(f"demo campaign:    {default_db_path()}")
     files = list_campaign_files()
     for f in files:
@@ -134,7 +175,7 @@ def _demo(db: Path | None, force: bool) -> Path:
         check_file(path)  # refuse anything that is not a campaign, before any write
         if not force:
             return _checked(path)
-        backup = backup_file(path, "bak-demo")
+        backup = backup_file(path, "before-demo-reset")
         for side in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
             side.unlink(missing_ok=True)
         _say(f"previous file kept as {backup}")
@@ -160,14 +201,26 @@ def _open_default(db: Path | None) -> int:
 
 
 def _checked(path: Path) -> Path:
-    """Refuse a bad file, migrate an old one — before the screen is taken over."""
+    """Refuse a bad file, migrate an old one, take the day's backup — before the
+    screen is taken over. A campaign that cannot be written opens read-only."""
+    from ka_tui.store.backups import daily_backup
     from ka_tui.store.db import check_file, migrate
+    from ka_tui.store.files import protect, read_only_reason
     from ka_tui.store.migrations import SCHEMA_VERSION
 
     found = check_file(path)
+    reason = read_only_reason(path)
+    if reason is not None:
+        if found.version < SCHEMA_VERSION:
+            raise UserError(f"{path} comes from an older ka-tui and must be upgraded, which "
+                            f"needs write access ({reason}); it was not changed.")
+        _say(f"opening {path} read-only ({reason}): nothing will be saved or logged")
+        return path
     if found.version < SCHEMA_VERSION:
         backup = migrate(path, found.version)
         _say(f"upgraded {path} to schema {SCHEMA_VERSION} (backup: {backup})")
+    protect(path)
+    daily_backup(path)
     return path
 
 
@@ -209,6 +262,51 @@ def _import(file: str, db: Path | None, force: bool) -> int:
     if result.backup is not None:
         _say(f"previous file kept as {result.backup}")
     _say(f"imported {file} into {target}")
+    return 0
+
+
+def _backups(db: Path | None, keep: str | None) -> int:
+    from ka_tui.store.backups import list_backups, rotate, set_keep
+
+    source = _source(db)
+    if keep is not None:
+        try:
+            daily, weekly = (int(x) for x in keep.split(","))
+        except ValueError:
+            raise UserError("--keep wants two whole numbers: DAILY,WEEKLY (e.g. 7,4)") from None
+        _checked(source)
+        set_keep(source, daily, weekly)
+        gone = rotate(source)
+        _say(f"rotation keeps {daily} daily and {weekly} weekly backups"
+             + (f"; removed {len(gone)}" if gone else ""))
+    found = list_backups(source)
+    if not found:
+        print(f"no backups of {source} yet (one is taken when it is opened each day)")
+        return 0
+    print(f"backups of {source}, newest first (restore with: ka-tui restore FILE):")
+    for b in found:
+        print(b.line())
+    return 0
+
+
+def _backup_now(db: Path | None) -> int:
+    from ka_tui.store.backups import take_backup
+    from ka_tui.store.db import check_file
+
+    source = _source(db)
+    check_file(source)
+    backup = take_backup(source, "manual")
+    _say(f"backed up {source} to {backup.path}")
+    return 0
+
+
+def _restore(file: str, db: Path | None) -> int:
+    from ka_tui.store.backups import restore
+
+    done = restore(Path(file), db)
+    if done.previous is not None:
+        _say(f"the file as it was is kept as {done.previous.path}")
+    _say(f"restored {done.campaign} from {done.backup}")
     return 0
 
 

@@ -230,12 +230,15 @@ class SettingsScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="settings", exit_on_error=False)
     def load(self) -> None:
         from ka_tui.store.campaign import house_rules
-        from ka_tui.store.errors import StoreError
 
         try:
             rules = house_rules(self.ka_app.campaign_db())
-        except StoreError as error:
-            self.app.call_from_thread(self.notify, str(error), severity="error")
+        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
+            from ka_tui.store.damage import load_failure
+
+            message = str(load_failure("the house rules", error, self.app))
+            self.app.call_from_thread(self.query_one("#option-doc", Static).update, message)
+            self.app.call_from_thread(self.notify, message, severity="error")
             return
         self.app.call_from_thread(self._loaded, rules.to_dict())
 

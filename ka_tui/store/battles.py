@@ -4,9 +4,9 @@ A battle is its event log (DESIGN.md "Fights and battles as a log of events"):
 the events of ``rules/air/battle.py`` (``battle_started``, ``turn_started``,
 ``move_committed``, ``shot_resolved``, ``ram_resolved``, ``phase_ended``), each
 written in its own transaction with the dice it used, and replayed through the
-rules to rebuild the state. This module adds one event of its own,
-``battle_ended``: the outcome written back to the campaign, which the replay
-skips. Each call is one transaction; plain values in and out; no Textual.
+rules to rebuild the state. This module writes the first and the last:
+``battle_started`` (from the roster) and ``battle_ended`` (the outcome written
+back to the campaign; the replay passes over it and nothing follows it). Each call is one transaction; plain values in and out; no Textual.
 
 The screen's loop::
 
@@ -27,8 +27,8 @@ an aircraft destroyed or crashed is marked in its ``damage`` column
 (``{"lost": "destroyed"|"crashed", "lost_in": battle id}``, read by ``lost_of``).
 
 The log is ``store/events.py``'s (the one event log), reached through the
-``_log_*`` functions below only. ``battle_ended`` is appended unchecked (the
-rules' ``accept_kind`` knows only the play steps); no step follows it.
+``_log_*`` functions below only; every append is checked by the rules'
+``accept_kind`` inside the write transaction.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from typing import Any
 
 from ka_tui.rules.air import turn as t
 from ka_tui.rules.air.altitude import ceiling_level
-from ka_tui.rules.air.battle import Battle, Event, ReplayError, replay_from
+from ka_tui.rules.air.battle import Battle, BattleEventKind, Event, ReplayError, replay_from
 from ka_tui.rules.air.battle_map import BattleMap, parse_map
 from ka_tui.rules.air.damage import out_of_battle
 from ka_tui.rules.air.hexgrid import Hex
@@ -51,10 +51,10 @@ from ka_tui.store import events as ev
 from ka_tui.store.errors import NotFound, StoreError, ValidationError
 from ka_tui.store.events import LogEvent, LogHead, LogKind, LogRef, StaleLog
 
-STARTED = "battle_started"
-ENDED = "battle_ended"
-RULE_KINDS = frozenset({"turn_started", "move_committed", "shot_resolved", "ram_resolved",
-                        "phase_ended"})
+STARTED = BattleEventKind.STARTED.value
+ENDED = BattleEventKind.ENDED.value
+# the play steps a screen commits (the start and the end are this module's)
+RULE_KINDS = frozenset(k.value for k in BattleEventKind) - {STARTED, ENDED}
 SIDE_MAX = 30
 
 
@@ -106,8 +106,7 @@ def _log_append(db: Any, battle_id: int, kind: str, payload: Mapping[str, Any], 
         head = _head(db, battle_id)
         if head.status != "open":
             raise BattleEnded(f"the battle “{head.name}” has ended; nothing was written")
-        stored = ev.append(db, _ref(battle_id), LogEvent(kind, dict(payload)), expect,
-                           checked=kind != ENDED, at=at)
+        stored = ev.append(db, _ref(battle_id), LogEvent(kind, dict(payload)), expect, at=at)
     return stored.seq
 
 
@@ -491,7 +490,6 @@ def _replay_parts(head: Any, rows: Sequence[tuple[int, str, dict[str, Any]]]) ->
     for seq, kind, payload in rows:
         if kind == ENDED:
             outcome = payload.get("data", payload)
-            continue
         events.append(_rules_event(seq, kind, payload))
     return events, outcome, events[0]["data"]
 
@@ -616,11 +614,11 @@ def _fates(loaded: LoadedBattle) -> tuple[list[Victory], list[Loss]]:
     victories: list[Victory] = []
     losses: list[Loss] = []
     pilots = {uid: ids[0] for uid, ids in loaded.airmen.items()}
-    for ev in events[1:]:
+    for event in events[1:]:
         before = {u.id for u in state.units if out_of_battle(u)}
-        state = replay_from(state, [ev], loaded.battle_map, loaded.options)
+        state = replay_from(state, [event], loaded.battle_map, loaded.options)
         now = [u for u in state.units if out_of_battle(u) and u.id not in before]
-        kind, data = ev["kind"], ev.get("data", {})
+        kind, data = event["kind"], event.get("data", {})
         actor = data.get("shooter") or data.get("attacker")
         for u in now:
             if kind in ("shot_resolved", "ram_resolved") and actor and u.id != actor:

@@ -8,6 +8,11 @@ online backup (``name.db.bak-v1``). New files are built beside the target and
 moved into place only when complete.
 
 Every connection: WAL, ``foreign_keys=ON``, ``busy_timeout``, ``synchronous=FULL``.
+A campaign that cannot be written (read-only file, folder or mount, or
+``--read-only``) opens read-only: SQLite ``mode=ro``, or ``immutable=1`` when
+no ``-wal`` exists (so nothing is created beside it); every write is refused
+with ``ReadOnlyCampaign``. Checking a file (``check_file``) never creates a
+file beside it. Files are private (``files.protect``: 0600, or 0660 shared).
 ``CampaignDB.transaction()`` is one user action: ``BEGIN IMMEDIATE`` … commit,
 or roll back and raise ``StoreError`` with a message fit for the GM.
 
@@ -29,6 +34,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ka_tui.store.errors import NewerSchema, NotACampaign, StoreError, ValidationError
+from ka_tui.store.files import (
+    create_private,
+    fsync_path,
+    private_dir,
+    protect,
+    read_only_reason,
+    share_requested,
+)
 from ka_tui.store.limits import NAME_MAX
 from ka_tui.store.migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 
@@ -39,6 +52,16 @@ if TYPE_CHECKING:
 BUSY_TIMEOUT_MS = 5000
 _HEADER = b"SQLite format 3\x00"
 _SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+class ReadOnlyCampaign(StoreError):
+    """A write to a campaign opened read-only: one line for the GM."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"Read-only campaign ({reason}): nothing can be changed or "
+                         "logged; reading, rolling and export still work.")
+        self.path = path
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -61,7 +84,7 @@ def check_file(path: Path) -> FileCheck:
     path = Path(path)
     _check_header(path)
     try:
-        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+        con = sqlite3.connect(read_uri(path, for_check=True), uri=True,
                               timeout=BUSY_TIMEOUT_MS / 1000)
     except sqlite3.Error as e:
         raise NotACampaign(f"{path} cannot be opened as a campaign: {e}") from None
@@ -84,6 +107,22 @@ def check_file(path: Path) -> FileCheck:
     finally:
         con.close()
     return FileCheck(path, version, row[0] if row else "")
+
+
+def read_uri(path: Path, *, for_check: bool = False) -> str:
+    """A read-only SQLite URI for ``path`` that creates nothing beside it.
+
+    ``immutable=1`` when no ``-wal`` exists (nobody has the file open in WAL
+    mode, and nothing is to be recovered) and we are checking, or the file's
+    folder/mount cannot be written anyway; else ``mode=ro`` (which needs, and may
+    create, the ``-shm``: only where side files already exist or may be made).
+    """
+    uri = Path(path).resolve().as_uri()
+    if not Path(f"{path}-wal").exists():
+        reason = read_only_reason(Path(path))
+        if for_check or (reason is not None and reason != "opened with --read-only"):
+            return f"{uri}?immutable=1"
+    return f"{uri}?mode=ro"
 
 
 def _check_header(path: Path) -> None:
@@ -148,15 +187,17 @@ def create_campaign(path: Path, name: str, *,
     if path.exists():
         raise StoreError(f"{path} already exists; it was not changed.")
     folder = path.parent
+    shared = share_requested()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        if not folder.is_dir():
+            private_dir(folder, shared=shared)
         fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=folder)
     except OSError as e:
         raise StoreError(f"cannot create {path}: {e.strerror}") from None
-    os.close(fd)
+    os.close(fd)  # mkstemp made it 0600; SQLite builds in it and gives the side files its mode
     tmp = Path(tmp_name)
     try:
-        tmp.unlink()
+        protect(tmp, shared=shared)
         _build(tmp, name.strip(), schema)
         if populate is not None:
             db = CampaignDB(tmp)
@@ -245,12 +286,7 @@ def _publish(tmp: Path, path: Path) -> None:
 
 
 def _fsync(path: Path) -> None:
-    with contextlib.suppress(OSError):  # some folders/filesystems refuse; best effort
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+    fsync_path(path)  # some folders/filesystems refuse; best effort
 
 
 def _remove_with_side_files(path: Path) -> None:
@@ -261,18 +297,30 @@ def _remove_with_side_files(path: Path) -> None:
 
 # ----------------------------------------------------------------- opening
 
-def open_campaign(path: Path) -> CampaignDB:
-    """Check ``path``, migrate it to the current schema if needed, and open it."""
+def open_campaign(path: Path, *, daily_backup: bool = False) -> CampaignDB:
+    """Check ``path``, migrate it to the current schema if needed, and open it
+    (read-only when it cannot be written). ``daily_backup``: take the day's
+    automatic backup first (``backups.daily_backup``; at most one a day)."""
     path = Path(path)
     found = check_file(path)
+    reason = read_only_reason(path)
     if found.version < SCHEMA_VERSION:
+        if reason is not None:
+            raise StoreError(f"{path} comes from an older ka-tui and must be upgraded, "
+                             f"which needs write access ({reason}); it was not changed.")
         migrate(path, found.version)
-    return CampaignDB(path)
+    if reason is None:
+        protect(path)
+        if daily_backup:
+            from ka_tui.store.backups import daily_backup as take_daily
+
+            take_daily(path)
+    return CampaignDB(path, read_only=reason)
 
 
 def migrate(path: Path, current: int) -> Path:
     """Back the file up, then run each missing migration; returns the backup path."""
-    backup = backup_file(path, f"bak-v{current}")
+    backup = backup_file(path, f"before-upgrade-from-v{current}")
     con = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
     try:
         con.execute("PRAGMA foreign_keys = OFF")  # table rebuilds in later migrations
@@ -290,24 +338,11 @@ def migrate(path: Path, current: int) -> Path:
 
 
 def backup_file(path: Path, tag: str) -> Path:
-    """Copy the live database with SQLite's online backup API to ``path.tag``."""
-    target = Path(f"{path}.{tag}")
-    n = 1
-    while target.exists():
-        n += 1
-        target = Path(f"{path}.{tag}-{n}")
-    src = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
-    dst = sqlite3.connect(target)
-    try:
-        src.backup(dst)
-    except sqlite3.Error as e:
-        dst.close()
-        _remove_with_side_files(target)
-        raise StoreError(f"could not back up {path} before upgrading: {e}") from None
-    finally:
-        src.close()
-        dst.close()
-    return target
+    """Back the live database up (SQLite online backup API, checked) before a
+    risky step; ``tag`` says why (``before-import``…). See ``backups.py``."""
+    from ka_tui.store.backups import take_backup
+
+    return take_backup(path, tag).path
 
 
 # ------------------------------------------------------------------ handle
@@ -315,8 +350,10 @@ def backup_file(path: Path, tag: str) -> Path:
 class CampaignDB:
     """An open campaign file. Thread-safe: each transaction takes a pooled connection."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, read_only: str | None = None) -> None:
+        """``read_only``: why the file cannot be written (None: read-write)."""
         self.path = Path(path)
+        self.read_only = read_only
         self._engine: Engine | None = None
         self._local = threading.local()  # the batch session of this thread, if any
         self._engine_lock = threading.Lock()
@@ -325,8 +362,22 @@ class CampaignDB:
     def engine(self) -> Engine:
         with self._engine_lock:
             if self._engine is None:
-                self._engine = _make_engine(self.path)
+                self._engine = _make_engine(self.path, self.read_only is not None)
             return self._engine
+
+    def connect(self) -> sqlite3.Connection:
+        """A plain ``sqlite3`` connection (no SQLModel) for fast reads; read-only
+        URI when the campaign is. The caller closes it."""
+        if self.read_only is not None:
+            return sqlite3.connect(read_uri(self.path), uri=True,
+                                   timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                                   check_same_thread=False)
+        return sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000,
+                               isolation_level=None, check_same_thread=False)
+
+    def refuse_if_read_only(self) -> None:
+        if self.read_only is not None:
+            raise ReadOnlyCampaign(self.path, self.read_only)
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[Session]:
@@ -352,6 +403,7 @@ class CampaignDB:
         if getattr(self._local, "session", None) is not None:
             yield self._local.session
             return
+        self.refuse_if_read_only()
         with self._session(write=True) as s:
             self._local.session = s
             try:
@@ -365,6 +417,8 @@ class CampaignDB:
         from sqlmodel import Session
 
         outer = getattr(self._local, "session", None)
+        if write and outer is None:
+            self.refuse_if_read_only()
         if outer is not None:
             try:
                 yield outer
@@ -399,18 +453,25 @@ class CampaignDB:
         self.close()
 
 
-def _make_engine(path: Path) -> Engine:
+def _make_engine(path: Path, read_only: bool = False) -> Engine:
     from sqlalchemy import create_engine, event
 
-    engine = create_engine(f"sqlite:///{path}",
-                           connect_args={"check_same_thread": False,
-                                         "timeout": BUSY_TIMEOUT_MS / 1000})
+    if read_only:
+        uri = read_uri(path)
+        engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(
+            uri, uri=True, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000))
+    else:
+        engine = create_engine(f"sqlite:///{path}",
+                               connect_args={"check_same_thread": False,
+                                             "timeout": BUSY_TIMEOUT_MS / 1000})
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_con: sqlite3.Connection, _record: object) -> None:
         dbapi_con.isolation_level = None  # we issue BEGIN ourselves
-        for pragma in ("foreign_keys = ON", f"busy_timeout = {BUSY_TIMEOUT_MS}",
-                       "journal_mode = WAL", "synchronous = FULL"):
+        pragmas = ["foreign_keys = ON", f"busy_timeout = {BUSY_TIMEOUT_MS}"]
+        if not read_only:
+            pragmas += ["journal_mode = WAL", "synchronous = FULL"]
+        for pragma in pragmas:
             dbapi_con.execute(f"PRAGMA {pragma}")
 
     @event.listens_for(engine, "begin")

@@ -6,6 +6,8 @@ Every step the GM takes is one event, written in its own transaction:
 ``fight_started``  the fighters' snapshot (from the roster), pairings, the
                    house rules the fight is played under, character/weapon ids
 ``initiative``     S0 step 1: the faces rolled (or typed) and the order
+``order_rerolled`` S0 step 1 again at the start of a later round (house rule
+                   ``cqc.initiative_reroll``; issue 17): round, faces, order
 ``card_entered``   S0 step 2: one combatant's card(s) for a round
 ``cards_revealed`` S0 step 3
 ``dice_rolled``    S0 steps 4-6: every face of the round, in roll order
@@ -47,7 +49,7 @@ __all__ = [
     "FightProgress", "FightStep", "Outcome", "Refused", "StaleLog", "card_order",
     "faces_of", "fighter_of", "finish_fight", "load_candidates", "load_progress",
     "open_fights", "outcome_of", "progress_of", "record", "record_card", "record_dice",
-    "record_initiative", "record_resolved", "record_reveal", "start_fight",
+    "record_initiative", "record_reorder", "record_resolved", "record_reveal", "start_fight",
     "undo_last_round", "undo_from",
 ]
 
@@ -56,6 +58,7 @@ COMBAT_INITIATIVE = "combat initiative"
 
 STARTED = FightEventKind.STARTED
 INITIATIVE = FightEventKind.INITIATIVE
+REORDER = FightEventKind.REORDER  # issue 17: a round's own order of combat
 CARD = FightEventKind.CARD
 REVEALED = FightEventKind.REVEALED
 DICE = FightEventKind.DICE
@@ -129,7 +132,12 @@ def fighter_of(character: Mapping[str, Any], skills: Sequence[Mapping[str, Any]]
         armour=int(character["armour"]), k_points=int(character["k_points"]),
         weapons=[Weapon(str(w["name"]), int(w["damage"]), bool(w["is_firearm"]))
                  for w in slotted],
-        ci_pool=ci_pool, ci_number=ci_number)
+        ci_pool=ci_pool, ci_number=ci_number,
+        # issue 17, S0 §Skills Passive: his Passive skills, and whether his
+        # round test is the d12 a Passive adds to (no Close Combat skill)
+        passives=[(str(s["name"]), int(s["number"])) for s in skills
+                  if str(s["kind"]) == "passive"],
+        cc_untrained=cc_row is None)
     unable = ""
     if not character.get("conscious", True):
         unable = "unconscious"
@@ -244,6 +252,16 @@ def record_initiative(db: Any, fight_id: int, result: InitiativeResult, typed: b
     record(db, fight_id, INITIATIVE, {"faces": [list(f) for f in result.faces],
                                       "order": list(result.order), "typed": typed},
            expect_seq)
+
+
+def record_reorder(db: Any, fight_id: int, round_no: int, result: InitiativeResult,
+                   typed: bool, *, expect_seq: int | None = None) -> None:
+    """Issue 17: the order of combat rolled again at the start of ``round_no``
+    (house rule ``cqc.initiative_reroll``; refused under ``once``, after a card
+    of the round, or a second time in the round)."""
+    record(db, fight_id, REORDER, {"round": round_no, "typed": typed,
+                                   "faces": [list(f) for f in result.faces],
+                                   "order": list(result.order)}, expect_seq)
 
 
 def record_card(db: Any, fight_id: int, round_no: int, owner: str,

@@ -1,21 +1,102 @@
-"""Writing a whole file atomically (light module: no SQLModel).
+"""Files on disk: atomic whole-file writes and who may read a campaign (light
+module: no SQLModel).
 
 DESIGN.md: an export never leaves a half-written file; a reader sees the old
 file or the new one. Used by the campaign export and the profile export.
+
+Privacy (issue 11): campaign files, their ``-wal``/``-shm``, backups and the
+data folder are the user's alone (files 0600, folders 0700) whatever the
+umask. A campaign is *group-shared* (players reading it over SSH) when its
+file is group read-write (0660); ``--shared-group`` (or ``KA_TUI_SHARED_GROUP=1``)
+makes the files it creates or opens so. Once shared, a campaign stays shared
+when opened without the option: the mode of the file itself is the setting.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from pathlib import Path
+
+SHARED_ENV = "KA_TUI_SHARED_GROUP"
+PRIVATE_FILE = 0o600
+PRIVATE_DIR = 0o700
+SHARED_FILE = 0o660
+SHARED_DIR = 0o770  # plus setgid, so files made inside keep the folder's group
+SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+def share_requested() -> bool:
+    """True when the user asked for group sharing (``--shared-group`` sets the env)."""
+    return os.environ.get(SHARED_ENV, "").strip().lower() in ("1", "yes", "true", "on")
+
+
+def is_shared(path: Path) -> bool:
+    """A campaign whose file is group read-write is shared with its group."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return mode & 0o060 == 0o060
+
+
+def file_mode(shared: bool) -> int:
+    return SHARED_FILE if shared else PRIVATE_FILE
+
+
+def protect(path: Path, *, shared: bool | None = None) -> None:
+    """Set ``path`` (and its side files, if any) to 0600, or 0660 when shared.
+
+    ``shared=None``: keep the sharing the file already has, or the option's.
+    Best effort: a file we may not chmod (not ours, read-only mount) is left.
+    """
+    if shared is None:
+        shared = share_requested() or is_shared(path)
+    mode = file_mode(shared)
+    for p in (path, *(Path(f"{path}{s}") for s in SIDE_FILES)):
+        with contextlib.suppress(OSError):
+            if stat.S_IMODE(p.stat().st_mode) != mode:
+                os.chmod(p, mode)
+
+
+def private_dir(folder: Path, *, shared: bool | None = None, create: bool = True) -> None:
+    """Create ``folder`` (and missing parents) 0700 (0770 + setgid when shared),
+    whatever the umask; an existing one is tightened (a group-shared one stays
+    shared). Only for ka-tui's own folders (data folder, backups)."""
+    if shared is None:
+        try:
+            was_shared = folder.stat().st_mode & 0o070 == 0o070
+        except OSError:
+            was_shared = False
+        shared = share_requested() or was_shared
+    mode = SHARED_DIR if shared else PRIVATE_DIR
+    if create and not folder.is_dir():
+        old = os.umask(0o077 if not shared else 0o007)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        finally:
+            os.umask(old)
+    with contextlib.suppress(OSError):
+        current = stat.S_IMODE(folder.stat().st_mode)
+        wanted = mode | (stat.S_ISGID if shared else 0)
+        if current & 0o7777 != wanted:
+            os.chmod(folder, wanted)
+
+
+def create_private(path: Path, *, shared: bool = False) -> None:
+    """Create an empty file with the private (or shared) mode from the start
+    (O_EXCL: never an existing one), so no other user sees it even briefly."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, file_mode(shared))
+    os.close(fd)
+    os.chmod(path, file_mode(shared))  # the umask may have taken group bits away
 
 
 def write_text_atomic(path: Path, text: str) -> None:
     """Write ``text`` (UTF-8) to a temporary file beside ``path``, fsync it and
     rename it over ``path``. On ``OSError`` the temporary file is removed and
-    the error raised again, for the caller to word."""
+    the error raised again, for the caller to word. The file is 0600 (mkstemp)."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -27,3 +108,33 @@ def write_text_atomic(path: Path, text: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def fsync_path(path: Path) -> None:
+    """fsync a file or folder; best effort (some filesystems refuse)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def read_only_reason(path: Path) -> str | None:
+    """Why ``path`` cannot be written, or None: the mount, the file, the folder.
+
+    ``KA_TUI_READ_ONLY=1`` (``--read-only``) asks for a read-only open anyway;
+    it is also how the read-only path is tested as root, who ignores modes.
+    """
+    if os.environ.get("KA_TUI_READ_ONLY", "").strip().lower() in ("1", "yes", "true", "on"):
+        return "opened with --read-only"
+    try:
+        if os.statvfs(path).f_flag & os.ST_RDONLY:
+            return "read-only filesystem"
+    except OSError:
+        pass
+    if not os.access(path, os.W_OK):
+        return "the file is read-only"
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        return "its folder is read-only"
+    return None

@@ -18,6 +18,16 @@ def data_dir() -> Path:
     return Path(user_data_dir(APP_NAME, appauthor=False))
 
 
+def tighten_data_dir() -> None:
+    """Make an existing data folder private (0700; issue 11), e.g. one an older
+    ka-tui made 0755. Nothing is created here."""
+    from ka_tui.store.files import private_dir
+
+    folder = data_dir()
+    if folder.is_dir():
+        private_dir(folder, create=False)
+
+
 def default_db_path() -> Path:
     """The campaign the first run creates (the demo) and ``--demo`` opens."""
     return data_dir() / DEMO_FILE

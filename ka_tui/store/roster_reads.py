@@ -49,10 +49,8 @@ class RosterData:
 @contextlib.contextmanager
 def _reading(db: CampaignDB) -> Iterator[sqlite3.Connection]:
     """A plain connection holding one read transaction (a consistent snapshot)."""
-    from ka_tui.store.db import BUSY_TIMEOUT_MS
-
     try:
-        con = sqlite3.connect(db.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        con = db.connect()  # read-only URI for a read-only campaign (issue 11)
     except sqlite3.Error as e:
         raise StoreError(f"cannot read {db.path}: {e}") from None
     try:

@@ -1,11 +1,16 @@
 """Export a whole campaign as one JSON document, and import one into a new file.
 
-Import validates the WHOLE document first — format, schema version, every
-field's type and range (the same ``checks.py`` the forms use), uniqueness and
-every reference — and raises ``ValidationError`` naming the first bad field by
-its path (``characters[2].skills[0].upgrades``). Only a valid document is
-written, into a new file built aside and moved into place (``db.create_campaign``),
-so nothing is ever half-imported.
+Import accepts exactly what the app can use. It validates the WHOLE document
+first — its shape and every type against the pydantic models of
+``schema_doc.py`` (including each event kind's payload; any nesting depth is
+refused cleanly), every row's ranges with the same ``checks.py`` the forms
+use, uniqueness and every reference, and every fight and battle replayed
+through the rules (``fights.progress_of``/``outcome_of``, ``rules.battle.replay``)
+— and raises ``ValidationError`` naming the first bad value by its path
+(``fights[2].events[0].payload.rules.cqc: expected an object``). Only a valid
+document is written, into a new file built aside and moved into place
+(``db.create_campaign``), so nothing is ever half-imported; importing over a
+campaign backs it up first (``backups.py``, ``before-import``).
 """
 
 from __future__ import annotations
@@ -14,7 +19,6 @@ import contextlib
 import json
 import os
 import sys
-import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,11 +29,12 @@ from sqlmodel import SQLModel, col, select
 
 from ka_tui.rules.core.options import HouseRules
 from ka_tui.store import field_checks as checks
-from ka_tui.store import maps
+from ka_tui.store import maps, schema_doc
 from ka_tui.store.campaign import changed_rules
 from ka_tui.store.db import CampaignDB, backup_file, check_file, create_campaign, translate_error
 from ka_tui.store.errors import StoreError, ValidationError
 from ka_tui.store.files import write_text_atomic
+from ka_tui.store.limits import NAME_MAX
 from ka_tui.store.migrations import SCHEMA_VERSION
 from ka_tui.store.models import (
     Aircraft,
@@ -45,17 +50,11 @@ from ka_tui.store.models import (
     Weapon,
 )
 
-FORMAT = "ka-tui-campaign"
-# Columns holding JSON text: exported as JSON values, not strings.
-_JSON_COLUMNS = {
-    Aircraft: ("manoeuvres", "test_echelons", "traits", "turn_mode", "damage"),
-    RollLog: ("faces", "explanation"),
-    FightEvent: ("payload",),
-    BattleEvent: ("payload",),
-}
+FORMAT = schema_doc.FORMAT
+# Columns holding JSON text: exported as JSON values, not strings (schema_doc).
+_JSON_COLUMNS = schema_doc.JSON_COLUMNS
 # Columns the document carries implicitly (by nesting) rather than as fields.
-_IMPLIED = {Skill: ("character_id",), Weapon: ("character_id",), Aircraft: ("pilot_id",),
-            FightEvent: ("fight_id",), BattleEvent: ("battle_id",)}
+_IMPLIED = schema_doc.IMPLIED
 
 
 # ------------------------------------------------------------------- export
@@ -63,7 +62,12 @@ _IMPLIED = {Skill: ("character_id",), Weapon: ("character_id",), Aircraft: ("pil
 def _plain(row: SQLModel) -> dict[str, Any]:
     out = row.model_dump()
     for name in _JSON_COLUMNS.get(type(row), ()):
-        out[name] = json.loads(out[name])
+        try:
+            out[name] = json.loads(out[name])
+        except (TypeError, ValueError, RecursionError):
+            table = getattr(type(row), "__tablename__", type(row).__name__)
+            raise StoreError(f"{table} row {out.get('id')}: {name} is not valid JSON; "
+                             "the campaign file is damaged there") from None
     for name in _IMPLIED.get(type(row), ()):
         out.pop(name, None)
     return out
@@ -136,214 +140,240 @@ def export_campaign(db: CampaignDB, file: Path | str, *, force: bool = False) ->
 
 # --------------------------------------------------------------- validation
 
-class _Doc:
-    """Walks the document, raising ``ValidationError`` at the first bad path."""
+class _Where:
+    """The path being checked, for ``ValidationError``s named by it."""
 
-    def __init__(self) -> None:
-        self.path: list[str] = []
+    def __init__(self, *parts: str) -> None:
+        self.parts = list(parts)
 
     def fail(self, field: str | None, message: str) -> typing.NoReturn:
-        where = ".".join(self.path + ([field] if field else [])).replace(".[", "[")
+        where = ".".join(self.parts + ([field] if field else [])).replace(".[", "[")
         raise ValidationError(where or "document", message)
 
-    @contextlib.contextmanager
-    def at(self, part: str) -> typing.Iterator[None]:
-        self.path.append(part)
-        try:
-            yield
-        finally:
-            self.path.pop()
-
-    def table(self, value: Any, field: str | None = None) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            self.fail(field, "must be a JSON object")
-        return value
-
-    def items(self, parent: dict[str, Any], key: str) -> list[Any]:
-        value = parent.get(key, [])
-        if not isinstance(value, list):
-            self.fail(key, "must be a JSON list")
-        return value
-
-    def row(self, model: type[SQLModel], raw: Any, extra: tuple[str, ...] = ()) -> dict[str, Any]:
-        """Typed column values of one row: defaults for missing, unknown keys refused."""
-        raw = self.table(raw)
-        known = set(model.model_fields) - set(_IMPLIED.get(model, ()))
-        for key in raw:
-            if key not in known and key not in extra:
-                self.fail(key, f"unknown field for {model.__name__.lower()}")
-        out: dict[str, Any] = {}
-        for name, info in model.model_fields.items():
-            if name not in known:
-                continue
-            if name not in raw:
-                if info.is_required():
-                    self.fail(name, "is missing")
-                if name == "id":
-                    self.fail(name, "is missing")
-                out[name] = info.get_default(call_default_factory=True)
-                continue
-            out[name] = self.typed(name, raw[name], info.annotation,
-                                   name in _JSON_COLUMNS.get(model, ()))
-        return out
-
-    def typed(self, name: str, value: Any, annotation: Any, is_json: bool) -> Any:
-        if is_json:
-            return json.dumps(value)
-        kinds = _kinds(annotation)
-        if value is None:
-            if type(None) in kinds:
-                return None
-            self.fail(name, "may not be null")
-        if bool in kinds and isinstance(value, bool):
-            return value
-        if int in kinds and isinstance(value, int) and not isinstance(value, bool):
-            return value
-        if str in kinds and isinstance(value, str):
-            return value
-        wanted = {int: "a whole number", bool: "true or false", str: "text"}
-        self.fail(name, "must be " + " or ".join(wanted[k] for k in kinds if k in wanted))
+    def at(self, part: str) -> _Where:
+        return _Where(*self.parts, part)
 
     def errors(self, errs: list[ValidationError]) -> None:
         if errs:
             self.fail(errs[0].field, errs[0].message)
 
 
-def _kinds(annotation: Any) -> tuple[type, ...]:
-    origin = typing.get_origin(annotation)
-    if origin in (typing.Union, types.UnionType):
-        return tuple(typing.get_args(annotation))
-    return (annotation,)
+def _row(model: type[SQLModel], raw: dict[str, Any], extra: tuple[str, ...] = ()
+         ) -> dict[str, Any]:
+    """Column values of one row as the table stores them: defaults for what the
+    document left out, JSON columns as JSON text, nested lists left out."""
+    out: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        if name in _IMPLIED.get(model, ()):
+            continue
+        if name in raw:
+            value = raw[name]
+        else:
+            value = info.get_default(call_default_factory=True)
+            if name in _JSON_COLUMNS.get(model, ()) and isinstance(value, str):
+                value = json.loads(value)
+        out[name] = json.dumps(value, ensure_ascii=False) \
+            if name in _JSON_COLUMNS.get(model, ()) else value
+    return out
+
+
+def validate_document(data: Any) -> dict[str, Any]:
+    """Every row of the document, typed and checked; raises at the first problem.
+
+    ``data``: the parsed JSON (or its text). Shape and types: ``schema_doc``;
+    then the forms' checks, uniqueness, references, and every fight and battle
+    replayed through the rules."""
+    text = data if isinstance(data, (str, bytes)) else json.dumps(data, ensure_ascii=False)
+    raw, _ = schema_doc.parse(text)
+    checked: dict[str, Any] = _checked(raw)
+    return checked
 
 
 @typing.no_type_check
-def validate_document(data: Any) -> dict[str, Any]:
-    """Every row of the document, typed and checked; raises at the first problem."""
-    d = _Doc()
-    top = d.table(data)
-    for key in top:
-        if key not in ("format", "schema_version", "campaign", "characters", "aircraft",
-                       "roll_log", "fights", "battles", "maps"):
-            d.fail(key, "unknown top-level field")
-    if top.get("format") != FORMAT:
-        d.fail("format", f"must be {FORMAT!r} (is this a ka-tui export?)")
-    version = top.get("schema_version")
-    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        d.fail("schema_version", "must be a whole number ≥ 1")
-    if version > SCHEMA_VERSION:
-        d.fail("schema_version", f"the file is schema version {version}; this ka-tui "
-                                 f"reads up to {SCHEMA_VERSION}. Upgrade ka-tui to import it.")
+def _checked(top: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    with d.at("campaign"):
-        camp = d.table(top.get("campaign"))
-        for key in camp:
-            if key not in ("name", "notes", "house_rules"):
-                d.fail(key, "unknown field for campaign")
-        name = camp.get("name")
-        if not isinstance(name, str) or not name.strip() or len(name.strip()) > 60:
-            d.fail("name", "must be a name of 1–60 characters")
-        notes = camp.get("notes", "")
-        if not isinstance(notes, str) or len(notes) > 4000:
-            d.fail("notes", "must be text of at most 4000 characters")
-        try:
-            rules = HouseRules.from_dict(d.table(camp.get("house_rules", {}), "house_rules"))
-        except ValueError as e:
-            d.fail("house_rules", str(e))
-        out["campaign"] = {"name": name.strip(), "notes": notes, "rules": rules}
+    camp = top["campaign"]
+    where = _Where("campaign")
+    name = camp["name"]
+    if not name.strip() or len(name.strip()) > NAME_MAX:
+        where.fail("name", f"must be a name of 1–{NAME_MAX} characters")
+    rules = _house_rules(where.at("house_rules"), camp.get("house_rules", {}))
+    out["campaign"] = {"name": name.strip(), "notes": camp.get("notes", ""), "rules": rules}
 
     char_ids: set[int] = set()
     names: set[str] = set()
     out["characters"], out["skills"], out["weapons"] = [], [], []
-    for i, raw in enumerate(d.items(top, "characters")):
-        with d.at(f"characters[{i}]"):
-            row = d.row(Character, raw, extra=("skills", "weapons"))
-            d.errors(checks.character_errors(row))
-            _unique_row(d, row, char_ids, names, "characters")
-            out["characters"].append(row)
-            for key, model, check in (("skills", Skill, checks.skill_errors),
-                                      ("weapons", Weapon, checks.weapon_errors)):
-                seen: set[str] = set()
-                slots: set[int] = set()
-                for j, item in enumerate(d.items(raw, key)):
-                    with d.at(f"{key}[{j}]"):
-                        it = d.row(model, item)
-                        d.errors(check(it))
-                        if it["name"].strip().lower() in seen:
-                            d.fail("name", "listed twice for this character")
-                        seen.add(it["name"].strip().lower())
-                        if it.get("quick_slot") is not None:
-                            if it["quick_slot"] in slots:
-                                d.fail("quick_slot", f"slot {it['quick_slot']} used twice")
-                            slots.add(it["quick_slot"])
-                        out[key].append(it | {"character_id": row["id"]})
-    _unique_ids(d, "skills", out["skills"])
-    _unique_ids(d, "weapons", out["weapons"])
+    for i, raw in enumerate(top.get("characters", [])):
+        d = _Where(f"characters[{i}]")
+        row = _row(Character, raw)
+        d.errors(checks.character_errors(row))
+        _unique_row(d, row, char_ids, names, "characters")
+        out["characters"].append(row)
+        for key, model, check in (("skills", Skill, checks.skill_errors),
+                                  ("weapons", Weapon, checks.weapon_errors)):
+            seen: set[str] = set()
+            slots: set[int] = set()
+            for j, item in enumerate(raw.get(key, [])):
+                e = d.at(f"{key}[{j}]")
+                it = _row(model, item)
+                e.errors(check(it))
+                if it["name"].strip().lower() in seen:
+                    e.fail("name", "listed twice for this character")
+                seen.add(it["name"].strip().lower())
+                if it.get("quick_slot") is not None:
+                    if it["quick_slot"] in slots:
+                        e.fail("quick_slot", f"slot {it['quick_slot']} used twice")
+                    slots.add(it["quick_slot"])
+                out[key].append(it | {"character_id": row["id"]})
+    _unique_ids("skills", out["skills"])
+    _unique_ids("weapons", out["weapons"])
 
     seats: dict[int, str] = {}
     plane_ids: set[int] = set()
     plane_names: set[str] = set()
     out["aircraft"], out["crew"] = [], []
-    for i, raw in enumerate(d.items(top, "aircraft")):
-        with d.at(f"aircraft[{i}]"):
-            row = d.row(Aircraft, raw, extra=("pilot", "crew"))
-            d.errors(checks.aircraft_errors(row))
-            _unique_row(d, row, plane_ids, plane_names, "aircraft")
-            pilot = raw.get("pilot")
-            if pilot is not None:
-                _seat(d, "pilot", pilot, char_ids, seats, row["name"])
-            row["pilot_id"] = pilot
-            for j, who in enumerate(d.items(raw, "crew")):
-                _seat(d, f"crew[{j}]", who, char_ids, seats, row["name"])
-                out["crew"].append({"aircraft_id": row["id"], "character_id": who})
-            out["aircraft"].append(row)
+    for i, raw in enumerate(top.get("aircraft", [])):
+        d = _Where(f"aircraft[{i}]")
+        row = _row(Aircraft, raw)
+        d.errors(checks.aircraft_errors(row))
+        _unique_row(d, row, plane_ids, plane_names, "aircraft")
+        pilot = raw.get("pilot")
+        if pilot is not None:
+            _seat(d, "pilot", pilot, char_ids, seats, row["name"])
+        row["pilot_id"] = pilot
+        for j, who in enumerate(raw.get("crew", [])):
+            _seat(d, f"crew[{j}]", who, char_ids, seats, row["name"])
+            out["crew"].append({"aircraft_id": row["id"], "character_id": who})
+        out["aircraft"].append(row)
 
-    out["roll_log"] = []
-    for i, raw in enumerate(d.items(top, "roll_log")):
-        with d.at(f"roll_log[{i}]"):
-            out["roll_log"].append(d.row(RollLog, raw))
-    _unique_ids(d, "roll_log", out["roll_log"])
+    out["roll_log"] = [_row(RollLog, raw) for raw in top.get("roll_log", [])]
+    _unique_ids("roll_log", out["roll_log"])
     for key, parent, event, link in (("fights", Fight, FightEvent, "fight_id"),
                                      ("battles", Battle, BattleEvent, "battle_id")):
         out[key], out[key + "_events"] = [], []
-        for i, raw in enumerate(d.items(top, key)):
-            with d.at(f"{key}[{i}]"):
-                row = d.row(parent, raw, extra=("events",))
-                if not row["name"].strip():
-                    d.fail("name", "a name is required")
-                if row["status"] not in ("open", "ended"):
-                    d.fail("status", "must be open or ended")
-                out[key].append(row)
-                seqs: set[int] = set()
-                for j, ev in enumerate(d.items(raw, "events")):
-                    with d.at(f"events[{j}]"):
-                        e = d.row(event, ev)
-                        if e["seq"] < 1 or e["seq"] in seqs:
-                            d.fail("seq", "must be a unique number ≥ 1 within its list")
-                        if not e["kind"].strip():
-                            d.fail("kind", "an event needs a kind")
-                        seqs.add(e["seq"])
-                        out[key + "_events"].append(e | {link: row["id"]})
-        _unique_ids(d, key, out[key])
-        _unique_ids(d, key + " events", out[key + "_events"])
+        for i, raw in enumerate(top.get(key, [])):
+            d = _Where(f"{key}[{i}]")
+            row = _row(parent, raw)
+            if not row["name"].strip() or len(row["name"].strip()) > NAME_MAX:
+                d.fail("name", f"must be a name of 1–{NAME_MAX} characters")
+            out[key].append(row)
+            seqs: set[int] = set()
+            events = raw["events"]
+            for j, ev in enumerate(events):
+                if ev["seq"] < 1 or ev["seq"] in seqs:
+                    d.at(f"events[{j}]").fail("seq", "must be a unique number ≥ 1 within "
+                                                      "its list")
+                seqs.add(ev["seq"])
+                out[key + "_events"].append(_row(event, ev) | {link: row["id"]})
+            if sorted(seqs) != list(range(1, len(seqs) + 1)):
+                d.fail("events", "the events' seq must be 1, 2, 3 … without a gap "
+                                 "(store/events.py)")
+            if key == "fights":
+                _replay_fight(d, row, events)
+            else:
+                _replay_battle(d, events)
+        _unique_ids(key, out[key])
+        _unique_ids(key + " events", out[key + "_events"])
     out["maps"] = []
     map_names: set[str] = set()
-    for i, raw in enumerate(d.items(top, "maps")):   # issue 10: saved battle maps
-        with d.at(f"maps[{i}]"):
-            try:
-                row = maps.document_map(raw)
-            except ValidationError as e:
-                d.fail(e.field, e.message)
-            if row["name"].casefold() in map_names:
-                d.fail("name", "another map has this name")
-            map_names.add(row["name"].casefold())
-            out["maps"].append(row)
+    for i, raw in enumerate(top.get("maps", [])):   # issue 10: saved battle maps
+        d = _Where(f"maps[{i}]")
+        try:
+            row = maps.document_map(raw)
+        except ValidationError as e:
+            d.fail(e.field, e.message)
+        if row["name"].casefold() in map_names:
+            d.fail("name", "another map has this name")
+        map_names.add(row["name"].casefold())
+        out["maps"].append(row)
     return out
 
 
-def _seat(d: _Doc, field: str, who: Any, char_ids: set[int], seats: dict[int, str],
+def _house_rules(where: _Where, raw: Any) -> HouseRules:
+    try:
+        return HouseRules.from_dict(raw)
+    except ValueError as e:
+        where.fail(None, str(e).removeprefix("house rules: "))
+
+
+def _in_log_order(events: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
+    """(index in the document, event) in ``seq`` order: the order the app reads."""
+    return sorted(enumerate(events), key=lambda p: p[1]["seq"])
+
+
+def _replay_fight(d: _Where, row: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    """The fight's log through the rules (``rules/cqc/log.py``: ``replay_prefix``
+    and ``outcome_of``), as the close-combat screen replays it; the first event
+    that breaks it is named. S0 §Close combat."""
+    from ka_tui.rules.cqc.log import outcome_of, replay_prefix
+
+    ordered = _in_log_order(events)
+    items = [(e["kind"], e["payload"]) for _, e in ordered]
+    try:
+        progress, broken = replay_prefix(items, fight_id=row["id"], name=row["name"])
+        if broken is None and progress is not None:
+            outcome_of(progress)
+            return
+    except Exception:  # noqa: BLE001 — found below, event by event
+        broken = None
+    if broken is not None:
+        index = broken.index if broken.index is not None else 0
+        d.at(f"events[{ordered[index][0]}]").fail(
+            None, f"the fight does not replay from here ({broken.detail})")
+
+    def run(n: int) -> None:
+        p, error = replay_prefix(items[:n], fight_id=row["id"], name=row["name"])
+        if error is not None or p is None:
+            raise ValueError(error.detail if error is not None else "no start")
+        outcome_of(p)
+
+    first, message = _first_failure(run, len(items))
+    d.at(f"events[{ordered[first][0]}]").fail(
+        None, f"the fight does not replay from here ({message})")
+
+
+def _replay_battle(d: _Where, events: list[dict[str, Any]]) -> None:
+    """The battle's log through ``rules.battle.replay`` (the logged faces are the dice)."""
+    from ka_tui.rules.air.battle_map import BattleMap, parse_map
+    from ka_tui.rules.air.battle import replay
+
+    ordered = _in_log_order(events)
+    if ordered[0][1]["kind"] != "battle_started":
+        d.at(f"events[{ordered[0][0]}]").fail("kind", "a battle's log begins with battle_started")
+    items = [{"seq": e["seq"], "kind": e["kind"], **e["payload"]} for _, e in ordered]
+    opts = HouseRules().air
+
+    def run(n: int) -> None:
+        text = items[0]["data"].get("map")
+        battle_map = parse_map(text) if text else BattleMap()
+        replay(items[:n], battle_map, opts)
+
+    if not _replays(run, len(items)):
+        first, message = _first_failure(run, len(items))
+        d.at(f"events[{ordered[first][0]}]").fail(
+            None, f"the battle does not replay from here ({message})")
+
+
+def _replays(run: Callable[[int], object], n: int) -> bool:
+    try:
+        run(n)
+    except Exception:  # noqa: BLE001 — any failure of the rules on this data refuses it
+        return False
+    return True
+
+
+def _first_failure(run: Callable[[int], object], n: int) -> tuple[int, str]:
+    """The first prefix of the log that does not replay: (its last index, why)."""
+    for k in range(1, n + 1):
+        try:
+            run(k)
+        except Exception as e:  # noqa: BLE001
+            return k - 1, (str(e) or type(e).__name__)[:200]
+    return n - 1, "it does not replay"
+
+
+def _seat(d: _Where, field: str, who: int, char_ids: set[int], seats: dict[int, str],
           plane: str) -> None:
-    if isinstance(who, bool) or not isinstance(who, int):
-        d.fail(field, "must be a character id (a whole number)")
     if who not in char_ids:
         d.fail(field, f"refers to character id {who}, which is not in the file")
     if who in seats:
@@ -351,7 +381,7 @@ def _seat(d: _Doc, field: str, who: Any, char_ids: set[int], seats: dict[int, st
     seats[who] = plane
 
 
-def _unique_row(d: _Doc, row: dict[str, Any], ids: set[int], names: set[str],
+def _unique_row(d: _Where, row: dict[str, Any], ids: set[int], names: set[str],
                 noun: str) -> None:
     """Refuse a second row with the same id, or the same name (any case); then note it."""
     if row["id"] in ids:
@@ -362,11 +392,11 @@ def _unique_row(d: _Doc, row: dict[str, Any], ids: set[int], names: set[str],
     names.add(row["name"].strip().lower())
 
 
-def _unique_ids(d: _Doc, what: str, rows: list[dict[str, Any]]) -> None:
+def _unique_ids(what: str, rows: list[dict[str, Any]]) -> None:
     seen: set[int] = set()
     for row in rows:
         if row["id"] in seen:
-            d.fail(None, f"{what}: id {row['id']} is used twice")
+            raise ValidationError(what, f"id {row['id']} is used twice")
         seen.add(row["id"])
 
 
@@ -382,11 +412,12 @@ def read_document(file: Path | str) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as e:
         raise StoreError(f"cannot read {file}: {getattr(e, 'strerror', None) or e}") from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ValidationError("document", f"{file} is not JSON (line {e.lineno}, "
-                                          f"column {e.colno}: {e.msg})") from None
-    doc: dict[str, Any] = validate_document(data)
+        raw, _ = schema_doc.parse(text)
+    except ValidationError as e:
+        if e.field == "document" and e.message.startswith("not JSON"):
+            raise ValidationError("document", f"{file} is {e.message}") from None
+        raise
+    doc: dict[str, Any] = _checked(raw)
     return doc
 
 
@@ -433,7 +464,7 @@ def import_campaign(file: Path | str, target: Path, *, force: bool = False) -> I
         raise StoreError(f"{target} already exists; use --force to replace it "
                          "(a backup is kept).")
     check_file(target)
-    backup = backup_file(target, "bak-import")
+    backup = backup_file(target, "before-import")
     staging = target.with_name(f".{target.name}.import")
     for p in (staging, *(Path(f"{staging}{x}") for x in ("-wal", "-shm"))):
         with contextlib.suppress(FileNotFoundError):
@@ -454,14 +485,8 @@ def _create(target: Path, name: str, doc: dict[str, Any]) -> CampaignDB:
 
 
 def _release(target: Path) -> None:
-    """Make sure no WAL of the old file outlives it (else it would apply to the new one)."""
-    import sqlite3
+    """Make sure no other ka-tui has it open and no WAL of the old file outlives
+    it (else it would apply to the new one)."""
+    from ka_tui.store.backups import release
 
-    con = sqlite3.connect(target, isolation_level=None)
-    try:
-        con.execute("PRAGMA busy_timeout = 100")
-        busy = con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
-    finally:
-        con.close()
-    if busy or Path(f"{target}-wal").exists() and Path(f"{target}-wal").stat().st_size:
-        raise StoreError(f"{target} is open in another ka-tui; close it and try again.")
+    release(target)

@@ -331,3 +331,23 @@ def test_the_demo_battle_can_be_played_on_and_ended(demo_db: Path) -> None:
     assert {a.name for a in outcome.aircraft} == {"Tempest KA-A", "Spitfire KA-B",
                                                   "Beaufighter KA-C", "Il-2 KA-D"}
     assert outcome.victories == () and outcome.losses == ()
+
+
+def test_an_ended_battle_survives_export_and_import_with_its_victories(
+        sq: Squadron, tmp_path: Path) -> None:
+    from ka_tui.rules.air.battle import accept_kind
+    from ka_tui.store.transfer import export_campaign, import_campaign
+
+    with open_campaign(sq.path) as db:
+        bid, lb = _shoot_down(db, sq)
+        battles.end_battle(db, bid)
+        before = battles.air_victories(db)
+        with pytest.raises(battles.BattleEnded):
+            battles.commit(db, bid, {**lb.battle.events[-1], "seq": lb.position + 1})
+        export_campaign(db, tmp_path / "c.json")
+    with import_campaign(tmp_path / "c.json", tmp_path / "copy.db").db as db:
+        assert battles.air_victories(db) == before
+        back = battles.load_battle(db, bid)
+    assert back.ended and back.battle.events[-1]["kind"] == "battle_ended"
+    assert accept_kind([e["kind"] for e in back.battle.events], "turn_started") == (
+        "the battle has ended")                                # nothing follows the end

@@ -96,7 +96,7 @@ def test_an_old_campaign_is_upgraded_before_the_app_starts(
     create_campaign(path, "Old", schema=1).close()
     assert cli.main(["--db", str(path)]) == 0
     assert check_file(path).version == SCHEMA_VERSION
-    assert "bak-v1" in capsys.readouterr().err
+    assert "before-upgrade-from-v1" in capsys.readouterr().err
 
 
 def test_export_then_import_by_campaign_name(tmp_path: Path, demo_db: Path,
@@ -110,7 +110,7 @@ def test_export_then_import_by_campaign_name(tmp_path: Path, demo_db: Path,
     assert cli.main(["import", str(out)]) == 2
     assert "--force" in capsys.readouterr().err
     assert cli.main(["import", str(out), "--force"]) == 0
-    assert (data_dir() / "kings-angels-demo.db.bak-import").exists()
+    assert list((data_dir() / "backups" / "kings-angels-demo").glob("*-before-import.db"))
 
 
 def test_import_of_a_bad_file_names_the_field(tmp_path: Path,

@@ -163,6 +163,7 @@ def test_a_file_from_a_newer_version_is_refused_with_both_versions(db_path: Path
     assert f"up to version {SCHEMA_VERSION}" in str(err.value)
     assert _digest(db_path) == before
     assert not list(db_path.parent.glob("*.bak-*"))
+    assert not (db_path.parent / "backups").exists()
 
 
 # -------------------------------------------------------------- migrations
@@ -183,7 +184,7 @@ def test_a_schema_1_file_upgrades_to_current_keeping_data_and_a_backup(tmp_path:
 
     assert check_file(path).version == SCHEMA_VERSION
     assert {"roll_log", "fight", "fight_event", "battle", "battle_event"} <= _tables(path)
-    backup = tmp_path / "old.db.bak-v1"
+    [backup] = (tmp_path / "backups" / "old").glob("*-before-upgrade-from-v1.db")
     assert check_file(backup).version == 1
     con = sqlite3.connect(backup)
     assert con.execute("SELECT name FROM character").fetchall() == [("Ann",)]
@@ -202,12 +203,19 @@ def test_every_migration_is_recorded_in_meta(tmp_path: Path) -> None:
 
 
 def test_a_second_backup_does_not_replace_the_first(tmp_path: Path) -> None:
+    from datetime import datetime, timezone
+
+    from ka_tui.store.backups import take_backup
+
     path = tmp_path / "old.db"
     create_campaign(path, "Old", schema=1).close()
-    (tmp_path / "old.db.bak-v1").write_text("an older backup")
-    open_campaign(path).close()
-    assert (tmp_path / "old.db.bak-v1").read_text() == "an older backup"
-    assert check_file(tmp_path / "old.db.bak-v1-2").version == 1
+    at = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
+    first = take_backup(path, "manual", now=at)
+    second = take_backup(path, "manual", now=at)
+    assert first.path != second.path
+    assert first.path.name == "2026-01-02T030405Z-manual.db"
+    assert second.path.name == "2026-01-02T030405Z-2-manual.db"
+    assert check_file(first.path).version == check_file(second.path).version == 1
 
 
 # ------------------------------------------------------------ transactions

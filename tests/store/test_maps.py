@@ -134,7 +134,8 @@ def test_a_schema_2_campaign_migrates_to_the_maps_table_keeping_its_rows(tmp_pat
         saved = maps.save_map(db, "Coast", GOOD)
         assert [c.name for c in roster.list_characters(db)] == ["Hale"]
         assert maps.get_map(db, saved.id).text == GOOD
-    assert (tmp_path / "old.db.bak-v2").exists()
+    backups = list((tmp_path / "backups" / "old").glob("*-before-upgrade-from-v2.db"))
+    assert len(backups) == 1
 
 
 def test_campaign_export_and_import_keep_the_saved_maps(demo_db: Path, tmp_path: Path) -> None:

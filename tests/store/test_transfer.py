@@ -54,15 +54,30 @@ def busy_demo(demo_db: Path) -> Path:
             s.add(RollLog(who="Ann", what="Piloting", pool="2d10", faces="[[10, 3], [10, 9]]",
                           result="1 success", explanation='["9 + 5 ≥ 13"]',
                           created_at="2026-01-02T03:04:05Z"))
-        f = logs.new_fight(db, "Hangar brawl")
-        assert f.id is not None
-        logs.append_fight_event(db, f.id, "card", {"ap": [1, 3], "who": "Mike Dunn"})
-        logs.append_fight_event(db, f.id, "round", {"faces": [[12, 7]]})
-        b = logs.new_battle(db, "Dawn patrol")
-        assert b.id is not None
-        logs.append_battle_event(db, b.id, "move", {"unit": 1, "path": "A2 T1"})
-        logs.end_battle(db, b.id)
+        store_fight_and_battle(db)
     return demo_db
+
+
+def store_fight_and_battle(db: Any) -> None:
+    """A real fight (S0 §Close combat: started, initiative rolled) and a real
+    battle (R-1: one whole turn), stored as the app stores them."""
+    from ka_tui.rules.cqc import initiative_order
+    from ka_tui.rules.core.dice import RandomDice
+    from ka_tui.store import fights
+
+    from tests.rules.test_battle import new_battle, play_one_turn
+
+    fid = fights.start_fight(db, [(1, 6)])
+    progress = fights.load_progress(db, fid)
+    result = initiative_order(progress.start.fighters, RandomDice(3), progress.rules)
+    fights.record_initiative(db, fid, result, typed=False)
+    battle = new_battle()
+    play_one_turn(battle, RandomDice(7))
+    b = logs.new_battle(db, "Dawn patrol")
+    assert b.id is not None
+    for ev in battle.events:
+        logs.append_battle_event(db, b.id, ev["kind"], {k: ev[k] for k in ("data", "faces", "log")})
+    logs.end_battle(db, b.id)
 
 
 def test_round_trip_gives_identical_data(tmp_path: Path, busy_demo: Path) -> None:
@@ -101,7 +116,7 @@ def _refused(tmp_path: Path, doc: Any) -> ValidationError:
     (lambda d: d.update(schema_version="2"), "schema_version"),
     (lambda d: d["campaign"].update(name=""), "campaign.name"),
     (lambda d: d["campaign"].update(house_rules={"cqc": {"default_ap": "six"}}),
-     "campaign.house_rules"),
+     "campaign.house_rules.cqc.default_ap"),
     (lambda d: d["characters"][1].update(wounds=9), "characters[1].wounds"),
     (lambda d: d["characters"][1].update(agility="4"), "characters[1].agility"),
     (lambda d: d["characters"][1].update(charisma=4), "characters[1].charisma"),

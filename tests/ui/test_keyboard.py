@@ -232,7 +232,9 @@ def test_cli_ascii_flag_turns_the_switch_on(monkeypatch: pytest.MonkeyPatch,
                                             demo_db: Path) -> None:
     from ka_tui import cli
 
-    monkeypatch.delenv("KA_TUI_ASCII", raising=False)
+    # setenv (not delenv of an unset name) so the value cli.main writes is undone
+    # after the test and later tests in this worker do not draw in ASCII
+    monkeypatch.setenv("KA_TUI_ASCII", "0")
     started: list[bool] = []
     monkeypatch.setattr(cli, "_run_app",
                         lambda path: started.append(KaApp(path).ascii_glyphs) or 0)

@@ -14,6 +14,7 @@ is what the GM read when it happened. Kinds:
 - ``shot_resolved`` ``{"shooter", "target", "weapon"}`` (RULES-NOTES D)
 - ``ram_resolved`` ``{"attacker", "target"}`` (R-7)
 - ``phase_ended`` ``{"phase": "movement"|"shooting"|"heat"|"end"}`` (R-6, R-1.3, R-1.4, R-5)
+- ``battle_ended`` ``{outcome}`` (the write-back to the campaign; no step follows)
 
 ``replay(events, battle_map, options)`` rebuilds the state; the store writes
 each event in its own transaction and undoes by dropping the last one.
@@ -50,6 +51,9 @@ class BattleEventKind(StrEnum):
     SHOT = "shot_resolved"
     RAM = "ram_resolved"
     PHASE_ENDED = "phase_ended"
+    # the GM ended the battle; its data is the outcome written back to the
+    # campaign (store/battles.py). Changes nothing in the replay; nothing follows.
+    ENDED = "battle_ended"
 
 
 def accept_kind(done: Sequence[str], kind: str) -> str | None:
@@ -63,6 +67,8 @@ def accept_kind(done: Sequence[str], kind: str) -> str | None:
         return "a battle log starts with battle_started"
     if done and k is BattleEventKind.STARTED:
         return "the battle has already started"
+    if done and done[-1] == BattleEventKind.ENDED:
+        return "the battle has ended"
     return None
 
 
@@ -177,6 +183,8 @@ def apply_action(state: t.BattleState, kind: str, data: dict[str, Any], battle_m
         return s, rr.log, rr
     if kind == BattleEventKind.PHASE_ENDED:
         return _end_phase(state, str(data.get("phase")), dice, options)
+    if kind == BattleEventKind.ENDED:
+        return state, ("the battle is over",), None
     raise ReplayError(f"unknown event kind {kind!r}")
 
 

@@ -246,6 +246,32 @@ def opposed_odds(a: Contestant, b: Contestant, options: SkillOptions) -> Opposed
     return _opposed(_cache_key(a), _cache_key(b), need_a, need_b, _Mode.of(options))
 
 
+# (winner 0/1/None, a passed, a critically failed, b passed, b critically failed)
+Outcome = tuple[int | None, bool, bool, bool, bool]
+
+
+def opposed_outcomes(a: Contestant, b: Contestant, options: SkillOptions
+                     ) -> dict[Outcome, Fraction]:
+    """Exact chance of each way ``opposed_test(a, b)`` ends, by winner and each
+    side's pass / critical fail (S0 §Close combat 4); a d12 roll-off counts as
+    an even chance. For a preview of the round under each outcome."""
+    need_a = opposed_need(a, b, options).face
+    need_b = opposed_need(b, a, options).face
+    ka, kb = _cache_key(a), _cache_key(b)
+    total = prod(a.pool) * prod(b.pool)
+    out: dict[Outcome, Fraction] = defaultdict(Fraction)
+    for sa, sb, w in _joint(ka.pool, need_a, kb.pool, need_b, _Mode.of(options)):
+        st_a, st_b = Standing(*sa, 0), Standing(*sb, 0)
+        verdict = decide(st_a, st_b, ka, kb)
+        sides = (st_a.passed, st_a.crit_fail, st_b.passed, st_b.crit_fail)
+        if verdict.decision is Decision.ROLLOFF:
+            for winner in (0, 1):
+                out[(winner, *sides)] += Fraction(w, 2 * total)
+        else:
+            out[(verdict.winner, *sides)] += Fraction(w, total)
+    return dict(out)
+
+
 def _cache_key(c: Contestant) -> Contestant:
     """``c`` without its name, with tuples where a caller may have put lists."""
     return replace(c, name="", pool=tuple(c.pool),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields, replace
 from enum import Enum
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
 
@@ -146,6 +147,26 @@ class UntrainedCloseCombat(str, Enum):
     WEAPONS = "weapons"  # one d12 on the Weapons Base skill (S0 §Skills)
 
 
+class InitiativeReroll(str, Enum):
+    """S0 §Close combat lists step 1 (order of combat) among the steps of
+    close combat and ends step 6 with "determine next step": whether a new
+    round rolls the order again is not said."""
+
+    ONCE = "once"                # rolled at the start of the fight only
+    EVERY_ROUND = "every_round"  # rolled again at the start of every round
+    GM_ASKS = "gm_asks"          # rolled at the start; again when the GM asks
+
+
+# The kinds of close-combat round a Passive skill can apply to
+# (``CqcOptions.passive_fight_skills``; S0 §Skills, Passive).
+FIGHT_KINDS = {
+    "fistfight": "no weapon in the pairing's Attacks this round",
+    "melee": "his Attack uses a weapon that is not a firearm",
+    "firearm": "his Attack uses a firearm",
+    "any": "every close-combat round",
+}
+
+
 @dataclass(frozen=True)
 class CqcOptions:
     # RULES-NOTES B: default AP for a new character
@@ -192,6 +213,52 @@ class CqcOptions:
     # S0 §2.2 Disarm "use it for greater good": on, a weapon taken by Disarm
     # stays with the taker when the fight ends. Off: back to its owner.
     disarm_keeps_weapon: bool = True
+    # --- issue 17: Passive skills, order of combat ---
+    # S0 §Skills, Passive: "Brawl: 4 - when character is involved in fistfight
+    # he would roll d12, then add +4". Which Passive skill helps in which kind
+    # of round (skill name, any case: fistfight, melee, firearm or any). Only
+    # Brawl is named by the seed; add e.g. "knife fighting: melee".
+    passive_fight_skills: dict[str, str] = field(
+        default_factory=lambda: {"brawl": "fistfight"})
+    # S0 §Skills: a Passive "adds its level to roll on Base skill or
+    # Characteristics test" -- the single d12 a fighter without Close Combat
+    # rolls. A Close Combat test is an Active skill's test, so by default Brawl
+    # does not add to it. On: it adds to each die of his Close Combat pool too.
+    passive_with_close_combat: bool = False
+    # S0 §Skills "involved in fistfight": on, a round is a fistfight for both
+    # only when neither side's Attack uses a weapon; off, for a fighter whose
+    # own Attack uses none (bare hands against a knife still count).
+    fistfight_both_unarmed: bool = True
+    # S0 §Close combat 1 / 6 "determine next step": when the order of combat
+    # is rolled. Default gm_asks: rolled at the start as step 1 says; the seed
+    # ties it to speed ("the fastest goes first"), which rarely changes in a
+    # fight, and in close combat the order only sets who reveals first, so a
+    # test per fighter every round is mostly bookkeeping -- the GM re-rolls at
+    # the start of any round when the situation changes (key o on the screen).
+    # once: never again; every_round: step 1 opens every round.
+    initiative_reroll: InitiativeReroll = InitiativeReroll.GM_ASKS
+
+    def __post_init__(self) -> None:
+        for skill, kind in self.passive_fight_skills.items():
+            if kind not in FIGHT_KINDS:
+                raise ValueError(
+                    f"house rules: cqc.passive_fight_skills[{skill}] must be one of "
+                    + ", ".join(FIGHT_KINDS))
+
+
+# A fight's event log records the house rules it is played under. Options a
+# log recorded before they existed lack are read as the engine played then
+# (not today's default), so an old fight replays unchanged: the order of
+# combat was rolled once, and no Passive skill counted.
+CQC_LEGACY: dict[str, Any] = {"initiative_reroll": InitiativeReroll.ONCE.value,
+                              "passive_fight_skills": {}}
+
+
+def recorded_rules(data: Mapping[str, Any]) -> HouseRules:
+    """The house rules a fight log recorded (``HouseRules.to_dict`` form),
+    with ``CQC_LEGACY`` for the close-combat options it lacks."""
+    cqc = {**CQC_LEGACY, **dict(data.get("cqc", {}))}
+    return HouseRules.from_dict({**dict(data), "cqc": cqc})
 
 
 @dataclass(frozen=True)
@@ -393,8 +460,15 @@ def _coerce(default: Any, raw: Any, where: str) -> Any:
         if not isinstance(raw, dict):
             raise ValueError(f"house rules: {where} must be a table")
         sample = next(iter(default.values()))
-        out: dict[int, Any] = {}
+        text_keys = all(isinstance(k, str) for k in default)
+        out: dict[Any, Any] = {}
         for k, v in raw.items():
+            if text_keys:  # names, e.g. cqc.passive_fight_skills: skill -> kind
+                key: Any = str(k).strip().casefold()
+                if not key or not isinstance(v, str) or not isinstance(sample, str):
+                    raise ValueError(f"house rules: {where}[{k}] must be a name and a text")
+                out[key] = v.strip().casefold()
+                continue
             try:
                 key = int(k)
             except (TypeError, ValueError):

@@ -16,7 +16,8 @@
 The modules behind it: ``cqc_card`` (card, budget), ``cqc_state`` (fighter,
 fight), ``cqc_negation`` (S0 §2.1), ``cqc_standing`` (S0 §4 outcome),
 ``cqc_resolution`` (S0 §2.2, step 5), ``cqc_round`` (steps 4-6),
-``cqc_report`` (report), ``cqc_initiative`` (step 1, odds).
+``cqc_report`` (report), ``cqc_initiative`` (step 1 and its re-roll, odds),
+``cqc.passive`` (S0 §Skills Passive skills in a round: Brawl in a fistfight).
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from ka_tui.rules.cqc.card import (
     validate_card, validate_split,
 )
 from ka_tui.rules.cqc.initiative import (
-    InitiativeResult, InitiativeRoll, RoundOdds, initiative_order, round_odds,
+    InitiativeResult, InitiativeRoll, RoundOdds, initiative_order, reroll_order, round_odds,
 )
+from ka_tui.rules.cqc.passive import PassiveBonus, passive_bonus, round_kinds
 from ka_tui.rules.cqc.negation import ActionUnit, Cancellation, negate, units_of
 from ka_tui.rules.cqc.preview import Scenario, preview_pairing, summarize
 from ka_tui.rules.cqc.report import ContestRecord, PairingReport, RoundReport
@@ -35,8 +37,8 @@ from ka_tui.rules.cqc.resolution import (
     ActionFate, Effect, EffectKind, Outcome, PairingResolution, resolve_pairing,
 )
 from ka_tui.rules.cqc.round import (
-    CardsInvalid, LabelledDice, NeededDie, card_for, contestant, next_die, replay, resolve_round,
-    validate_round_cards,
+    CardsInvalid, LabelledDice, NeededDie, card_for, contestant, next_die, pairing_contestants,
+    pairing_passives, replay, resolve_round, validate_round_cards,
 )
 from ka_tui.rules.cqc.standing import Standing, Standings, standings
 from ka_tui.rules.cqc.fight_state import Fight, Fighter, Pairing, Weapon
@@ -45,7 +47,8 @@ __all__ = [
     "ActionFate", "ActionKind", "ActionUnit", "Budget", "Cancellation", "CardError",
     "CardLine", "CardsInvalid", "ContestRecord", "CqcCard", "Effect", "EffectKind",
     "Fight", "Fighter", "Grade", "InitiativeResult", "InitiativeRoll", "LabelledDice",
-    "NeededDie", "Outcome",
+    "NeededDie", "Outcome", "PassiveBonus", "pairing_contestants", "pairing_passives",
+    "passive_bonus", "reroll_order", "round_kinds",
     "Pairing", "PairingReport", "PairingResolution", "Scenario", "preview_pairing", "summarize", "RoundOdds", "RoundReport",
     "Standing", "Standings", "Weapon", "card_budget", "card_cost", "card_for",
     "contestant", "initiative_order", "negate", "next_die", "replay", "resolve_pairing", "resolve_round",

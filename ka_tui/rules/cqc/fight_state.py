@@ -35,7 +35,10 @@ class Fighter:
     is ``ap + ap_retained``. ``feint`` holds the Feint bonus to his Close
     Combat skill against each opponent (S0 §2.2 Feint). ``ci_pool`` /
     ``ci_number`` are his Combat Initiative skill; an empty pool means he has
-    none and tests Agility (S0 §Close combat step 1).
+    none and tests Agility (S0 §Close combat step 1). ``passives`` are his
+    Passive skills as (name, number) and ``cc_untrained`` says his step-4 test
+    is a Base skill or characteristic d12, not a Close Combat skill -- the
+    test a Passive adds to (S0 §Skills, Passive; ``cqc.passive``).
     """
 
     id: str
@@ -58,17 +61,22 @@ class Fighter:
     out: bool = False
     ci_pool: tuple[int, ...] = ()
     ci_number: int = 0
+    passives: tuple[tuple[str, int], ...] = ()
+    cc_untrained: bool = False
 
     @classmethod
     def new(cls, id: str, name: str, *, strength: int, agility: int, cc_number: int,
             cc_pool: Iterable[int], ap_max: int = 6, cc_legendary: bool = False,
             resistance: int = 0, armour: int = 0, k_points: int = 10,
             weapons: Iterable[Weapon] = (), ci_pool: Iterable[int] = (),
-            ci_number: int = 0) -> Fighter:
+            ci_number: int = 0, passives: Iterable[tuple[str, int]] = (),
+            cc_untrained: bool = False) -> Fighter:
         """A fighter at the start of a fight: full AP, no Feints, free."""
         return cls(id, name, strength, agility, cc_number, tuple(cc_pool), cc_legendary,
                    resistance, armour, k_points, ap_max, ap_max, 0, tuple(weapons),
-                   ci_pool=tuple(ci_pool), ci_number=ci_number)
+                   ci_pool=tuple(ci_pool), ci_number=ci_number,
+                   passives=tuple((str(n), int(v)) for n, v in passives),
+                   cc_untrained=cc_untrained)
 
     @classmethod
     def from_skills(cls, id: str, name: str, *, close_combat: Skill,
@@ -125,6 +133,7 @@ class Fighter:
         out["ci_pool"] = list(self.ci_pool)
         out["weapons"] = [asdict(w) for w in self.weapons]
         out["feint"] = [[o, b] for o, b in self.feint]
+        out["passives"] = [[n, v] for n, v in self.passives]
         return out
 
     @classmethod
@@ -134,6 +143,9 @@ class Fighter:
         d["ci_pool"] = tuple(d.get("ci_pool", ()))
         d["weapons"] = tuple(Weapon(**w) for w in d.get("weapons", ()))
         d["feint"] = tuple((str(o), int(b)) for o, b in d.get("feint", ()))
+        # A log from before issue 17 has neither: no Passive skills counted.
+        d["passives"] = tuple((str(n), int(v)) for n, v in d.get("passives", ()))
+        d["cc_untrained"] = bool(d.get("cc_untrained", False))
         return cls(**d)
 
 

@@ -16,7 +16,8 @@ from fractions import Fraction
 from typing import Any
 
 from ka_tui.rules.core.skill_tests import unopposed_test
-from ka_tui.rules.cqc.round import contestant
+from ka_tui.rules.cqc.card import CqcCard
+from ka_tui.rules.cqc.round import pairing_contestants
 from ka_tui.rules.cqc.fight_state import Fight, Fighter
 from ka_tui.rules.core.dice import Dice, RecordingDice, ScriptedDice
 from ka_tui.rules.core.odds import opposed_odds
@@ -108,6 +109,24 @@ def initiative_order(fighters: Iterable[Fighter], dice: Dice | Sequence[int],
     return InitiativeResult(order, tuple(rolls[f.id] for f in fs), tuple(rec.used), tuple(lines))
 
 
+def reroll_order(fight: Fight, dice: Dice | Sequence[int],
+                 rules: HouseRules | None = None) -> InitiativeResult:
+    """S0 §Close combat 1 again at the start of a later round (house rule
+    ``cqc.initiative_reroll``: every round, or when the GM asks; step 6
+    "determine next step"). Only fighters still in a pairing roll, in the
+    fight's order of fighters; those out of it follow, in their last order."""
+    rules = rules or HouseRules()
+    busy = {x for p in fight.active_pairings for x in (p.a, p.b)}
+    rolling = [f for f in fight.fighters if f.id in busy]
+    result = initiative_order(rolling, dice, rules)
+    rest = tuple(fid for fid in (fight.order or tuple(f.id for f in fight.fighters))
+                 if fid not in busy)
+    head = f"Order of combat for round {fight.round} ({R_STEP1}, rolled again: house rule " \
+           f"cqc.initiative_reroll={rules.cqc.initiative_reroll.value})"
+    return InitiativeResult((*result.order, *rest), result.rolls, result.faces,
+                            (head, *result.lines[1:]))
+
+
 def _name(fs: tuple[Fighter, ...], fid: str) -> str:
     return next(f.name for f in fs if f.id == fid)
 
@@ -127,16 +146,27 @@ class RoundOdds:
     p_b_crit_fail: Fraction
     p_a_passes: Fraction
     p_b_passes: Fraction
+    # S0 §Skills, Passive: each side's bonus on every die, and why
+    bonuses: tuple[int, int] = (0, 0)
+    passives: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: (str(v) if isinstance(v, Fraction) else v) for k, v in self.__dict__.items()}
+        return {k: (str(v) if isinstance(v, Fraction) else
+                    list(v) if isinstance(v, tuple) else v)
+                for k, v in self.__dict__.items()}
 
 
-def round_odds(fight: Fight, a: str, b: str, rules: HouseRules | None = None) -> RoundOdds:
+def round_odds(fight: Fight, a: str, b: str, rules: HouseRules | None = None,
+               cards: Iterable[CqcCard] = ()) -> RoundOdds:
     """The chance each side wins the next round of ``a`` vs ``b`` (S0 §4),
-    with their Feint bonuses against each other (S0 §2.2 Feint)."""
+    with their Feint bonuses against each other (S0 §2.2 Feint) and the
+    Passive skills the round's ``cards`` make count (S0 §Skills, Passive: no
+    cards, no weapon -- a fistfight)."""
     rules = rules or HouseRules()
     fa, fb = fight.fighter(a), fight.fighter(b)
-    o = opposed_odds(contestant(fa, fb, rules.cqc), contestant(fb, fa, rules.cqc), rules.skills)
+    ca, cb, counted = pairing_contestants(fa, fb, cards, rules.cqc)
+    passives = tuple(p.short(fight.fighter(p.fighter).name) for p in counted)
+    o = opposed_odds(ca, cb, rules.skills)
     return RoundOdds(a, b, o.p_a_wins, o.p_b_wins, o.p_standoff, o.p_rolloff,
-                     o.a.p_crit_fail, o.b.p_crit_fail, o.a.p_pass, o.b.p_pass)
+                     o.a.p_crit_fail, o.b.p_crit_fail, o.a.p_pass, o.b.p_pass,
+                     (ca.bonus, cb.bonus), passives)

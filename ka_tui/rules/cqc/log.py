@@ -12,6 +12,8 @@ Events are ``(kind, payload)`` pairs, numbered 1, 2, … in order:
 ``fight_started``  the fighters' snapshot, pairings, the house rules the fight
                    is played under, character/weapon row ids
 ``initiative``     S0 step 1: the faces rolled (or typed) and the order
+``order_rerolled`` S0 step 1 again at the start of a later round (house rule
+                   ``cqc.initiative_reroll``; issue 17): round, faces, order
 ``card_entered``   S0 step 2: one combatant's card(s) for a round
 ``cards_revealed`` S0 step 3
 ``dice_rolled``    S0 steps 4-6: every face of the round, in roll order
@@ -29,10 +31,10 @@ from dataclasses import dataclass, field, replace
 from enum import IntEnum, StrEnum
 from typing import Any
 
-from ka_tui.rules.core.options import HouseRules
+from ka_tui.rules.core.options import HouseRules, InitiativeReroll, recorded_rules
 from ka_tui.rules.cqc.card import CqcCard
 from ka_tui.rules.cqc.fight_state import Fight
-from ka_tui.rules.cqc.initiative import InitiativeResult, initiative_order
+from ka_tui.rules.cqc.initiative import InitiativeResult, initiative_order, reroll_order
 from ka_tui.rules.cqc.report import RoundReport
 from ka_tui.rules.cqc.round import resolve_round
 
@@ -42,6 +44,7 @@ class FightEventKind(StrEnum):
 
     STARTED = "fight_started"
     INITIATIVE = "initiative"
+    REORDER = "order_rerolled"  # issue 17: a later round's own order of combat
     CARD = "card_entered"
     REVEALED = "cards_revealed"
     DICE = "dice_rolled"
@@ -49,8 +52,9 @@ class FightEventKind(StrEnum):
     ENDED = "fight_ended"
 
 
-ROUND_KINDS = (FightEventKind.CARD, FightEventKind.REVEALED, FightEventKind.DICE,
-               FightEventKind.RESOLVED)
+# a round's events: undo drops them together (the round's re-rolled order too)
+ROUND_KINDS = (FightEventKind.REORDER, FightEventKind.CARD, FightEventKind.REVEALED,
+               FightEventKind.DICE, FightEventKind.RESOLVED)
 
 
 class FightStep(IntEnum):
@@ -74,6 +78,8 @@ class RefusalReason(StrEnum):
     WRONG_ROUND = "wrong_round"
     NOT_FIGHTING = "not_fighting"      # a card for someone without an active pairing
     CARD_ALREADY_IN = "card_already_in"
+    NO_REORDER = "no_reorder"          # house rule cqc.initiative_reroll=once (issue 17)
+    ORDER_ALREADY_IN = "order_already_in"  # this round's order is already re-rolled
     UNKNOWN_KIND = "unknown_kind"
 
 
@@ -136,6 +142,15 @@ class FightProgress:
     seq: int = 1
     broken: str = ""               # a damaged log: why its first bad event does not replay
     broken_seq: int | None = None  # … and that event's seq (undo drops from it)
+    order_round: int = 1  # issue 17: the round the order of combat was last rolled for
+
+    @property
+    def needs_order(self) -> bool:
+        """Issue 17, S0 §Close combat 1 and 6 under ``cqc.initiative_reroll =
+        every_round``: the next round opens with the order of combat."""
+        return (self.rules.cqc.initiative_reroll is InitiativeReroll.EVERY_ROUND
+                and self.initiative is not None and not self.over
+                and self.order_round < self.fight.round and not self.cards)
 
     @property
     def round(self) -> int:
@@ -177,7 +192,8 @@ def start(payload: Mapping[str, Any], fight_id: int = 0, name: str = "") -> Figh
     """The fight as its ``fight_started`` event sets it up (S0 §Close combat)."""
     try:
         begin = Fight.from_dict(payload["fight"])
-        rules = HouseRules.from_dict(payload.get("rules", {}))
+        # issue 17: options a log lacks are read as the engine played then
+        rules = recorded_rules(payload.get("rules", {}))
         chars = {str(k): int(v) for k, v in payload.get("characters", {}).items()}
         rows = {str(k): tuple((int(i), str(n)) for i, n in v)
                 for k, v in payload.get("weapon_rows", {}).items()}
@@ -230,6 +246,22 @@ def accept(progress: FightProgress | None, kind: str,
     if rnd != now:
         return _refuse(RefusalReason.WRONG_ROUND,
                        f"a {k.value} event for round {rnd} while round {now} is played")
+    if k is FightEventKind.REORDER:
+        # issue 17, S0 §Close combat 1 and 6: the order rolled again at the
+        # start of a later round, before any card of it, once a round
+        if progress.rules.cqc.initiative_reroll is InitiativeReroll.ONCE:
+            return _refuse(RefusalReason.NO_REORDER, "the order of combat is rolled once "
+                           "per fight (house rule cqc.initiative_reroll=once)")
+        if now < 2:
+            return _refuse(RefusalReason.WRONG_ROUND,
+                           "round 1 is played in the order of combat just rolled")
+        if progress.order_round >= now:
+            return _refuse(RefusalReason.ORDER_ALREADY_IN,
+                           f"round {now}'s order of combat is already re-rolled")
+        if progress.cards or progress.revealed or progress.rolled is not None:
+            return _refuse(RefusalReason.OUT_OF_STEP, f"round {now} has begun: its order "
+                           "is re-rolled before any card")
+        return None
     if k is FightEventKind.CARD:
         if progress.revealed or progress.rolled is not None:
             return _refuse(RefusalReason.OUT_OF_STEP,
@@ -286,6 +318,15 @@ def apply(progress: FightProgress | None, kind: str, payload: Mapping[str, Any],
                                 index=index, kind=kind,
                                 detail=f"the order of combat does not replay: {e}") from None
         return _stepped(replace(p, initiative=init, fight=p.fight.with_order(init.order)))
+    if k is FightEventKind.REORDER:  # issue 17: the order rolled again for this round
+        try:
+            init = reroll_order(p.fight, list(faces_of(payload)), p.rules)
+        except (ValueError, TypeError) as e:
+            detail = f"the order of round {p.fight.round} does not replay: {e}"
+            raise FightLogError(f"{where}: {detail}", index=index, kind=kind,
+                                detail=detail) from None
+        return _stepped(replace(p, initiative=init, fight=p.fight.with_order(init.order),
+                                order_round=p.fight.round))
     if k is FightEventKind.CARD:
         try:
             cards = tuple(CqcCard.from_dict(c) for c in payload["cards"])

@@ -29,9 +29,14 @@ class ContestRecord:
     rolloff: tuple[tuple[int, int], ...]
     rule: str
     lines: tuple[str, ...]
+    # S0 §Skills, Passive: each side's bonus on every die (0: none) and a
+    # short line for each Passive that counted (``lines`` has the full one).
+    bonuses: tuple[int, int] = (0, 0)
+    passives: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"a": self.a, "b": self.b, "numbers": list(self.numbers),
+                "bonuses": list(self.bonuses), "passives": list(self.passives),
                 "pools": [list(p) for p in self.pools],
                 "faces": [list(f) for f in self.faces],
                 "successes": list(self.successes),

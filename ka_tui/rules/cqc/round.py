@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from ka_tui.rules.core.skill_tests import Contestant, opposed_test
 from ka_tui.rules.cqc.card import CardError, CqcCard, validate_card, validate_split
+from ka_tui.rules.cqc.passive import PassiveBonus, passive_bonus
 from ka_tui.rules.cqc.report import ContestRecord, PairingReport, RoundReport, render_lines
 from ka_tui.rules.cqc.resolution import Effect, EffectKind, resolve_pairing
 from ka_tui.rules.cqc.standing import Standings, standings
@@ -159,18 +160,46 @@ def validate_round_cards(fight: Fight, cards: Iterable[CqcCard],
     return tuple(errors)
 
 
-def contestant(me: Fighter, opponent: Fighter, options: CqcOptions) -> Contestant:
+def contestant(me: Fighter, opponent: Fighter, options: CqcOptions,
+               passive: PassiveBonus | None = None) -> Contestant:
     """S0 §4: the Close Combat test, with Feint bonuses against this opponent
-    (S0 §2.2 Feint) and the tie-breaks Close Combat then Agility."""
+    (S0 §2.2 Feint), the tie-breaks Close Combat then Agility, and the
+    Passive skill that counts this round as the bonus on each die (S0 §Skills,
+    Passive; ``cqc.passive.passive_bonus``)."""
     number = me.cc_number + me.feint_against(opponent.id)
     tie_cc = number if options.feint_counts_in_tiebreak else me.cc_number
     return Contestant(me.name, me.cc_pool, number, me.cc_legendary,
+                      bonus=passive.number if passive is not None else 0,
                       tiebreaks=(("Close Combat", tie_cc), ("Agility", me.agility)))
 
 
-def roll_contest(fa: Fighter, fb: Fighter, dice: Dice, rules: HouseRules) -> ContestRecord:
-    """S0 §4 for one pairing: the rules core's opposed test, read for CQC."""
-    ca, cb = contestant(fa, fb, rules.cqc), contestant(fb, fa, rules.cqc)
+def pairing_passives(fa: Fighter, fb: Fighter, cards: Iterable[CqcCard], options: CqcOptions
+                     ) -> tuple[PassiveBonus | None, PassiveBonus | None]:
+    """S0 §Skills, Passive: the Passive skill (if any) each side of ``fa`` vs
+    ``fb`` adds this round, from the cards they play against each other."""
+    cards = tuple(cards)
+    ca, cb = card_for(cards, fa.id, fb.id, options), card_for(cards, fb.id, fa.id, options)
+    return passive_bonus(fa, ca, cb, options), passive_bonus(fb, cb, ca, options)
+
+
+def pairing_contestants(fa: Fighter, fb: Fighter, cards: Iterable[CqcCard], options: CqcOptions
+                        ) -> tuple[Contestant, Contestant, tuple[PassiveBonus, ...]]:
+    """Both sides of S0 §4 for one pairing this round, and each Passive skill
+    that counts -- the one place the round, its odds and the preview get
+    them from."""
+    pa, pb = pairing_passives(fa, fb, cards, options)
+    counted = tuple(p for p in (pa, pb) if p is not None)
+    return contestant(fa, fb, options, pa), contestant(fb, fa, options, pb), counted
+
+
+def roll_contest(fa: Fighter, fb: Fighter, dice: Dice, rules: HouseRules,
+                 cards: Iterable[CqcCard] = ()) -> ContestRecord:
+    """S0 §4 for one pairing: the rules core's opposed test, read for CQC;
+    the report cites each Passive skill that counted (S0 §Skills, Passive)."""
+    ca, cb, counted = pairing_contestants(fa, fb, cards, rules.cqc)
+    names = {fa.id: fa.name, fb.id: fb.name}
+    full = tuple(p.line(names[p.fighter]) for p in counted)
+    passives = tuple(p.short(names[p.fighter]) for p in counted)
     res = opposed_test(ca, cb, dice, rules.skills)
     st = standings(res.a.passed, res.a.crit_fail, res.b.passed, res.b.crit_fail, res.winner,
                    res.decided_by.value)
@@ -178,7 +207,7 @@ def roll_contest(fa: Fighter, fb: Fighter, dice: Dice, rules: HouseRules) -> Con
     return ContestRecord(fa.id, fb.id, (ca.number, cb.number), (ca.pool, cb.pool),
                          (res.a.faces, res.b.faces), (res.a.successes, res.b.successes),
                          (st.a, st.b), winner, res.decided_by.value, res.rolloff,
-                         st.rule, res.explanation)
+                         st.rule, (*full, *res.explanation), (ca.bonus, cb.bonus), passives)
 
 
 def roll_save(target: Fighter, hit: Effect, dice: Dice, options: CqcOptions) -> tuple[Effect, ...]:
@@ -234,7 +263,7 @@ def resolve_round(fight: Fight, cards: Iterable[CqcCard], dice: Dice | Sequence[
     for p in fight.active_pairings:
         fa, fb = fight.fighter(p.a), fight.fighter(p.b)
         rec.stage(_contest_labels(fa, fb), _rolloff_label(fa, fb))
-        contest = roll_contest(fa, fb, rec, rules)
+        contest = roll_contest(fa, fb, rec, rules, cards)
         st = Standings(contest.standings[0], contest.standings[1],
                        None if contest.winner is None else (0 if contest.winner == fa.id else 1),
                        contest.rule)

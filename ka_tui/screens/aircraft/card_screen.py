@@ -76,14 +76,16 @@ class FlightCardScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="flight-card", exit_on_error=False)
     def load(self) -> None:
         from ka_tui.store.aircraft_view import aircraft_ids, load_aircraft_view
-        from ka_tui.store.errors import StoreError
 
         try:
             db = campaign_db_of(self)
             view = load_aircraft_view(db, self.aircraft_id)
             ids = [i for i, _ in aircraft_ids(db)]
-        except StoreError as error:
-            self.app.call_from_thread(self._failed, str(error))
+        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
+            from ka_tui.store.damage import load_failure
+
+            self.app.call_from_thread(self._failed, str(load_failure(
+                f"aircraft {self.aircraft_id}", error, self.app)))
             return
         self.app.call_from_thread(self._show, view, ids)
 

@@ -121,7 +121,13 @@ def odds_lines(fight: Fight, odds: Sequence[RoundOdds]) -> list[Content]:
         out.append(Content(f"    critical fail (a 1 not negated): {a.split()[0]} "
                            f"{percent(o.p_a_crit_fail)}, {b.split()[0]} "
                            f"{percent(o.p_b_crit_fail)}").stylize("$text-muted"))
+        out += passive_lines(o.passives)
     return out
+
+
+def passive_lines(passives: Sequence[str]) -> list[Content]:
+    """S0 §Skills, Passive: each Passive skill that counts in this round."""
+    return [Content(f"    {line}").stylize("$text-muted") for line in passives]
 
 
 def preview_lines(fight: Fight, a: str, b: str, scenarios: Sequence[Scenario]) -> list[Content]:
@@ -129,7 +135,8 @@ def preview_lines(fight: Fight, a: str, b: str, scenarios: Sequence[Scenario]) -
     out = [Content(f"If the round goes so: {fight.fighter(a).name} vs "
                    f"{fight.fighter(b).name}").stylize("bold")]
     for s in scenarios:
-        out.append(Content.assemble(Content(f"  {s.label}: ").stylize("$text-muted"),
+        chance = "" if s.chance is None else f" ({percent(s.chance)})"
+        out.append(Content.assemble(Content(f"  {s.label}{chance}: ").stylize("$text-muted"),
                                     s.summary))
     return out
 
@@ -167,6 +174,7 @@ def resolve_lines(fight: Fight, report: RoundReport, typed: bool, *,
         out.append(Content.assemble(Content(head).stylize("bold"), verdict,
                                     f" {c.successes[0]} vs {c.successes[1]} successes"))
         out.append(Content(f"  faces {faces}; {c.rule}").stylize("$text-muted"))
+        out += passive_lines(c.passives)
         if detail:
             out += [Content(f"    {line}").stylize("$text-muted") for line in c.lines]
         out += [fate_line(f, names) for f in p.fates]

@@ -8,6 +8,9 @@ the exact odds of each pairing, then roll or type the dice (each face is
 checked at the field; the next die needed is named). 5 Resolve: the round
 report. 6 Damage: saves, AP and K-points, who is out; then the next round,
 or the end of the fight with the outcome written back to the characters.
+House rule ``cqc.initiative_reroll`` (issue 17): every round opens with step 1
+again, or the GM presses ``o`` at the start of a later round to re-roll the
+order (the same roll-or-type entry); never, under ``once``.
 
 The screen computes no rule: the engine (``rules/cqc*``) validates cards,
 resolves rounds and gives odds; ``store/fights`` keeps each step as one
@@ -34,11 +37,12 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, Input, Static
 
 from ka_tui.rules.cqc import (
-    CardsInvalid, initiative_order, next_die, preview_pairing, resolve_round,
+    CardsInvalid, initiative_order, next_die, preview_pairing, reroll_order, resolve_round,
     round_odds,
 )
 from ka_tui.rules.core.dice import Dice, DiceError, DiceFault, RandomDice, ScriptedDice
 from ka_tui.rules.core.dice_notation import check_faces
+from ka_tui.rules.core.options import InitiativeReroll
 from ka_tui.rules.core.skills import pool_text
 from ka_tui.screens.combat.report import (
     damage_lines, fighter_lines, initiative_lines, odds_lines, preview_lines, resolve_lines,
@@ -72,6 +76,7 @@ class CombatScreen(Screen[None]):
         Binding("enter", "next_round", "Next round", id="combat.next_round"),
         Binding("enter", "finish", "End fight", id="combat.finish"),
         Binding("u", "undo", "Undo round", id="combat.undo"),
+        Binding("o", "reorder", "Reorder", id="combat.reorder"),
         Binding("t", "detail", "Dice detail", show=False, id="combat.detail"),
         Binding("n", "new_fight", "New fight", id="combat.new"),
         Binding("l", "list_fights", "Fights", show=False, id="combat.list"),
@@ -90,6 +95,9 @@ class CombatScreen(Screen[None]):
         "combat.finish": "End the fight and write K-points and taken weapons to the roster",
         "combat.detail": "Show or hide every die of the opposed tests with what it needed",
         "combat.undo": "Undo the last round (or the half-played one) and replay the rest",
+        "combat.reorder": "Re-roll the order of combat at the start of this round "
+                          "(S0 §Close combat 1; house rule cqc.initiative_reroll); o again "
+                          "keeps the order",
         "combat.new": "Start a new fight: pick pairs of opponents from the roster",
         "combat.list": "Open another fight of this campaign",
         "combat.reload": "Read the fight from the campaign file again",
@@ -103,6 +111,7 @@ class CombatScreen(Screen[None]):
         self.progress: FightProgress | None = None
         self.view_step = 0  # 0: no fight
         self.moved_on = False  # from step 6 on to the next round's cards (not logged)
+        self.reordering = False  # the GM asked to re-roll this round's order (issue 17)
         self.loaded = False
         self.busy = False
         self.detail = False
@@ -154,8 +163,7 @@ class CombatScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="combat-load", exit_on_error=False)
     def load(self, fight_id: int | None = None) -> None:
         """The given fight, else the newest open one (resume), else none."""
-        from ka_tui.store.errors import StoreError
-        from ka_tui.store.fights import FightLogError, load_progress, open_fights
+        from ka_tui.store.fights import load_progress, open_fights
 
         try:
             db = self.campaign_db()
@@ -163,8 +171,13 @@ class CombatScreen(Screen[None]):
                 fight_id = next((i for i, _, status in open_fights(db) if status == "open"),
                                 None)
             progress = load_progress(db, fight_id) if fight_id is not None else None
-        except (StoreError, FightLogError) as error:
-            self.app.call_from_thread(self._failed, "Cannot read the fight", error)
+        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
+            from ka_tui.store.damage import load_failure
+
+            what = f"fight {fight_id}" if fight_id is not None else "the fights"
+            failure = load_failure(what, error, self.app)
+            self.app.call_from_thread(self._info, [Content(str(failure))])
+            self.app.call_from_thread(self._failed, "Cannot read the fight", failure)
             return
         self.app.call_from_thread(self.call_later, self.show_progress, progress)
 
@@ -173,13 +186,16 @@ class CombatScreen(Screen[None]):
         self.notify(str(error), title=title, severity="error")
         self._status(f"{title}: {error}", error=True)
 
-    def show_progress(self, progress: FightProgress | None, *, moved_on: bool = False) -> None:
-        """Show the fight where its log leaves it."""
+    def show_progress(self, progress: FightProgress | None, *, moved_on: bool = False,
+                      reorder: bool = False) -> None:
+        """Show the fight where its log leaves it (``reorder``: the order-of-
+        combat entry for this round, at the GM's request)."""
         self.loaded = True
         self.busy = False
         self.progress = progress
         self._stale_note = ""
         self.moved_on = moved_on
+        self.reordering = reorder and progress is not None
         if progress is None:
             self.view_step = 0
             self.sub_title = "Close combat"
@@ -194,7 +210,9 @@ class CombatScreen(Screen[None]):
             return
         step = progress.step
         if step == 6 and moved_on and not progress.over:
-            step = 2
+            step = 1 if progress.needs_order else 2
+        if self.reordering:
+            step = 1
         self.view_step = step
         self.sub_title = f"Close combat · {progress.name} · round {self._round_no()}"
         self.query_one("#steps", Static).update(step_bar(step, ascii_glyphs=self.ascii))
@@ -211,7 +229,7 @@ class CombatScreen(Screen[None]):
         p = self.progress
         if p is None:
             return 0
-        return p.fight.round if self.view_step == 2 and p.step == 6 else p.round
+        return p.fight.round if self.view_step in (1, 2) and p.step == 6 else p.round
 
     def _fighters(self, progress: FightProgress, **kw: Any) -> None:
         lines = fighter_lines(progress.fight, ascii_glyphs=self.ascii, **kw)
@@ -241,6 +259,9 @@ class CombatScreen(Screen[None]):
     # -- the steps -----------------------------------------------------------
 
     def _show_step1(self, p: FightProgress) -> None:
+        if p.initiative is not None:
+            self._show_reorder(p)
+            return
         self._fighters(p)
         lines = [Content("Step 1: the order of combat (S0 §Close combat 1)").stylize("bold"),
                  Content("Each tests Combat Initiative, or Agility without it; the table "
@@ -255,6 +276,27 @@ class CombatScreen(Screen[None]):
         self._dice_field(True, "initiative faces, or r to roll")
         self._status("r: roll the order of combat · f: type the table's faces")
 
+    def _show_reorder(self, p: FightProgress) -> None:
+        """S0 §Close combat 1 again, at the start of a later round (issue 17)."""
+        fight = p.fight
+        self._fighters(p)
+        rule = p.rules.cqc.initiative_reroll.value
+        lines = [Content(f"Step 1: the order of combat for round {fight.round} "
+                         "(S0 §Close combat 1)").stylize("bold"),
+                 Content(f"Rolled again (house rule cqc.initiative_reroll={rule}). "
+                         "The table rolls, in this order:")]
+        for fid in _card_order(fight):
+            f = fight.fighter(fid)
+            what = (f"Combat Initiative {f.ci_number}: {pool_text(f.ci_pool)}" if f.ci_pool
+                    else f"Agility {f.agility}: d12")
+            lines.append(Content(f"  {f.name}: {what}"))
+        lines.append(Content("Press r to roll, or type the faces (then d12 roll-offs on a "
+                             "tie).").stylize("$text-muted"))
+        self._info(lines)
+        self._dice_field(True, "initiative faces, or r to roll")
+        keep = " · o: keep the order" if self.reordering else ""
+        self._status(f"r: roll the order of round {fight.round} · f: type the faces{keep}")
+
     def _show_step2(self, p: FightProgress) -> None:
         fight = p.fight
         entered = tuple(p.cards) if not self.moved_on else ()
@@ -266,9 +308,11 @@ class CombatScreen(Screen[None]):
             return
         editor.load(fight, waiting, p.rules.cqc)
         note = self.query_one("#card-note", Static)
-        note.display = fight.round == 1 and p.initiative is not None
+        note.display = (p.initiative is not None and p.order_round == fight.round
+                        and not self.moved_on)
         if p.initiative is not None:
-            note.update(_join(initiative_lines(p.initiative, p.start)[-len(p.start.fighters):]))
+            note.update(_join(initiative_lines(p.initiative, p.start)
+                              [-len(p.initiative.rolls):]))
         self.query_one(ContentSwitcher).current = "pane-card"
         editor.focus()
         name = fight.fighter(waiting).name
@@ -293,11 +337,12 @@ class CombatScreen(Screen[None]):
         cards = p.round_cards
         self._fighters(p)
         lines = revealed_lines(fight, cards)
-        odds = [round_odds(fight, x.a, x.b, rules) for x in fight.active_pairings]
+        odds = [round_odds(fight, x.a, x.b, rules, cards) for x in fight.active_pairings]
         lines += odds_lines(fight, odds)
         for x in fight.active_pairings:
             lines += preview_lines(fight, x.a, x.b,
-                                   preview_pairing(fight, cards, x.a, x.b, rules.cqc))
+                                   preview_pairing(fight, cards, x.a, x.b, rules.cqc,
+                                                   skills=rules.skills))
         self._info(lines)
         self._dice_field(True, "the round's faces, or r to roll")
         self._hint_next_die("")
@@ -360,7 +405,29 @@ class CombatScreen(Screen[None]):
             if p.broken:
                 return True
             return None if p.ended or (step == 1) else True
+        if action == "reorder":
+            if self.reordering:
+                return True
+            # the log's rules (rules/cqc/log.py accept) take one re-roll per
+            # round, at its start: none yet this round, before any card
+            at_start = (step == 2 and not p.over and p.initiative is not None
+                        and p.fight.round > 1 and p.order_round < p.fight.round
+                        and (self.moved_on or not p.cards))
+            if not at_start:
+                return False
+            return None if p.rules.cqc.initiative_reroll is InitiativeReroll.ONCE else True
         return True
+
+    def action_reorder(self) -> None:
+        """Issue 17: re-roll the order of combat at the start of this round
+        (S0 §Close combat 1, step 6 "determine next step"), or keep it."""
+        p = self.progress
+        if p is None or self.busy:
+            return
+        if self.reordering:
+            self.show_progress(p, moved_on=self.moved_on)
+        else:
+            self.show_progress(p, moved_on=self.moved_on, reorder=True)
 
     def action_detail(self) -> None:
         self.detail = not self.detail
@@ -386,13 +453,15 @@ class CombatScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="combat-load", exit_on_error=False)
     def _load_candidates(self) -> None:
-        from ka_tui.store.errors import StoreError
         from ka_tui.store.fights import load_candidates
 
         try:
             candidates, _ = load_candidates(self.campaign_db())
-        except StoreError as error:
-            self.app.call_from_thread(self._failed, "Cannot read the roster", error)
+        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
+            from ka_tui.store.damage import load_failure
+
+            self.app.call_from_thread(self._failed, "Cannot read the roster",
+                                      load_failure("the roster", error, self.app))
             return
         self.app.call_from_thread(self.call_later, self._pick_pairs, candidates)
 
@@ -410,13 +479,15 @@ class CombatScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="combat-load", exit_on_error=False)
     def _list_fights(self) -> None:
-        from ka_tui.store.errors import StoreError
         from ka_tui.store.fights import open_fights
 
         try:
             fights = open_fights(self.campaign_db())
-        except StoreError as error:
-            self.app.call_from_thread(self._failed, "Cannot list the fights", error)
+        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
+            from ka_tui.store.damage import load_failure
+
+            self.app.call_from_thread(self._failed, "Cannot list the fights",
+                                      load_failure("the fights", error, self.app))
             return
         self.app.call_from_thread(self.call_later, self._pick_fight, fights)
 
@@ -475,8 +546,10 @@ class CombatScreen(Screen[None]):
         p = self.progress
         assert p is not None
         field = self.query_one("#field-dice", RollTextField)
+        again = p.initiative is not None  # issue 17: a later round's order
         try:
-            result = initiative_order(p.start.fighters, dice, p.rules)
+            result = (reroll_order(p.fight, dice, p.rules) if again
+                      else initiative_order(p.start.fighters, dice, p.rules))
         except DiceError as error:
             more = error.reason is DiceFault.EXHAUSTED
             field.set_error(f"more faces needed: next a d{error.sides}" if more else str(error))
@@ -488,11 +561,17 @@ class CombatScreen(Screen[None]):
             return
         from ka_tui.store import fights
 
-        fid, seq = p.fight_id, p.seq
+        fid, rnd, seq = p.fight_id, p.fight.round, p.seq
+        names = ", ".join(p.start.fighter(f).name for f in result.order)
+        if again:
+            self._write(lambda db: fights.record_reorder(db, fid, rnd, result, typed,
+                                                         expect_seq=seq),
+                        "The order of combat was not saved",
+                        done=f"Order of combat for round {rnd}: {names}")
+            return
         self._write(lambda db: fights.record_initiative(db, fid, result, typed, expect_seq=seq),
                     "The order of combat was not saved",
-                    done="Order of combat: " + ", ".join(
-                        p.start.fighter(f).name for f in result.order))
+                    done="Order of combat: " + names)
 
     def _hint_next_die(self, text: str) -> None:
         """Check the typed faces one by one against the dice the round needs

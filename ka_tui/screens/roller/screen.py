@@ -163,22 +163,36 @@ class RollerScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="roller-load", exit_on_error=False)
     def load(self) -> None:
-        from ka_tui.store.roller_reads import load_roller_data
+        from ka_tui.store.damage import load_failure
         from ka_tui.store.errors import StoreError
         from ka_tui.store.roll_log import count_rolls, query_rolls
+        from ka_tui.store.roller_reads import load_roller_data
 
         try:
             db = self.campaign_db()
             data = load_roller_data(db)
+        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
+            self.app.call_from_thread(self._load_failed,
+                                      load_failure("the roller", error, self.app))
+            return
+        try:
             rolls = query_rolls(db, self._log_filter, limit=LOG_LIMIT)
             total = count_rolls(db, self._log_filter)
-        except StoreError as error:
-            self.app.call_from_thread(self._load_failed, error)
-            return
+            problem: StoreError | None = None
+        except Exception as error:  # noqa: BLE001 — the dice still roll without the log
+            rolls, total, problem = [], 0, load_failure("the roll log", error, self.app)
         self.app.call_from_thread(self._loaded, data, rolls, total)
+        if problem is not None:
+            self.app.call_from_thread(self._load_failed, problem)
 
     def _load_failed(self, error: Exception) -> None:
-        self.query_one(OddsView).show_problem(f"Cannot read the campaign: {error}")
+        if self.loaded:  # only the log failed: the dice still roll (issue 11)
+            self.query_one(DicePanel).show_message(str(error))
+            pane = self.query_one(RollLogPane)
+            pane.border_title = "Roll log · could not be read"
+        else:
+            self.query_one(OddsView).show_problem(str(error))
+        self.notify(str(error), title="Dice roller", severity="error", timeout=20)
 
     def _loaded(self, data: RollerData, rolls: list[LoggedRoll], total: int) -> None:
         first = not self.loaded
@@ -483,16 +497,18 @@ class RollerScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="roll-log-query", exit_on_error=False)
     def query_log(self, text: str) -> None:
-        from ka_tui.store.errors import StoreError
         from ka_tui.store.roll_log import count_rolls, query_rolls
 
         try:
             db = self.campaign_db()
             rolls = query_rolls(db, text, limit=LOG_LIMIT)
             total = count_rolls(db, text)
-        except StoreError as error:
-            self.app.call_from_thread(self.notify, str(error), title="Roll log",
-                                      severity="error")
+        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
+            from ka_tui.store.damage import load_failure
+
+            self.app.call_from_thread(self.notify, str(load_failure("the roll log", error,
+                                                                    self.app)),
+                                      title="Roll log", severity="error")
             return
         self.app.call_from_thread(self._filtered, text, rolls, total)
 

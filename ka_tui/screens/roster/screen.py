@@ -159,13 +159,15 @@ class RosterScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="roster-load", exit_on_error=False)
     def load(self) -> None:
-        from ka_tui.store.errors import StoreError
 
         try:
             db = self.ka_app.campaign_db()
             data = _data().load_roster(db)
-        except StoreError as error:
-            self.app.call_from_thread(self._load_failed, error)
+        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
+            from ka_tui.store.damage import load_failure
+
+            self.app.call_from_thread(self._load_failed, load_failure("the roster", error,
+                                                                      self.app))
             return
         self.app.call_from_thread(self._loaded, data)
 
@@ -231,7 +233,8 @@ class RosterScreen(Screen[None]):
                 count = str(len(state.rows))
             text = f" {label} ({count}) "
             parts.append(f"[reverse]{text}[/reverse]" if tab == self.active_tab else text)
-        parts.append("  [dim]t: other tab[/dim]")
+        read_only = "READ-ONLY" in str(self.app.title)  # issue 11: the header says so
+        parts.append("  [b reverse] READ-ONLY [/]" if read_only else "  [dim]t: other tab[/dim]")
         self.query_one("#title-bar", Static).update(" ".join(parts))
 
     # -- selection and detail -------------------------------------------------
@@ -314,11 +317,10 @@ class RosterScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="roster-detail", exit_on_error=False)
     def load_detail(self, character_id: int) -> None:
-        from ka_tui.store.errors import StoreError
 
         try:
             extra = _data().load_character_extra(self.ka_app.campaign_db(), character_id)
-        except StoreError:
+        except Exception:  # noqa: BLE001 — the row's own text stays (issue 11: no crash)
             return
         self.app.call_from_thread(self._detail_loaded, character_id, extra)
 
@@ -423,12 +425,14 @@ class RosterScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="roster-edit", exit_on_error=False)
     def _edit_character(self, character_id: int) -> None:
-        from ka_tui.store.errors import StoreError
 
         try:
             full = _data().load_character_full(self.ka_app.campaign_db(), character_id)
-        except StoreError as error:
-            self.app.call_from_thread(self.notify, str(error), severity="error")
+        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
+            from ka_tui.store.damage import load_failure
+
+            self.app.call_from_thread(self.notify, str(load_failure(
+                f"character {character_id}", error, self.app)), severity="error")
             return
         self.app.call_from_thread(self._open_character_form, full)
 

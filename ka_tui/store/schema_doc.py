@@ -1,0 +1,530 @@
+# mypy: disable-error-code="valid-type, call-overload, misc"
+# (the row and section models are made at import time from models.py and options.py)
+"""The campaign export document, described once as pydantic models (issue 11).
+
+``transfer.py`` writes this document and reads it back through these models;
+the import's replay check and every error path use them too. A value that
+does not fit is named by its path (``fights[2].events[0].payload.rules.cqc:
+expected an object``).
+
+- Row models are made from the SQLModel tables (``models.py``): one field per
+  column, with the column's type and default; the JSON columns get their own
+  shape (roll faces, event payloads); unknown keys are refused. Validation is
+  strict JSON: ``"4"`` is not a number, ``1`` is not ``true``.
+- House rules: one model per section of ``rules/core/options.py``, made from the
+  option dataclasses (so a new option is known here at once).
+- Fight events: one payload model per kind of ``store/fights.py``; battle
+  events: ``{"data", "faces", "log"}`` with one ``data`` model per kind of
+  ``rules/air/battle.py``. An event's ``kind`` chooses its payload model.
+
+Ranges the forms check (``checks.py``, ``limits.py``), uniqueness, references
+and the rules replay are checked after this shape check, in ``transfer.py``.
+The JSON text is parsed by pydantic's parser, which refuses nesting deeper
+than 200 levels with a clear error instead of a ``RecursionError``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from datetime import datetime
+from enum import Enum
+from typing import Annotated, Any, Literal, Optional, Union
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    create_model,
+)
+from pydantic import ValidationError as PydanticError
+
+from ka_tui.rules.cqc.card import ActionKind, Grade
+from ka_tui.rules.air.evasive import WeaponKind
+from ka_tui.rules.core.options import HouseRules
+from ka_tui.rules.air.battle import BattleEventKind
+from ka_tui.rules.cqc.log import FightEventKind
+from ka_tui.store.errors import ValidationError
+from ka_tui.store.limits import CHARACTER_RANGES, NAME_MAX, QUICK_SLOTS, TEXT_MAX, WEAPON_RANGES
+from ka_tui.store.migrations import SCHEMA_VERSION
+from ka_tui.store.models import (
+    Aircraft,
+    Battle,
+    BattleEvent,
+    Character,
+    Fight,
+    FightEvent,
+    RollLog,
+    Skill,
+    Weapon,
+)
+
+FORMAT = "ka-tui-campaign"
+MAX_DEPTH = 200  # pydantic's JSON parser's own limit; an export needs about 12
+STRICT = ConfigDict(strict=True, extra="forbid")
+
+# ------------------------------------------------------------ small types
+
+SqlInt = Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
+RowId = Annotated[int, Field(ge=1, le=2**63 - 1)]
+Text = Annotated[str, Field(max_length=TEXT_MAX)]
+Name = Annotated[str, Field(max_length=NAME_MAX * 4)]
+DIE_SIDES = (2, 3, 4, 6, 8, 10, 12, 20, 100)
+
+
+def _stamp(value: str) -> str:
+    try:
+        datetime.strptime(value, "%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        raise ValueError("expected a UTC time like 2026-01-02T03:04:05Z") from None
+    return value
+
+
+Stamp = Annotated[str, AfterValidator(_stamp)]
+
+
+def _face(value: tuple[int, int]) -> tuple[int, int]:
+    sides, face = value
+    if sides not in DIE_SIDES:
+        raise ValueError(f"a d{sides} is not a die ka-tui rolls")
+    if not 1 <= face <= sides:
+        raise ValueError(f"{face} is not a face of a d{sides}")
+    return value
+
+
+# (sides, face): every die a log stores
+Face = Annotated[tuple[int, int], AfterValidator(_face)]
+Die = Annotated[int, AfterValidator(lambda s: _face((s, 1))[0])]
+Small = Annotated[int, Field(ge=0, le=99)]
+Round = Annotated[int, Field(ge=1, le=9999)]
+Fid = Annotated[str, Field(min_length=1, max_length=40)]
+
+
+class Strict(BaseModel):
+    model_config = STRICT
+
+
+# ------------------------------------------------------------ house rules
+
+def _section_model(cls: type[Any]) -> type[BaseModel]:
+    """A pydantic model of one ``rules/core/options.py`` section: every option optional
+    (the defaults come from ``HouseRules``), typed as the dataclass says."""
+    hints = typing.get_type_hints(cls)
+    fields_: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        fields_[f.name] = (Optional[hints[f.name]], None)
+    model: type[BaseModel] = create_model(f"{cls.__name__}Doc", __config__=STRICT, **fields_)
+    return model
+
+
+_SECTIONS = {f.name: typing.get_type_hints(HouseRules)[f.name]
+             for f in dataclasses.fields(HouseRules)}
+HouseRulesDoc: type[BaseModel] = create_model(
+    "HouseRulesDoc", __config__=STRICT,
+    **{name: (Optional[_section_model(cls)], None) for name, cls in _SECTIONS.items()})
+
+
+# ------------------------------------------------------------ fight events (store/fights.py)
+
+class CqcWeaponDoc(Strict):
+    name: Name
+    damage: Annotated[int, Field(ge=WEAPON_RANGES["damage"][0], le=WEAPON_RANGES["damage"][1])]
+    is_firearm: bool
+
+
+def _rng(name: str) -> Any:
+    lo, hi = CHARACTER_RANGES[name]
+    return Annotated[int, Field(ge=lo, le=hi)]
+
+
+class FighterDoc(Strict):
+    """``rules/cqc_state.Fighter.to_dict()``: a roster character in a fight."""
+
+    id: Fid
+    name: Name
+    strength: _rng("strength")
+    agility: _rng("agility")
+    cc_number: Annotated[int, Field(ge=0, le=12)]
+    cc_pool: Annotated[list[Die], Field(min_length=1, max_length=12)]
+    cc_legendary: bool = False
+    resistance: _rng("resistance") = 0
+    armour: _rng("armour") = 0
+    k_points: _rng("k_points") = 10
+    ap_max: _rng("ap") = 6
+    ap: _rng("ap") = 6
+    ap_retained: _rng("ap") = 0
+    weapons: Annotated[list[CqcWeaponDoc], Field(max_length=QUICK_SLOTS * 4)] = []
+    feint: Annotated[list[tuple[Fid, Small]], Field(max_length=40)] = []
+    controlled_by: Optional[Fid] = None
+    disengaged: bool = False
+    out: bool = False
+    ci_pool: Annotated[list[Die], Field(max_length=12)] = []
+    ci_number: Annotated[int, Field(ge=0, le=12)] = 0
+    passives: Annotated[list[tuple[Name, Annotated[int, Field(ge=0, le=12)]]],
+                        Field(max_length=40)] = []  # issue 17: Passive skills (S0 §Skills)
+    cc_untrained: bool = False
+
+
+class PairingDoc(Strict):
+    a: Fid
+    b: Fid
+    ended: Optional[Text] = None
+
+
+class FightStateDoc(Strict):
+    """``rules/cqc_state.Fight.to_dict()``."""
+
+    fighters: Annotated[list[FighterDoc], Field(min_length=2, max_length=40)]
+    pairings: Annotated[list[PairingDoc], Field(min_length=1, max_length=40)]
+    round: Round
+    order: Annotated[list[Fid], Field(max_length=40)] = []
+
+
+class CardDoc(Strict):
+    """``rules/cqc_card.CqcCard.to_dict()``."""
+
+    owner: Fid
+    against: Fid
+    lines: Annotated[list[tuple[ActionKind, Grade, Small]], Field(max_length=12)]
+    weapon: Optional[Name] = None
+    disarm_pick: Optional[Name] = None
+    disengage: bool = False
+
+
+class StartedPayload(Strict):
+    fight: FightStateDoc
+    rules: HouseRulesDoc = Field(default_factory=dict)
+    characters: dict[Fid, RowId] = {}
+    weapon_rows: dict[Fid, list[tuple[RowId, Name]]] = {}
+
+
+class InitiativePayload(Strict):
+    faces: Annotated[list[Face], Field(max_length=400)]
+    order: Annotated[list[Fid], Field(max_length=40)] = []
+    typed: bool = False
+
+
+class ReorderPayload(Strict):
+    """Issue 17: the order of combat rolled again at the start of a later round."""
+
+    round: Round
+    typed: bool = False
+    faces: Annotated[list[Face], Field(max_length=400)]
+    order: Annotated[list[Fid], Field(max_length=40)] = []
+
+
+class CardPayload(Strict):
+    round: Round
+    owner: Fid
+    cards: Annotated[list[CardDoc], Field(max_length=40)]
+
+
+class RevealPayload(Strict):
+    round: Round
+
+
+class DicePayload(Strict):
+    round: Round
+    typed: bool = False
+    faces: Annotated[list[Face], Field(max_length=2000)]
+    labels: Annotated[list[Text], Field(max_length=2000)] = []
+
+
+class ResolvedPayload(Strict):
+    round: Round
+    report: dict[str, JsonValue]  # an audit copy: the replay recomputes it
+    after: FightStateDoc
+
+
+class EndedPayload(Strict):
+    k_points: dict[str, Annotated[int, Field(ge=0, le=99)]] = {}
+    weapon_moves: list[tuple[RowId, RowId, Name]] = []
+
+
+def _event_model(base: type[Any], kind: str, payload: Any, name: str) -> type[BaseModel]:
+    """A row model of an event table with ``kind`` fixed and its ``payload`` shape."""
+    return _row_model(base, name, implied=("fight_id", "battle_id"),
+                      override={"kind": (Literal[kind], ...), "payload": (payload, ...)})
+
+
+# ------------------------------------------------------------ battle events (rules/air/battle.py)
+
+# a unit in a battle is named by its aircraft's name (store/battles.py)
+UnitId = Annotated[str, Field(min_length=1, max_length=NAME_MAX * 4)]
+
+
+class BattleStartedData(Strict):
+    units: Annotated[list[dict[str, JsonValue]], Field(min_length=1, max_length=60)]
+    map: Optional[Annotated[str, Field(max_length=200_000)]] = None
+    rules: Optional[_section_model(_SECTIONS["air"])] = None  # the air house rules
+    # store/battles.py (issue 10): the map's name, the roster rows behind each unit
+    map_name: Name = ""
+    aircraft: dict[UnitId, RowId] = {}
+    airmen: dict[UnitId, Annotated[list[RowId], Field(max_length=40)]] = {}
+
+
+class NoData(Strict):
+    pass
+
+
+class MoveData(Strict):
+    unit: UnitId
+    plan: Annotated[list[dict[str, JsonValue]], Field(max_length=60)]
+    evasive: bool = False
+
+
+class ShotData(Strict):
+    shooter: UnitId
+    target: UnitId
+    weapon: WeaponKind = WeaponKind.GUNS
+
+
+class RamData(Strict):
+    attacker: UnitId
+    target: UnitId
+
+
+class PhaseData(Strict):
+    phase: Literal["movement", "shooting", "heat", "end"]
+
+
+class VictoryDoc(Strict):
+    """Who shot down (or rammed) whom (store/battles.py ``Victory``)."""
+
+    turn: Annotated[int, Field(ge=0, le=99_999)]
+    how: Literal["shot", "ram"]
+    aircraft_id: RowId
+    pilot_id: RowId
+    victim_id: RowId
+    victim_pilot_id: RowId
+    victor: UnitId
+    victim: UnitId
+
+
+class BattleEndedData(Strict):
+    """The outcome written back to the campaign (store/battles.py ``BattleOutcome``)."""
+
+    aircraft: Annotated[list[dict[str, JsonValue]], Field(max_length=60)] = []
+    airmen: Annotated[list[dict[str, JsonValue]], Field(max_length=600)] = []
+    victories: Annotated[list[VictoryDoc], Field(max_length=600)] = []
+    losses: Annotated[list[dict[str, JsonValue]], Field(max_length=60)] = []
+    turns: Annotated[int, Field(ge=0, le=99_999)] = 0
+
+
+def _battle_payload(data: type[BaseModel], name: str) -> type[BaseModel]:
+    return create_model(name, __config__=STRICT, data=(data, ...),
+                        faces=(Annotated[list[Face], Field(max_length=2000)], []),
+                        log=(Annotated[list[Text], Field(max_length=2000)], []))
+
+
+FIGHT_PAYLOADS: dict[str, type[BaseModel]] = {
+    FightEventKind.STARTED.value: StartedPayload,
+    FightEventKind.INITIATIVE.value: InitiativePayload,
+    FightEventKind.REORDER.value: ReorderPayload,
+    FightEventKind.CARD.value: CardPayload, FightEventKind.REVEALED.value: RevealPayload,
+    FightEventKind.DICE.value: DicePayload, FightEventKind.RESOLVED.value: ResolvedPayload,
+    FightEventKind.ENDED.value: EndedPayload,
+}
+BATTLE_DATA: dict[str, type[BaseModel]] = {
+    BattleEventKind.STARTED.value: BattleStartedData, BattleEventKind.TURN.value: NoData,
+    BattleEventKind.MOVE.value: MoveData, BattleEventKind.SHOT.value: ShotData,
+    BattleEventKind.RAM.value: RamData, BattleEventKind.PHASE_ENDED.value: PhaseData,
+    BattleEventKind.ENDED.value: BattleEndedData,
+}
+assert set(FIGHT_PAYLOADS) == {k.value for k in FightEventKind}, "a fight event kind lacks a model"
+assert set(BATTLE_DATA) == {k.value for k in BattleEventKind}, "a battle event kind lacks a model"
+EVENT_KINDS = frozenset(FIGHT_PAYLOADS) | frozenset(BATTLE_DATA)
+
+
+# ------------------------------------------------------------ rows
+
+_JSON_COLUMNS = {
+    Aircraft: ("manoeuvres", "test_echelons", "traits", "turn_mode", "damage"),
+    RollLog: ("faces", "explanation"),
+    FightEvent: ("payload",),
+    BattleEvent: ("payload",),
+}
+# Columns the document carries by nesting rather than as fields.
+IMPLIED = {Skill: ("character_id",), Weapon: ("character_id",), Aircraft: ("pilot_id",),
+           FightEvent: ("fight_id",), BattleEvent: ("battle_id",)}
+JSON_COLUMNS = _JSON_COLUMNS
+
+
+def _column_type(annotation: Any) -> Any:
+    if annotation is int:
+        return SqlInt
+    if annotation is str:
+        return Text
+    if annotation == Optional[int]:
+        return Optional[SqlInt]
+    if annotation == Optional[str]:
+        return Optional[Text]
+    return annotation
+
+
+def _row_model(table: type[Any], name: str, *, implied: tuple[str, ...] = (),
+               override: dict[str, Any] | None = None,
+               extra: dict[str, Any] | None = None) -> type[BaseModel]:
+    """One field per column of ``table`` (type and default from ``models.py``)."""
+    override = override or {}
+    fields_: dict[str, Any] = {}
+    for col, info in table.model_fields.items():
+        if col in implied or col in IMPLIED.get(table, ()):
+            continue
+        if col in override:
+            fields_[col] = override[col]
+        elif col == "id":
+            fields_[col] = (RowId, ...)
+        elif col == "created_at":
+            fields_[col] = (Optional[Stamp], None)
+        elif col in _JSON_COLUMNS.get(table, ()):
+            fields_[col] = (JsonValue, info.get_default(call_default_factory=True))
+        elif info.is_required():
+            fields_[col] = (_column_type(info.annotation), ...)
+        else:
+            fields_[col] = (_column_type(info.annotation), info.get_default(call_default_factory=True))
+    fields_.update(extra or {})
+    model: type[BaseModel] = create_model(name, __config__=STRICT, **fields_)
+    return model
+
+
+SkillDoc = _row_model(Skill, "SkillDoc")
+WeaponDoc = _row_model(Weapon, "WeaponDoc")
+CharacterDoc = _row_model(Character, "CharacterDoc", extra={
+    "skills": (list[SkillDoc], []),
+    "weapons": (list[WeaponDoc], [])})
+AircraftDoc = _row_model(Aircraft, "AircraftDoc", extra={
+    "pilot": (Optional[RowId], None),
+    "crew": (list[RowId], [])})
+RollFaces = list[Union[Face, Annotated[int, Field(ge=1, le=1000)]]]
+RollDoc = _row_model(RollLog, "RollDoc", override={
+    "faces": (Annotated[RollFaces, Field(max_length=2000)], []),
+    "explanation": (Annotated[list[Text], Field(max_length=2000)], [])})
+
+FightEventDoc = Annotated[
+    Union[tuple(_event_model(FightEvent, kind, payload, f"FightEvent_{kind}")
+                for kind, payload in FIGHT_PAYLOADS.items())],
+    Field(discriminator="kind")]
+BattleEventDoc = Annotated[
+    Union[tuple(_event_model(BattleEvent, kind,
+                             _battle_payload(data, f"BattlePayload_{kind}"),
+                             f"BattleEvent_{kind}")
+                for kind, data in BATTLE_DATA.items())],
+    Field(discriminator="kind")]
+FightDoc = _row_model(Fight, "FightDoc", override={
+    "status": (Literal["open", "ended"], "open")}, extra={
+    "events": (Annotated[list[FightEventDoc], Field(min_length=1)], ...)})
+BattleDoc = _row_model(Battle, "BattleDoc", override={
+    "status": (Literal["open", "ended"], "open")}, extra={
+    "events": (Annotated[list[BattleEventDoc], Field(min_length=1)], ...)})
+
+
+class CampaignDoc(Strict):
+    name: Annotated[str, Field(max_length=NAME_MAX * 4)]
+    notes: Text = ""
+    house_rules: HouseRulesDoc = Field(default_factory=dict)
+
+
+class MapDoc(Strict):
+    """A saved battle map (store/maps.py): its name and text map; the text is
+    parsed by the import (line and column of a bad line)."""
+
+    name: Name
+    text: Annotated[str, Field(min_length=1, max_length=200_000)]
+    notes: Text = ""
+
+
+class Document(Strict):
+    """The whole export (``transfer.campaign_document``)."""
+
+    format: Literal["ka-tui-campaign"]
+    schema_version: Annotated[int, Field(ge=1, le=SCHEMA_VERSION)]
+    campaign: CampaignDoc
+    characters: list[CharacterDoc] = []
+    aircraft: list[AircraftDoc] = []
+    roll_log: list[RollDoc] = []
+    fights: list[FightDoc] = []
+    battles: list[BattleDoc] = []
+    maps: list[MapDoc] = []
+
+
+# ------------------------------------------------------------ errors
+
+_MESSAGES = {
+    "dict_type": "expected an object", "model_type": "expected an object",
+    "model_attributes_type": "expected an object",
+    "list_type": "expected a list", "tuple_type": "expected a list",
+    "int_type": "expected a whole number", "int_from_float": "expected a whole number",
+    "int_parsing": "expected a whole number",
+    "string_type": "expected text", "bool_type": "expected true or false",
+    "missing": "is missing", "extra_forbidden": "unknown field",
+    "none_required": "expected null",
+}
+
+
+def path_of(loc: tuple[int | str, ...]) -> str:
+    """``('fights', 2, 'events', 0, 'fight_started', 'payload')`` ->
+    ``fights[2].events[0].payload`` (a union's tag is not part of the path)."""
+    out = ""
+    previous: int | str | None = None
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif isinstance(previous, int) and (part in EVENT_KINDS or part.startswith(
+                ("tuple[", "list[", "function-after", "int", "constrained-int"))):
+            pass  # a discriminated union's or plain union's branch name
+        elif part.startswith(("tuple[", "function-after[", "constrained-")) or part in (
+                "int", "str", "bool"):
+            pass
+        else:
+            out += f".{part}" if out else str(part)
+        previous = part
+    return out or "document"
+
+
+def refusal(error: PydanticError) -> ValidationError:
+    """The first problem pydantic found, as the store's ``ValidationError``."""
+    first = error.errors(include_url=False)[0]
+    kind = first["type"]
+    if kind == "json_invalid":
+        detail = str(first.get("ctx", {}).get("error", first["msg"]))
+        if "recursion limit" in detail:
+            return ValidationError("document", f"nested deeper than {MAX_DEPTH} levels "
+                                               f"({detail}); not a ka-tui export")
+        return ValidationError("document", f"not JSON ({detail})")
+    message = _MESSAGES.get(kind)
+    if message is None:
+        message = first["msg"]
+        if kind == "union_tag_invalid":
+            message = f"unknown event kind {first.get('input', {}).get('kind')!r}" \
+                if isinstance(first.get("input"), dict) else "unknown event kind"
+        elif kind == "literal_error" and first["loc"] and first["loc"][-1] == "format":
+            message = f"must be {FORMAT!r} (is this a ka-tui export?)"
+        elif kind == "less_than_equal" and first["loc"] == ("schema_version",):
+            message = (f"the file is schema version {first.get('input')}; this ka-tui "
+                       f"reads up to {SCHEMA_VERSION}. Upgrade ka-tui to import it.")
+        elif kind == "value_error":
+            message = message.removeprefix("Value error, ")
+        elif kind.startswith("enum"):
+            message = message.replace("Input should be", "expected")
+        else:
+            message = message.replace("Input should be", "must be")
+    return ValidationError(path_of(tuple(first["loc"])), message)
+
+
+def parse(text: str | bytes) -> tuple[Any, Document]:
+    """The raw JSON data and the typed document; ``ValidationError`` at the first
+    bad path (nesting, JSON syntax, a type, an unknown key, a missing one)."""
+    from pydantic_core import from_json
+
+    try:
+        doc = Document.model_validate_json(text)
+    except PydanticError as e:
+        raise refusal(e) from None
+    return from_json(text), doc
+
+
+def as_enum_value(value: Any) -> Any:
+    return value.value if isinstance(value, Enum) else value

@@ -1,0 +1,401 @@
+"""Data safety (issue 11), one test group per numbered problem, with real files:
+1. import lets in only what the app can use; 2. any nesting depth is refused
+cleanly; 3. files are private whatever the umask (group-shared on request);
+4. a read-only campaign opens read-only; 5. checking a file creates nothing
+beside it; 6. ``--db`` into a missing folder is refused.
+Rules touched: S0 §Close combat (a fight's log replayed), R-1 (a battle's).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import stat
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ka_tui import cli
+from ka_tui.store import logs
+from ka_tui.store.db import ReadOnlyCampaign, check_file, create_campaign, open_campaign
+from ka_tui.store.errors import NewerSchema, NotACampaign, StoreError, ValidationError
+from ka_tui.store.migrations import SCHEMA_VERSION
+from ka_tui.store.paths import data_dir
+from ka_tui.store.roll_log import RollEntry, append_roll
+from ka_tui.store.transfer import export_campaign, import_campaign, read_document
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def _mode(p: Path) -> int:
+    return stat.S_IMODE(p.stat().st_mode)
+
+
+def _beside(path: Path) -> list[str]:
+    return sorted(p.name for p in path.parent.iterdir())
+
+
+# ------------------------------------------------------------ 1. what import lets in
+
+@pytest.mark.parametrize("fixture, path, message", [
+    ("import-bad-fight.json", "fights[0].events[0].payload.rules.cqc", "expected an object"),
+    ("import-bad-roll.json", "roll_log[0].faces[0][0]", "expected a whole number"),
+])
+def test_the_issues_two_documents_are_refused_naming_the_bad_value(
+        tmp_path: Path, fixture: str, path: str, message: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """S0 §Close combat: a fight whose house rules are not a table cannot replay."""
+    target = tmp_path / "x.db"
+    with pytest.raises(ValidationError) as err:
+        import_campaign(FIXTURES / fixture, target)
+    assert (err.value.field, err.value.message) == (path, message)
+    assert str(err.value) == f"{path}: {message}"
+    assert _beside(target) == []
+    assert cli.main(["import", str(FIXTURES / fixture), "--db", str(target)]) == 2
+    assert f"ka-tui: {path}: {message}" in capsys.readouterr().err
+    assert _beside(target) == []
+
+
+def _good(tmp_path: Path, demo_db: Path) -> dict[str, Any]:
+    from tests.store.test_transfer import store_fight_and_battle
+
+    with open_campaign(demo_db) as db:
+        store_fight_and_battle(db)
+        append_roll(db, RollEntry("Ann", "Piloting", "2d10", ((10, 3), (10, 9)), "pass"))
+        out = tmp_path / "good.json"
+        export_campaign(db, out)
+    return json.loads(out.read_text())
+
+
+def _renumbered(events: list[dict[str, Any]], fight: dict[str, Any]) -> None:
+    """The fight's first event deleted, the rest renumbered 1, 2, … (no gap)."""
+    fight["events"] = [e | {"seq": i + 1} for i, e in enumerate(events)]
+
+
+def _refused(tmp_path: Path, doc: Any) -> ValidationError:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    before = sorted(p.name for p in tmp_path.iterdir())
+    with pytest.raises(ValidationError) as err:
+        import_campaign(bad, tmp_path / "new.db")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    return err.value
+
+
+@pytest.mark.parametrize("edit, path, words", [
+    # S0 §Close combat: the fight's log replays or the document is refused
+    (lambda d: _renumbered(d["fights"][0]["events"][1:], d["fights"][0]),
+     "fights[0].events[0]", "does not replay"),
+    (lambda d: d["fights"][0]["events"][1].update(seq=7), "fights[0].events", "without a gap"),
+    (lambda d: d["fights"][0]["events"][0]["payload"]["fight"].update(pairings=[]),
+     "fights[0].events[0].payload.fight.pairings", "at least 1"),
+    (lambda d: d["fights"][0]["events"][0]["payload"]["fight"]["pairings"][0].update(a="99"),
+     "fights[0].events[0]", "does not replay"),
+    (lambda d: d["fights"][0]["events"][1]["payload"].update(faces=[[12, 13]]),
+     "fights[0].events[1].payload.faces[0]", "13 is not a face of a d12"),
+    (lambda d: d["fights"][0]["events"][1]["payload"].update(faces=[[12, 1]]),
+     "fights[0].events[1]", "does not replay"),
+    (lambda d: d["fights"][0]["events"][1].update(kind="gossip"),
+     "fights[0].events[1]", "unknown event kind"),
+    (lambda d: d["fights"][0].update(events=[]), "fights[0].events", "at least 1"),
+    # R-1: the battle's logged faces are its only dice
+    (lambda d: d["battles"][0]["events"][1]["payload"]["faces"].append([6, 1]),
+     "battles[0].events[1]", "does not replay"),
+    (lambda d: d["battles"][0]["events"][0]["payload"]["data"].update(units=[{"id": 1}]),
+     "battles[0].events[0]", "does not replay"),
+    (lambda d: d["battles"][0]["events"][0].update(kind="turn_started"),
+     "battles[0].events[0].payload.data.aircraft", "unknown field"),  # the first key
+    # rows as the forms check them, and the roll log's faces
+    (lambda d: d["roll_log"].append(dict(d["roll_log"][0])), "roll_log", "used twice"),
+    (lambda d: d["roll_log"][0].update(faces=[[10, 0]]), "roll_log[0].faces[0]",
+     "0 is not a face"),
+    (lambda d: d["roll_log"][0].update(created_at="yesterday"), "roll_log[0].created_at",
+     "UTC time"),
+    (lambda d: d["characters"][0].update(strength=10**30), "characters[0].strength",
+     "less than or equal to 9223372036854775807"),
+    (lambda d: d["characters"][0].update(strength=-3), "characters[0].strength",
+     "must be 0–12"),
+    (lambda d: d["characters"][0].update(id=-4), "characters[0].id", "greater than or equal"),
+    (lambda d: d["characters"][0].update(notes=5), "characters[0].notes", "expected text"),
+    (lambda d: d.update(schema_version=SCHEMA_VERSION + 1), "schema_version",
+     "Upgrade ka-tui"),
+])
+def test_a_document_the_app_cannot_use_is_refused_with_its_path(
+        tmp_path: Path, demo_db: Path, edit: Any, path: str, words: str) -> None:
+    doc = _good(tmp_path, demo_db)
+    edit(doc)
+    err = _refused(tmp_path, doc)
+    assert err.field == path, str(err)
+    assert words in err.message, str(err)
+
+
+def test_a_good_document_with_a_fight_and_a_battle_imports(tmp_path: Path,
+                                                            demo_db: Path) -> None:
+    doc = _good(tmp_path, demo_db)
+    good = tmp_path / "ok.json"
+    good.write_text(json.dumps(doc))
+    result = import_campaign(good, tmp_path / "copy.db")
+    result.db.close()
+    assert len(read_document(good)["fights_events"]) == 2
+
+
+def test_the_document_models_know_every_field_and_event_kind_of_the_rules() -> None:
+    """S0 §Close combat / R-1: a field or kind added to the rules must be added
+    to ``schema_doc`` too (else its exports would be refused)."""
+    from dataclasses import fields
+
+    from ka_tui.rules.air.battle import BattleEventKind
+    from ka_tui.rules.cqc import Fight, Fighter
+    from ka_tui.rules.cqc.card import CqcCard
+    from ka_tui.rules.cqc.log import FightEventKind
+    from ka_tui.store import schema_doc as sd
+
+    assert set(sd.FighterDoc.model_fields) == {f.name for f in fields(Fighter)}
+    assert set(sd.FightStateDoc.model_fields) == set(Fight.start(
+        [Fighter.new("1", "A", strength=3, agility=3, cc_number=3, cc_pool=(12,)),
+         Fighter.new("2", "B", strength=3, agility=3, cc_number=3, cc_pool=(12,))],
+        [("1", "2")]).to_dict())
+    assert set(sd.CardDoc.model_fields) >= set(CqcCard("1", "2", ()).to_dict())
+    assert set(sd.FIGHT_PAYLOADS) == {k.value for k in FightEventKind}
+    assert set(sd.BATTLE_DATA) == {k.value for k in BattleEventKind}
+
+
+# ------------------------------------------------------------ 2. nesting
+
+@pytest.mark.parametrize("depth", [250, 1_000, 100_000])
+def test_any_nesting_depth_is_refused_cleanly(tmp_path: Path, depth: int,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    deep = "[" * depth + "]" * depth
+    bad = tmp_path / "deep.json"
+    bad.write_text('{"format": "ka-tui-campaign", "schema_version": 2, "campaign": '
+                   '{"name": "X", "notes": ' + deep + '}}')
+    with pytest.raises(ValidationError, match="nested deeper than 200 levels"):
+        import_campaign(bad, tmp_path / "x.db")
+    assert cli.main(["import", str(bad), "--db", str(tmp_path / "x.db")]) == 2
+    err = capsys.readouterr().err
+    assert "nested deeper" in err and "RecursionError" not in err
+    assert not (tmp_path / "x.db").exists()
+
+
+# ------------------------------------------------------------ 3. private files
+
+@pytest.fixture
+def umask_022() -> Iterator[None]:
+    old = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+def test_campaign_side_files_backups_and_folders_are_private_under_umask_022(
+        tmp_path: Path, umask_022: None) -> None:
+    folder = tmp_path / "new" / "folder"
+    db = create_campaign(folder / "c.db", "Private")
+    with db.transaction():
+        pass
+    con = sqlite3.connect(folder / "c.db")  # keep the WAL and SHM alive to look at them
+    con.execute("SELECT 1 FROM campaign").fetchall()
+    assert _mode(folder / "c.db") == 0o600
+    assert _mode(Path(f"{folder / 'c.db'}-wal")) == 0o600
+    assert _mode(Path(f"{folder / 'c.db'}-shm")) == 0o600
+    assert _mode(folder) == 0o700
+    con.close()
+    db.close()
+    from ka_tui.store.backups import take_backup
+
+    b = take_backup(folder / "c.db", "manual")
+    assert _mode(b.path) == 0o600
+    assert _mode(b.path.parent) == 0o700 and _mode(b.path.parent.parent) == 0o700
+
+
+def test_an_old_world_readable_campaign_and_data_folder_are_tightened(
+        tmp_path: Path, demo_db: Path, umask_022: None) -> None:
+    os.chmod(demo_db, 0o644)
+    data_dir().mkdir(parents=True)
+    os.chmod(data_dir(), 0o755)
+    open_campaign(demo_db).close()
+    assert _mode(demo_db) == 0o600
+    assert cli.main(["--where"]) == 0
+    assert _mode(data_dir()) == 0o700
+
+
+def test_shared_group_makes_a_campaign_group_read_write_and_it_stays_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, umask_022: None,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "shared" / "c.db"
+    monkeypatch.setattr(cli, "_run_app", lambda p: 0)
+    assert cli.main(["--shared-group", "--new", "Shared", "--db", str(path)]) == 0
+    assert _mode(path) == 0o660
+    assert _mode(path.parent) & 0o770 == 0o770
+    monkeypatch.delenv("KA_TUI_SHARED_GROUP")
+    assert cli.main(["--db", str(path)]) == 0  # opened again without the option
+    assert _mode(path) == 0o660
+    [backup] = (tmp_path / "shared" / "backups" / "c").iterdir()
+    assert _mode(backup) == 0o660
+
+
+# ------------------------------------------------------------ 4. read-only campaigns
+
+def test_read_only_through_sqlites_read_only_open(demo_db: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Root ignores file modes; this is SQLite's ``mode=ro`` open, asked for."""
+    monkeypatch.setenv("KA_TUI_READ_ONLY", "1")
+    with open_campaign(demo_db) as db:
+        assert db.read_only == "opened with --read-only"
+        with db.read() as s:
+            from ka_tui.store.models import Character
+
+            assert s.get(Character, 1) is not None
+        with pytest.raises(ReadOnlyCampaign, match="^Read-only campaign .*nothing can be "
+                                                   "changed or logged"):
+            append_roll(db, RollEntry("Ann", "x", "1d12", ((12, 3),), "pass"))
+        with pytest.raises(ReadOnlyCampaign):
+            logs.new_fight(db, "No")
+        con = db.connect()
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            con.execute("INSERT INTO fight (name) VALUES ('x')")
+        con.close()
+        export_campaign(db, demo_db.parent / "out.json")
+    assert json.loads((demo_db.parent / "out.json").read_text())["campaign"]["name"]
+
+
+_AS_NOBODY = r"""
+import json, os, sys
+from pathlib import Path
+from ka_tui.store.db import create_campaign, open_campaign, check_file, ReadOnlyCampaign
+from ka_tui.store.roll_log import RollEntry, append_roll
+from ka_tui.store.transfer import export_campaign
+from ka_tui import cli
+base = Path(sys.argv[1]); out = {}
+create_campaign(base / "f" / "c.db", "Mine").close()
+os.chmod(base / "f" / "c.db", 0o444)  # 1. a read-only file
+db = open_campaign(base / "f" / "c.db"); out["file"] = db.read_only
+try:
+    append_roll(db, RollEntry("A", "x", "1d12", ((12, 3),), "pass")); out["file_write"] = "written"
+except ReadOnlyCampaign as e:
+    out["file_write"] = str(e)
+db.close()
+out["file_beside"] = sorted(os.listdir(base / "f"))
+os.chmod(base / "f" / "c.db", 0o644)
+os.chmod(base / "f", 0o555)  # 2. a read-only folder
+db = open_campaign(base / "f" / "c.db"); out["folder"] = db.read_only
+with db.read() as s:
+    pass
+db.close()
+out["export"] = cli.main(["export", str(base / "out.json"), "--db", str(base / "f" / "c.db")])
+out["folder_beside"] = sorted(os.listdir(base / "f"))
+print(json.dumps(out))
+"""
+
+
+@pytest.fixture
+def shared_tmp() -> Iterator[Path]:
+    """A folder the user nobody may write (pytest's tmp_path is root's alone)."""
+    folder = Path(tempfile.mkdtemp(prefix="ka-ro-"))
+    os.chmod(folder, 0o777)
+    try:
+        yield folder
+    finally:
+        subprocess.run(["chmod", "-R", "u+w", str(folder)], check=False)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _python_for_nobody() -> str | None:
+    """An interpreter the user nobody may run (the venv's may sit in /root)."""
+    for candidate in (sys.executable, f"/usr/bin/python{sys.version_info[0]}.{sys.version_info[1]}"):
+        ok = subprocess.run(["runuser", "-u", "nobody", "--", candidate, "-c", "pass"],
+                            capture_output=True, timeout=60)
+        if ok.returncode == 0:
+            return candidate
+    return None
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("runuser"),
+                    reason="needs root to run the check as the user nobody")
+def test_read_only_file_and_folder_as_a_user_who_is_not_root(shared_tmp: Path) -> None:
+    python = _python_for_nobody()
+    if python is None:
+        pytest.skip("no Python the user nobody may run")
+    packages = [p for p in sys.path if p.endswith("site-packages")]
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": os.pathsep.join([str(ROOT), *packages]),
+           "HOME": str(shared_tmp), "XDG_DATA_HOME": str(shared_tmp / "data")}
+    run = subprocess.run(["runuser", "-u", "nobody", "--", python, "-c", _AS_NOBODY,
+                          str(shared_tmp)], capture_output=True, text=True, env=env,
+                         cwd=shared_tmp, timeout=120)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert out["file"] == "the file is read-only"
+    assert out["file_write"].startswith("Read-only campaign (the file is read-only)")
+    assert out["file_beside"] == ["c.db"]  # immutable open: no -wal/-shm
+    assert out["folder"] == "its folder is read-only"
+    assert out["export"] == 0
+    assert out["folder_beside"] == ["c.db"]
+    assert json.loads((shared_tmp / "out.json").read_text())["campaign"]["name"] == "Mine"
+
+
+# ------------------------------------------------------------ 5. checking creates nothing
+
+def _wal_mode_damaged(path: Path) -> None:
+    create_campaign(path, "Bad").close()
+    data = bytearray(path.read_bytes())
+    data[100:108] = b"\x0d\xff\xff\xff\xff\xff\xff\xff"  # the schema page's b-tree header
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("spoil, error", [
+    (lambda p: (create_campaign(p, "New").close(), _user_version(p, SCHEMA_VERSION + 3)),
+     NewerSchema),
+    (_wal_mode_damaged, NotACampaign),
+])
+def test_a_refused_file_gains_nothing_beside_it(tmp_path: Path, spoil: Any,
+                                                error: type[StoreError]) -> None:
+    path = tmp_path / "c.db"
+    spoil(path)
+    assert _beside(path) == ["c.db"]
+    before = path.read_bytes()
+    with pytest.raises(error):
+        open_campaign(path)
+    with pytest.raises(error):
+        check_file(path)
+    assert cli.main(["--db", str(path)]) == 2
+    assert _beside(path) == ["c.db"]
+    assert path.read_bytes() == before
+
+
+def _user_version(path: Path, version: int) -> None:
+    con = sqlite3.connect(path)
+    con.execute(f"PRAGMA user_version = {version}")
+    con.commit()
+    con.close()
+    for side in ("-wal", "-shm"):
+        Path(f"{path}{side}").unlink(missing_ok=True)
+
+
+# ------------------------------------------------------------ 6. a typo creates nothing
+
+@pytest.mark.parametrize("argv", [[], ["export", "x.json"], ["backups"]])
+def test_db_in_a_missing_folder_is_refused(tmp_path: Path, argv: list[str],
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "typo" / "c.db"
+    assert cli.main(["--db", str(path), *argv]) == 2
+    err = capsys.readouterr().err
+    assert f"no such folder: {path.parent}; use --new NAME or create the folder" in err
+    assert not path.parent.exists()
+
+
+def test_new_and_demo_may_create_the_folder(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli, "_run_app", lambda p: 0)
+    assert cli.main(["--new", "Fresh", "--db", str(tmp_path / "a" / "c.db")]) == 0
+    assert cli.main(["--demo", "--db", str(tmp_path / "b" / "d.db")]) == 0
+    assert check_file(tmp_path / "a" / "c.db").name == "Fresh"
+    assert check_file(tmp_path / "b" / "d.db").version == SCHEMA_VERSION
