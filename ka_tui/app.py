@@ -15,15 +15,21 @@ import threading
 from concurrent.futures import Future
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
+from textual.signal import Signal
+
+from ka_tui.screens.door import CampaignChanged, ChangeCallback, DiceMode
 
 if TYPE_CHECKING:
+    from ka_tui.rules.core.dice import Dice
     from ka_tui.store.db import CampaignDB
 
 
@@ -60,6 +66,8 @@ def _screen_factory(spec: ModeSpec) -> Callable[[], Screen[Any]]:
 
 
 class KaApp(App[None]):
+    """The app; it is the screens' door (``ka_tui.screens.door.Door``)."""
+
     TITLE = "ka-tui"
     SUB_TITLE = "King's Angels campaign manager"
     CSS_PATH = "app.tcss"
@@ -76,6 +84,13 @@ class KaApp(App[None]):
         **{f"mode.{spec.name}": f"{spec.title}: {spec.help}" for spec in MODE_SPECS},
         **{f"mode.{spec.name}.fkey": f"{spec.title}: {spec.help}" for spec in MODE_SPECS},
     }
+
+    # What tests and snapshots inject (the door hands them out): each mode's
+    # dice (None: random dice) and the clock (None: the wall clock, UTC).
+    roller_dice: Dice | None = None
+    combat_dice: Dice | None = None
+    air_dice: Dice | None = None
+    clock: Callable[[], datetime] | None = None
 
     # Keys rule (README "Keys", help screen): a digit switches mode unless a
     # text field or a dropdown has the focus (there it types / picks); the
@@ -111,6 +126,8 @@ class KaApp(App[None]):
         # Called once the roster shows its data (benchmarks/startup.py).
         self.on_roster_ready: Callable[[], None] | None = None
         self._preload: Future[Any] | None = None
+        self._random_dice: dict[str, Dice] = {}
+        self.campaign_signal: Signal[CampaignChanged] = Signal(self, "campaign-changed")
         if db_path is not None:
             self._preload = self._start_preload()
 
@@ -134,6 +151,42 @@ class KaApp(App[None]):
         """The startup read of the roster, once (later loads read afresh)."""
         future, self._preload = self._preload, None
         return future
+
+    # -- the door (ka_tui.screens.door.Door) ------------------------------
+
+    @property
+    def roller_clock(self) -> Callable[[], datetime] | None:
+        """The roller's name for ``clock`` (kept for the tests that set it)."""
+        return self.clock
+
+    @roller_clock.setter
+    def roller_clock(self, clock: Callable[[], datetime] | None) -> None:
+        self.clock = clock
+
+    def dice(self, mode: DiceMode) -> Dice:
+        """The dice of a mode: the injected ones, else random dice kept per mode."""
+        injected: Dice | None = getattr(self, f"{mode}_dice")
+        if injected is not None:
+            return injected
+        if mode not in self._random_dice:
+            from ka_tui.rules.core.dice import RandomDice
+
+            self._random_dice[mode] = RandomDice()
+        return self._random_dice[mode]
+
+    def now(self) -> datetime:
+        return self.clock() if self.clock is not None else datetime.now(timezone.utc)
+
+    def campaign_changed(self, change: CampaignChanged) -> None:
+        """Tell every subscribed mode that the campaign changed (any thread)."""
+        if threading.get_ident() != self._thread_id:
+            self.call_from_thread(self.campaign_signal.publish, change)
+        else:
+            self.campaign_signal.publish(change)
+
+    def on_campaign_changed(self, node: DOMNode, callback: ChangeCallback) -> None:
+        """Call ``callback(change)`` on ``node`` after each campaign change."""
+        self.campaign_signal.subscribe(node, callback)
 
     # -- campaign handle -------------------------------------------------
 

@@ -16,7 +16,10 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
+from ka_tui.store.db import check_file, create_campaign
+from ka_tui.store.errors import StoreError
 from ka_tui.store.limits import NAME_MAX
+from ka_tui.store.paths import file_for, list_campaign_files
 from ka_tui.widgets.form_fields import FormScreen, TextField
 
 
@@ -38,8 +41,6 @@ class NewCampaignForm(FormScreen[Path]):
         yield Footer()
 
     def _target(self, name: str) -> Path:
-        from ka_tui.store.paths import file_for
-
         return file_for(name, self.folder)
 
     def _free(self, name: object) -> str | None:
@@ -48,8 +49,6 @@ class NewCampaignForm(FormScreen[Path]):
         return None
 
     def write(self, values: dict[str, object]) -> Path:
-        from ka_tui.store.db import create_campaign
-
         name = str(values["name"])
         path = self._target(name)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -99,10 +98,6 @@ class CampaignPickerScreen(Screen[Path | None]):
 
     @work(thread=True, exclusive=True, group="picker", exit_on_error=False)
     def scan(self) -> None:
-        from ka_tui.store.db import check_file
-        from ka_tui.store.errors import StoreError
-        from ka_tui.store.paths import list_campaign_files
-
         files = self.files if self.files is not None else list_campaign_files(self.folder)
         found: list[tuple[Path, bool, str, str]] = []
         for path in files:

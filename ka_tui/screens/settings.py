@@ -12,7 +12,7 @@ import inspect
 import re
 from dataclasses import dataclass, fields
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual import work
 from textual.app import ComposeResult
@@ -22,10 +22,13 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from ka_tui.rules.core.options import HouseRules
+from ka_tui.screens.confirm import ConfirmScreen
+from ka_tui.screens.door import CampaignChanged, Change, door
+from ka_tui.store.damage import load_failure
+from ka_tui.store.campaign import house_rules, set_house_rules
+from ka_tui.store.errors import StoreError
 from ka_tui.widgets.form_fields import CheckField, ChoiceField, FormScreen, IntField, TextField
 
-if TYPE_CHECKING:
-    from ka_tui.app import KaApp
 
 
 @dataclass(frozen=True)
@@ -209,10 +212,6 @@ class SettingsScreen(Screen[None]):
         self.options = options_of(HouseRules())
         self.loaded = False
 
-    @property
-    def ka_app(self) -> KaApp:
-        return self.app  # type: ignore[return-value]
-
     def compose(self) -> ComposeResult:
         yield Header(icon="")
         yield DataTable(id="options", cursor_type="row", zebra_stripes=True)
@@ -229,14 +228,10 @@ class SettingsScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="settings", exit_on_error=False)
     def load(self) -> None:
-        from ka_tui.store.campaign import house_rules
-
         try:
-            rules = house_rules(self.ka_app.campaign_db())
+            rules = house_rules(door(self).campaign_db())
         except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
-            from ka_tui.store.damage import load_failure
-
-            message = str(load_failure("the house rules", error, self.app))
+            message = str(load_failure("the house rules", error, door(self)))
             self.app.call_from_thread(self.query_one("#option-doc", Static).update, message)
             self.app.call_from_thread(self.notify, message, severity="error")
             return
@@ -345,11 +340,8 @@ class SettingsScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="settings", exit_on_error=False)
     def _save(self, rules: HouseRules) -> None:
-        from ka_tui.store.campaign import set_house_rules
-        from ka_tui.store.errors import StoreError
-
         try:
-            set_house_rules(self.ka_app.campaign_db(), rules)
+            set_house_rules(door(self).campaign_db(), rules)
         except StoreError as error:
             self.app.call_from_thread(self.notify, str(error), title="Not saved",
                                       severity="error")
@@ -358,6 +350,7 @@ class SettingsScreen(Screen[None]):
 
     def _saved(self, values: dict[str, Any]) -> None:
         self.saved = values
+        door(self).campaign_changed(CampaignChanged(Change.HOUSE_RULES, self))
         self._fill()
         self.refresh_bindings()
         self.notify("House rules saved.", timeout=2)
@@ -370,8 +363,6 @@ class SettingsScreen(Screen[None]):
         if self.values == self.saved:
             self.dismiss(None)
             return
-        from ka_tui.screens.confirm import ConfirmScreen
-
         def answered(discard: bool | None) -> None:
             if discard:
                 self.dismiss(None)

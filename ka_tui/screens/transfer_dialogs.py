@@ -10,16 +10,18 @@ first bad field) and builds the file aside, so nothing is half-imported.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Footer, Static
 
+from ka_tui.screens.confirm import ConfirmScreen
+from ka_tui.screens.door import door
+from ka_tui.store.errors import StoreError, ValidationError
+from ka_tui.store.paths import file_for
 from ka_tui.widgets.form_fields import FormScreen, TextField
 
-if TYPE_CHECKING:
-    from ka_tui.app import KaApp
 
 
 def _expand(text: str) -> Path:
@@ -45,8 +47,8 @@ class ExportScreen(FormScreen[Path]):
         yield Footer()
 
     def _suggested(self) -> str:
-        db_path = getattr(self.app, "db_path", None)
-        stem = db_path.stem if isinstance(db_path, Path) else "campaign"
+        db_path = door(self).db_path
+        stem = db_path.stem if db_path is not None else "campaign"
         return str(Path.cwd() / f"{stem}.json")
 
     def _check(self, value: Any) -> str | None:
@@ -60,8 +62,6 @@ class ExportScreen(FormScreen[Path]):
     def action_save(self) -> None:
         values, errors = self.values()
         if not errors and _expand(values["file"]).exists() and not self.force:
-            from ka_tui.screens.confirm import ConfirmScreen
-
             def answered(yes: bool | None) -> None:
                 if yes:
                     self.force = True
@@ -73,10 +73,11 @@ class ExportScreen(FormScreen[Path]):
         super().action_save()
 
     def write(self, values: dict[str, Any]) -> Path:
+        # store.transfer maps the whole schema (SQLModel): loaded on use only.
         from ka_tui.store.transfer import export_campaign
 
-        app: KaApp = self.app  # type: ignore[assignment]
-        written = export_campaign(app.campaign_db(), _expand(values["file"]), force=self.force)
+        written = export_campaign(door(self).campaign_db(), _expand(values["file"]),
+                                  force=self.force)
         assert written is not None
         return written
 
@@ -113,8 +114,7 @@ class ImportScreen(FormScreen[Path]):
         return None
 
     def write(self, values: dict[str, Any]) -> Path:
-        from ka_tui.store.errors import StoreError, ValidationError
-        from ka_tui.store.paths import file_for
+        # store.transfer maps the whole schema (SQLModel): loaded on use only.
         from ka_tui.store.transfer import import_campaign, read_document
 
         source = _expand(values["file"])

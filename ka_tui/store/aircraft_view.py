@@ -10,15 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import func
-from sqlmodel import col, select
-
 from ka_tui.rules.air.aircraft import AircraftProfile
 from ka_tui.rules.air.flight_status import FlightStatus
 from ka_tui.store.aircraft_rows import airman_of, damage_of, to_profile
 from ka_tui.store.db import CampaignDB
 from ka_tui.store.errors import NotFound
-from ka_tui.store.models import Aircraft, AircraftCrew, Character
 
 
 @dataclass(frozen=True)
@@ -33,6 +29,10 @@ class AircraftView:
 
 def load_aircraft_view(db: CampaignDB, aircraft_id: int) -> AircraftView:
     """The card data of aircraft ``aircraft_id``; ``NotFound`` if it is gone."""
+    from sqlalchemy import func
+    from sqlmodel import col, select
+    from ka_tui.store.models import Aircraft, AircraftCrew, Character
+
     with db.read() as s:
         row = s.get(Aircraft, aircraft_id)
         if row is None:
@@ -54,6 +54,10 @@ def load_aircraft_view(db: CampaignDB, aircraft_id: int) -> AircraftView:
 
 def aircraft_ids(db: CampaignDB) -> list[tuple[int, str]]:
     """(id, name) of every aircraft, by name — for stepping between cards."""
+    from sqlalchemy import func
+    from sqlmodel import select
+    from ka_tui.store.models import Aircraft
+
     with db.read() as s:
         rows = s.exec(select(Aircraft.id, Aircraft.name)
                       .order_by(func.lower(Aircraft.name))).all()

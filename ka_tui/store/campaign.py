@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ka_tui.rules.core.options import HouseRules
 from ka_tui.store.db import CampaignDB
 from ka_tui.store.errors import NotACampaign, StoreError, ValidationError
 from ka_tui.store.limits import NAME_MAX, TEXT_MAX
-from ka_tui.store.models import Campaign
+
+if TYPE_CHECKING:
+    from ka_tui.store.models import Campaign
 
 
 def get_campaign(db: CampaignDB) -> Campaign:
+    from ka_tui.store.models import Campaign
+
     with db.read() as s:
         row = s.get(Campaign, 1)
     if row is None:
@@ -45,6 +49,8 @@ def changed_rules(rules: HouseRules) -> dict[str, Any]:
 
 
 def set_house_rules(db: CampaignDB, rules: HouseRules) -> Campaign:
+    from ka_tui.store.models import Campaign
+
     with db.transaction() as s:
         row = s.get(Campaign, 1)
         if row is None:
@@ -70,6 +76,8 @@ def set_campaign_notes(db: CampaignDB, notes: str) -> Campaign:
 
 
 def _update(db: CampaignDB, **values: str) -> Campaign:
+    from ka_tui.store.models import Campaign
+
     with db.transaction() as s:
         row = s.get(Campaign, 1)
         if row is None:

@@ -6,16 +6,16 @@ campaign's skill house rules; the roll log lives in ``store/roll_log.py``.
 
 from __future__ import annotations
 
-from sqlmodel import select
-
 from ka_tui.rules.core.roll_choices import RollerData, character_of_row
 from ka_tui.store.campaign import house_rules
 from ka_tui.store.db import CampaignDB
-from ka_tui.store.models import Campaign, Character, Skill
 
 
 def load_roller_data(db: CampaignDB) -> RollerData:
     """Campaign name, skill and roller options, and every character's roll choices (one read)."""
+    from sqlmodel import select
+    from ka_tui.store.models import Campaign, Character, Skill
+
     with db.read() as s:
         campaign = s.get(Campaign, 1)
         characters = [c.model_dump() for c in s.exec(select(Character))]

@@ -30,10 +30,11 @@ from textual.events import Resize
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from ka_tui.rules.air.units import MAX_WOUNDS, Airman
 from ka_tui.rules.air.aircraft import AircraftProfile, Echelon, Manoeuvre, ManoeuvreKind
 from ka_tui.rules.air.flight_status import FlightStatus
 from ka_tui.rules.air.traits import rule_of
+from ka_tui.rules.air.units import MAX_WOUNDS, Airman
+from ka_tui.widgets.glyphs import ascii_wanted as app_ascii
 
 WIDE_AT = 120
 
@@ -65,8 +66,6 @@ def to_ascii(text: Text) -> Text:
 
 def ascii_wanted() -> bool:
     """The app's ASCII switch (``--ascii``/``KA_TUI_ASCII=1``; widgets/glyphs.py)."""
-    from ka_tui.widgets.glyphs import ascii_wanted as app_ascii
-
     return app_ascii()
 
 

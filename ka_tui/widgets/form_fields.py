@@ -22,6 +22,11 @@ Helpers for a form (any container holding fields):
 ``collect(container) -> (values by key, errors by key)`` validates every field;
 ``show_errors(container, {key: message})`` puts errors from the store on the
 fields; ``first_invalid(container)`` to focus it.
+
+Screens: :class:`FormScreen` (a modal form: ctrl+s, escape, enter) and
+:class:`TabbedFormScreen` (the same over tabs: ctrl+t cycles them, a save
+refused shows the tab of the first field in error) — the character and
+aircraft forms.
 """
 
 from __future__ import annotations
@@ -32,12 +37,15 @@ from typing import Any, Generic, TypeVar
 from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import ScrollableContainer
 from textual.geometry import Size
 from textual.widget import Widget
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, Static
+from textual.widgets import Input, Label, Static, TabbedContent, TabPane
+
+from ka_tui.store.errors import StoreError, ValidationError
 
 V = TypeVar("V")
 Check = Callable[[Any], "str | None"]
@@ -603,8 +611,6 @@ class FormScreen(ModalScreen[R], Generic[R]):
 
     @work(thread=True, exclusive=True, group="form-save", exit_on_error=False)
     def _save_worker(self, values: dict[str, Any]) -> None:
-        from ka_tui.store.errors import StoreError, ValidationError
-
         assert self.write is not None
         try:
             result = self.write(values)
@@ -633,3 +639,57 @@ class FormScreen(ModalScreen[R], Generic[R]):
     def _saved(self, result: Any) -> None:
         self.saving = False
         self.dismiss(result)
+
+
+class TabbedFormScreen(FormScreen[R], Generic[R]):
+    """A form over the panes of one ``TabbedContent``; ``TAB_ORDER`` lists
+    their ids in the order ``action_next_tab`` (bound to ctrl+t by each form,
+    with its own binding id) cycles them.
+
+    Hooks: ``ensure_pane(pane_id)`` mounts a pane built lazily (default: they
+    are all composed); ``pane_of(field)`` names the pane holding a field, so a
+    refused save shows it (default ``None``: the form's fields share one tab).
+    """
+
+    TAB_ORDER: tuple[str, ...] = ()
+
+    async def ensure_pane(self, pane_id: str) -> None:
+        """Mount pane ``pane_id``'s content if it is built on first show."""
+
+    def pane_of(self, field: FormField) -> str | None:
+        return None
+
+    def focus_pane(self, pane: TabPane) -> None:
+        """Focus the first focusable widget of ``pane`` (after ctrl+t)."""
+        for widget in pane.query("*"):
+            if widget.can_focus and not isinstance(widget, ScrollableContainer):
+                widget.focus()
+                return
+
+    async def action_next_tab(self) -> None:
+        tabs = self.query_one(TabbedContent)
+        order = list(self.TAB_ORDER)
+        following = order[(order.index(tabs.active) + 1) % len(order)]
+        await self.ensure_pane(following)
+        tabs.active = following
+        self.focus_pane(tabs.query_one(f"#{following}", TabPane))
+
+    def action_save(self) -> None:
+        super().action_save()
+        self._reveal_first_error()
+
+    def _failed(self, message: str, field: str | None) -> None:
+        super()._failed(message, field)
+        self._reveal_first_error()
+
+    def _reveal_first_error(self) -> None:
+        """Show the tab holding the first field in error and focus that field."""
+        bad = first_invalid(self.form_fields())
+        pane_id = None if bad is None else self.pane_of(bad)
+        if bad is not None and pane_id is not None:
+            self.call_later(self._show_field, pane_id, bad)
+
+    async def _show_field(self, pane_id: str, field: FormField) -> None:
+        await self.ensure_pane(pane_id)
+        self.query_one(TabbedContent).active = pane_id
+        self.call_after_refresh(field.focus_control)

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rich.cells import cell_len
+from textual._context import active_app
 
 ENV_VAR = "KA_TUI_ASCII"
 
@@ -54,8 +55,6 @@ def to_ascii(text: str) -> str:
 
 def ascii_wanted() -> bool:
     """The running app's switch, or the environment outside an app."""
-    from textual._context import active_app
-
     try:
         app: Any = active_app.get()
     except LookupError:

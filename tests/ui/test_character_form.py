@@ -9,7 +9,7 @@ from typing import Any
 from textual.app import App, ComposeResult
 from textual.widgets import Input
 
-from ka_tui.screens.character_form import CharacterForm, SkillForm, WeaponForm
+from ka_tui.screens.roster.character_form import CharacterForm, SkillForm, WeaponForm
 from ka_tui.store.errors import StoreError, ValidationError
 from ka_tui.widgets.form_fields import (
     CheckField,

@@ -13,7 +13,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from ka_tui.app import KaApp
-from ka_tui.screens.character_form import CharacterForm
+from ka_tui.screens.roster.character_form import CharacterForm
 from ka_tui.screens.confirm import ConfirmScreen
 from ka_tui.screens.roster.screen import RosterScreen
 from ka_tui.widgets.fast_table import FastTable

@@ -71,6 +71,16 @@ class Trait(str, Enum):
     def label(self) -> str:
         return self.value.replace("_", " ").capitalize()
 
+    @property
+    def takes_dice(self) -> bool:
+        """S0 §Traits: the traits that re-roll or upgrade dice carry a dice count
+        (Accuracy, Bullet dodger, Critical, Robust, Zero-in); the others none."""
+        return self in _DICE_TRAITS
+
+
+_DICE_TRAITS = frozenset({Trait.ACCURACY, Trait.BULLET_DODGER, Trait.CRITICAL, Trait.ROBUST,
+                          Trait.ZERO_IN})
+
 
 class ManoeuvreKind(str, Enum):
     """S0 §Flight card: turns, hard turns, ahead moves."""
@@ -237,9 +247,15 @@ def validate_profile(p: AircraftProfile) -> list[FieldError]:
             c.add("traits", f"{t.label} dice must be 1–6")
     c.errors.extend(validate_turn_mode(p.turn_mode, p.move))
     c.errors.extend(validate_manoeuvres(p.manoeuvres, p.move))
-    from ka_tui.rules.air.traits import validate_trait_counts  # traits.py imports this module
     c.errors.extend(validate_trait_counts(p.traits))
     return c.errors
+
+
+def validate_trait_counts(traits: tuple[tuple[Trait, int | None], ...]) -> list[FieldError]:
+    """S0 §Traits: a dice count only on traits that roll dice (the 1–6 range is
+    checked by ``validate_profile``)."""
+    return [FieldError("traits", f"{trait.label} takes no dice count")
+            for trait, n in traits if not trait.takes_dice and n is not None]
 
 
 def validate_manoeuvres(dial: tuple[Manoeuvre, ...], move: int) -> list[FieldError]:

@@ -14,7 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from ka_tui.rules.air.aircraft import AircraftProfile, FieldError, Trait
+from ka_tui.rules.air.aircraft import (  # validate_trait_counts: re-exported
+    AircraftProfile, Trait, validate_trait_counts as validate_trait_counts,
+)
 
 
 class TraitEffect(str, Enum):
@@ -51,10 +53,14 @@ class TraitRule:
     sentence: str                        # S0 §Traits, verbatim
     effect: TraitEffect
     used_by: UsedBy
-    takes_dice: bool
     rerolls: RerollTarget | None = None
     ignores: tuple[str, ...] = ()
     summary: str = ""                    # one line for the flight card
+
+    @property
+    def takes_dice(self) -> bool:
+        """Whether the trait carries a dice count (``Trait.takes_dice``)."""
+        return self.trait.takes_dice
 
     def describe(self, dice: int | None) -> str:
         """``Accuracy 2: re-roll up to 2 failed hits`` — the card's short form."""
@@ -67,51 +73,51 @@ TRAIT_RULES: dict[Trait, TraitRule] = {r.trait: r for r in (
         Trait.ACCURACY, "Accuracy",
         "Accuracy: armament concentrated around centre of the plane allows pilot "
         "to re-roll failed hits.",
-        TraitEffect.REROLL, UsedBy.SHOOTER, takes_dice=True,
+        TraitEffect.REROLL, UsedBy.SHOOTER,
         rerolls=RerollTarget.FAILED_HITS,
         summary="re-roll failed hits (Firepower dice that missed)"),
     TraitRule(
         Trait.BULKY, "Bulky",
         "Bulky: lumbering and heavy aircraft, may ignore effects of light arm and "
         "rough landing strips.",
-        TraitEffect.IGNORE, UsedBy.SELF, takes_dice=False,
+        TraitEffect.IGNORE, UsedBy.SELF,
         ignores=("light arms", "rough landing strips"),
         summary="ignores light arms and rough landing strips"),
     TraitRule(
         Trait.BULLET_DODGER, "Bullet dodger",
         "Bullet dodger: small and nimble plane allows to re-roll evasive action",
-        TraitEffect.REROLL, UsedBy.TARGET, takes_dice=True,
+        TraitEffect.REROLL, UsedBy.TARGET,
         rerolls=RerollTarget.EVASION,
         summary="re-roll evasive action (Evasion dice)"),
     TraitRule(
         Trait.CRITICAL, "Critical",
         "Critical: high calibre weapon automatically changes normal hit into "
         "critical hit.",
-        TraitEffect.UPGRADE_HIT, UsedBy.SHOOTER, takes_dice=True,
+        TraitEffect.UPGRADE_HIT, UsedBy.SHOOTER,
         summary="turns normal hits into critical hits"),
     TraitRule(
         Trait.ROBUST, "Robust",
         "Robust: built to withstand heavy punishment, it may re-roll effect of "
         "critical or normal hit.",
-        TraitEffect.REROLL, UsedBy.TARGET, takes_dice=True,
+        TraitEffect.REROLL, UsedBy.TARGET,
         rerolls=RerollTarget.HIT_EFFECT,
         summary="re-roll the effect of a critical or normal hit taken"),
     TraitRule(
         Trait.LONG_RANGE, "Long range",
         "Long range: armament allows pilot to fire beyond range 3.",
-        TraitEffect.EXTEND_RANGE, UsedBy.SHOOTER, takes_dice=False,
+        TraitEffect.EXTEND_RANGE, UsedBy.SHOOTER,
         summary="may fire beyond range 3"),
     TraitRule(
         Trait.GLIDER, "Glider",
         "Glider: superb flight characteristics allows plane to glide and remain "
         "under control after engine is disabled and no hull points left.",
-        TraitEffect.KEEP_CONTROL, UsedBy.SELF, takes_dice=False,
+        TraitEffect.KEEP_CONTROL, UsedBy.SELF,
         summary="glides under control with engine out and no hull left"),
     TraitRule(
         Trait.ZERO_IN, "Zero-in",
         "Zero-in: ability to control plane in dive allows to re-roll accuracy of "
         "ground attack",
-        TraitEffect.REROLL, UsedBy.SHOOTER, takes_dice=True,
+        TraitEffect.REROLL, UsedBy.SHOOTER,
         rerolls=RerollTarget.GROUND_ATTACK,
         summary="re-roll accuracy of a ground attack"),
 )}
@@ -151,14 +157,3 @@ def ignores(profile: AircraftProfile, hazard: str) -> bool:
 def glides_when_crippled(profile: AircraftProfile) -> bool:
     """S0 §Traits Glider: under control with engine disabled and no hull left."""
     return profile.has_trait(Trait.GLIDER)
-
-
-def validate_trait_counts(traits: tuple[tuple[Trait, int | None], ...]) -> list[FieldError]:
-    """S0 §Traits: a dice count only on traits that roll dice (the 1–6 range is
-    checked by ``validate_profile``)."""
-    errors: list[FieldError] = []
-    for trait, n in traits:
-        rule = TRAIT_RULES[trait]
-        if not rule.takes_dice and n is not None:
-            errors.append(FieldError("traits", f"{rule.name} takes no dice count"))
-    return errors

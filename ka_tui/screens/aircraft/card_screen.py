@@ -9,7 +9,7 @@ command palette), ``escape`` back. Database reads run in a worker thread.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from textual import work
 from textual.app import ComposeResult
@@ -17,20 +17,12 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from ka_tui.screens.aircraft.form import open_aircraft_form
+from ka_tui.screens.aircraft.library import ProfileLibraryScreen, export_dialog, import_dialog
+from ka_tui.screens.door import CampaignChanged, Change, door
+from ka_tui.store.damage import load_failure
+from ka_tui.store.aircraft_view import AircraftView, aircraft_ids, load_aircraft_view
 from ka_tui.widgets.flight_card import FlightCard
-
-if TYPE_CHECKING:
-    from ka_tui.store.aircraft_view import AircraftView
-    from ka_tui.store.db import CampaignDB
-
-
-def campaign_db_of(screen: Screen[Any]) -> CampaignDB:
-    """The app's open campaign (``KaApp.campaign_db``); call from a worker."""
-    opener = getattr(screen.app, "campaign_db", None)
-    if opener is None:
-        raise RuntimeError("this app has no campaign open")
-    db: CampaignDB = opener()
-    return db
 
 
 class FlightCardScreen(Screen[None]):
@@ -75,17 +67,13 @@ class FlightCardScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="flight-card", exit_on_error=False)
     def load(self) -> None:
-        from ka_tui.store.aircraft_view import aircraft_ids, load_aircraft_view
-
         try:
-            db = campaign_db_of(self)
+            db = door(self).campaign_db()
             view = load_aircraft_view(db, self.aircraft_id)
             ids = [i for i, _ in aircraft_ids(db)]
         except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
-            from ka_tui.store.damage import load_failure
-
             self.app.call_from_thread(self._failed, str(load_failure(
-                f"aircraft {self.aircraft_id}", error, self.app)))
+                f"aircraft {self.aircraft_id}", error, door(self))))
             return
         self.app.call_from_thread(self._show, view, ids)
 
@@ -125,43 +113,32 @@ class FlightCardScreen(Screen[None]):
         self.load()
 
     def action_edit(self) -> None:
-        from ka_tui.screens.aircraft.form import open_aircraft_form
-
         open_aircraft_form(self, {"id": self.aircraft_id}, self._edited)
 
     def _edited(self, aircraft_id: int | None) -> None:
         if aircraft_id is not None:
             self.notify("Aircraft saved.", timeout=2)
             self.load()
+            door(self).campaign_changed(CampaignChanged(Change.ROSTER, self))
 
     def action_library(self) -> None:
-        from ka_tui.screens.aircraft.library import ProfileLibraryScreen
-
         self.app.push_screen(ProfileLibraryScreen(), self._copied)
 
     def _copied(self, aircraft_id: int | None) -> None:
         if aircraft_id is not None:
             self.aircraft_id = aircraft_id
             self.load()
+            door(self).campaign_changed(CampaignChanged(Change.ROSTER, self))
 
     def action_export_profile(self) -> None:
-        from ka_tui.screens.aircraft.library import export_dialog
-
         if self.view is not None:
             export_dialog(self, (self.view.profile,))
 
     def action_import_profiles(self) -> None:
-        from ka_tui.screens.aircraft.library import import_dialog
-
         import_dialog(self, self._copied)
 
 
 def open_flight_card(screen: Screen[Any], aircraft_id: int) -> None:
-    """Show aircraft ``aircraft_id``'s card on top of ``screen`` (the roster's entry point)."""
-    screen.app.push_screen(FlightCardScreen(aircraft_id), lambda _: _refresh(screen))
-
-
-def _refresh(screen: Screen[Any]) -> None:
-    reload = getattr(screen, "action_reload", None)
-    if callable(reload):
-        reload()
+    """Show aircraft ``aircraft_id``'s card on top of ``screen`` (the roster's
+    entry point; the card's writes reach the roster as a campaign change)."""
+    screen.app.push_screen(FlightCardScreen(aircraft_id))

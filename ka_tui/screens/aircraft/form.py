@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from rich.text import Text
 from textual import events
@@ -50,19 +50,21 @@ from ka_tui.rules.air.flight_notation import (
 from ka_tui.rules.air.flight_status import FlightStatus
 from ka_tui.rules.air.profiles import LIBRARY
 from ka_tui.rules.air.traits import TRAIT_RULES
+from ka_tui.screens.door import door
+from ka_tui.store.aircraft_rows import from_profile
+from ka_tui.store.aircraft_view import AircraftView, load_aircraft_view
+from ka_tui.store.errors import StoreError
 from ka_tui.store.limits import AIRCRAFT_RANGES, ENGINE_COUNTS, NAME_MAX, TEXT_MAX
+from ka_tui.store.profiles_io import free_name
 from ka_tui.widgets.form_fields import (
     CheckField,
     ChoiceField,
     FormField,
     FormScreen,
     IntField,
+    TabbedFormScreen,
     TextField,
-    first_invalid,
 )
-
-if TYPE_CHECKING:
-    from ka_tui.store.aircraft_view import AircraftView
 
 Values = dict[str, Any]
 V = TypeVar("V")
@@ -310,10 +312,11 @@ def form_errors(values: Values, base: AircraftProfile = BLANK) -> dict[str, str]
     return errors
 
 
-class AircraftForm(FormScreen[Any]):
+class AircraftForm(TabbedFormScreen[Any]):
     """The aircraft add/edit modal; ``write(values)`` stores it and returns the id."""
 
     HELP_TITLE = "Aircraft form"
+    TAB_ORDER = tuple(TAB_TITLES)
 
     BINDINGS = [
         Binding("ctrl+t", "next_tab", "Next tab", id="aircraft_form.next_tab"),
@@ -450,7 +453,7 @@ class AircraftForm(FormScreen[Any]):
         """All fields, mounted or not (see ``_build_panes``)."""
         return [f for fields in self._pane_fields.values() for f in fields]
 
-    async def _ensure_pane(self, pane_id: str) -> None:
+    async def ensure_pane(self, pane_id: str) -> None:
         """Mount a tab's fields the first time it is shown."""
         content = self._pending.pop(pane_id, None)
         if content is not None:
@@ -459,7 +462,7 @@ class AircraftForm(FormScreen[Any]):
     async def on_tabbed_content_tab_activated(self,
                                               event: TabbedContent.TabActivated) -> None:
         if event.pane.id:
-            await self._ensure_pane(event.pane.id)
+            await self.ensure_pane(event.pane.id)
 
     def _int(self, key: str, value: int | None) -> IntField:
         lo, hi = AIRCRAFT_RANGES[key]
@@ -510,8 +513,6 @@ class AircraftForm(FormScreen[Any]):
 
     def fill(self, profile: AircraftProfile) -> None:
         """Put a library profile in every field (a new aircraft starts full)."""
-        from ka_tui.store.profiles_io import free_name
-
         name = free_name(profile.name, set(self.taken_names))
         values: Values = {
             **{k: getattr(profile, k) for k in _S0_INTS + _HEX_INTS},
@@ -542,46 +543,14 @@ class AircraftForm(FormScreen[Any]):
             values["id"] = self.aircraft.id
         return values, errors
 
-    # -- tabs ------------------------------------------------------------
+    # -- tabs (TabbedFormScreen) -------------------------------------------
 
-    def action_save(self) -> None:
-        super().action_save()
-        self._reveal_first_error()
-
-    def _failed(self, message: str, field: str | None) -> None:
-        super()._failed(message, field)
-        self._reveal_first_error()
-
-    def _reveal_first_error(self) -> None:
-        """Show the tab holding the first field in error and focus that field."""
-        bad = first_invalid(self.form_fields())
-        if bad is None:
-            return
-        pane_id = next(p for p, fields in self._pane_fields.items() if bad in fields)
-        self.call_later(self._show_field, pane_id, bad)
-
-    async def _show_field(self, pane_id: str, field: FormField) -> None:
-        await self._ensure_pane(pane_id)
-        self.query_one(TabbedContent).active = pane_id
-        self.call_after_refresh(field.focus_control)
-
-    async def action_next_tab(self) -> None:
-        tabs = self.query_one(TabbedContent)
-        order = list(TAB_TITLES)
-        following = order[(order.index(tabs.active) + 1) % len(order)]
-        await self._ensure_pane(following)
-        tabs.active = following
-        pane = tabs.query_one(f"#{tabs.active}")
-        for widget in pane.query("*"):
-            if widget.can_focus and not isinstance(widget, VerticalScroll):
-                widget.focus()
-                break
+    def pane_of(self, field: FormField) -> str | None:
+        return next(p for p, fields in self._pane_fields.items() if field in fields)
 
 
 def aircraft_columns(values: Values) -> Values:
     """The form's values as aircraft row columns (one reading: ``from_profile``)."""
-    from ka_tui.store.aircraft_rows import from_profile
-
     profile = profile_from_values(values)
     cols = from_profile(profile)
     for key in ("hull_hits", "fuel_left", "ammo_left", "overheat", "notes"):
@@ -593,7 +562,7 @@ def aircraft_columns(values: Values) -> Values:
 def save_aircraft(db: Any, values: Values) -> int:
     """One transaction: add (no ``id``) or update the aircraft; returns its id.
     Raises the store's ``ValidationError`` naming the field."""
-    from ka_tui.store import roster
+    from ka_tui.store import roster  # the write half (SQLModel): loaded on use only
 
     cols = aircraft_columns(values)
     if values.get("id") is None:
@@ -615,13 +584,10 @@ def open_aircraft_form(screen: Screen[Any], aircraft: Values | None,
 
 def _load_and_open(screen: Screen[Any], aircraft_id: int | None,
                    on_saved: Callable[[int | None], None]) -> None:
-    from ka_tui.screens.aircraft.card_screen import campaign_db_of
-    from ka_tui.store import roster
-    from ka_tui.store.aircraft_view import load_aircraft_view
-    from ka_tui.store.errors import StoreError
+    from ka_tui.store import roster  # the write half (SQLModel): loaded on use only
 
     try:
-        db = campaign_db_of(screen)
+        db = door(screen).campaign_db()
         view = None if aircraft_id is None else load_aircraft_view(db, aircraft_id)
         taken = [a.name for a in roster.list_aircraft(db)]
     except StoreError as error:

@@ -26,6 +26,11 @@ from textual.widgets.option_list import Option
 
 from ka_tui.rules.air.aircraft import AircraftProfile
 from ka_tui.rules.air.profiles import LIBRARY
+from ka_tui.screens.door import door
+from ka_tui.store.errors import StoreError, ValidationError
+from ka_tui.store.profiles_io import (
+    add_profiles, default_export_path, export_profiles, import_profiles,
+)
 from ka_tui.widgets.flight_card import FlightCard
 from ka_tui.widgets.form_fields import CheckField, FormScreen, TextField
 
@@ -109,12 +114,8 @@ class ProfileLibraryScreen(ModalScreen[int | None]):
 
     @work(thread=True, exclusive=True, group="library-copy", exit_on_error=False)
     def _copy(self, profile: AircraftProfile) -> None:
-        from ka_tui.screens.aircraft.card_screen import campaign_db_of
-        from ka_tui.store.errors import StoreError
-        from ka_tui.store.profiles_io import add_profiles
-
         try:
-            [new_id] = add_profiles(campaign_db_of(self), [profile])
+            [new_id] = add_profiles(door(self).campaign_db(), [profile])
         except StoreError as error:
             self.app.call_from_thread(self.notify, str(error), title="Not copied",
                                       severity="error")
@@ -175,12 +176,7 @@ class ProfileFileDialog(FormScreen[Any]):
 def export_dialog(screen: Screen[Any], profiles: Sequence[AircraftProfile], *,
                   name: str | None = None) -> None:
     """Ask where, then write ``profiles`` to a profile file."""
-    from ka_tui.store.profiles_io import default_export_path
-
     def write(values: Values) -> Path:
-        from ka_tui.store.errors import StoreError, ValidationError
-        from ka_tui.store.profiles_io import export_profiles
-
         try:
             return export_profiles(profiles, Path(values["path"]),
                                    overwrite=bool(values.get("overwrite")))
@@ -202,15 +198,9 @@ def export_dialog(screen: Screen[Any], profiles: Sequence[AircraftProfile], *,
 
 def import_dialog(screen: Screen[Any], on_done: Callable[[int | None], None]) -> None:
     """Ask for a profile file, check it whole, then add its aircraft in one transaction."""
-    from ka_tui.store.profiles_io import default_export_path
-
     def write(values: Values) -> list[int]:
-        from ka_tui.screens.aircraft.card_screen import campaign_db_of
-        from ka_tui.store.errors import StoreError, ValidationError
-        from ka_tui.store.profiles_io import import_profiles
-
         try:
-            return import_profiles(campaign_db_of(screen), Path(values["path"]))
+            return import_profiles(door(screen).campaign_db(), Path(values["path"]))
         except StoreError as error:
             if isinstance(error, ValidationError) and error.field == "path":
                 raise

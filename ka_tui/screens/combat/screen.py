@@ -17,7 +17,10 @@ resolves rounds and gives odds; ``store/fights`` keeps each step as one
 event and rebuilds the fight by replaying them, so a fight resumes exactly
 where it was after a restart. ``u`` undoes the last round.
 
-The dice are injectable: ``CombatScreen(dice=…)`` or ``app.combat_dice``.
+The dice are injectable: ``CombatScreen(dice=…)`` or the door's
+``dice("combat")`` (``app.combat_dice`` in tests). A fight plays under the
+house rules recorded when it started; a fight started after the house rules
+change follows the new ones (``start_fight`` reads them then).
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from ka_tui.rules.cqc import (
     CardsInvalid, initiative_order, next_die, preview_pairing, reroll_order, resolve_round,
     round_odds,
 )
-from ka_tui.rules.core.dice import Dice, DiceError, DiceFault, RandomDice, ScriptedDice
+from ka_tui.rules.core.dice import Dice, DiceError, DiceFault, ScriptedDice
 from ka_tui.rules.core.dice_notation import check_faces
 from ka_tui.rules.core.options import InitiativeReroll
 from ka_tui.rules.core.skills import pool_text
@@ -48,6 +51,7 @@ from ka_tui.screens.combat.report import (
     damage_lines, fighter_lines, initiative_lines, odds_lines, preview_lines, resolve_lines,
     revealed_lines, step_bar,
 )
+from ka_tui.screens.door import CampaignChanged, Change, door
 from ka_tui.screens.roller.fields import RollTextField
 from ka_tui.widgets.cqc_card import CqcCardEditor
 
@@ -124,16 +128,15 @@ class CombatScreen(Screen[None]):
     @property
     def dice(self) -> Dice:
         if self._dice is None:
-            self._dice = getattr(self.app, "combat_dice", None) or RandomDice()
+            self._dice = door(self).dice("combat")
         return self._dice
 
     @property
     def ascii(self) -> bool:
-        return bool(getattr(self.app, "ascii_glyphs", False))
+        return door(self).ascii_glyphs
 
     def campaign_db(self) -> CampaignDB:
-        db: CampaignDB = getattr(self.app, "campaign_db")()
-        return db
+        return door(self).campaign_db()
 
     # -- layout ------------------------------------------------------------
 
@@ -208,7 +211,7 @@ class CombatScreen(Screen[None]):
             self._status("n: new fight")
             self.refresh_bindings()
             return
-        step = progress.step
+        step: int = progress.step
         if step == 6 and moved_on and not progress.over:
             step = 1 if progress.needs_order else 2
         if self.reordering:
@@ -777,22 +780,15 @@ class CombatScreen(Screen[None]):
 
     def _written(self, progress: FightProgress | None, done: str) -> None:
         self.show_progress(progress)
+        changes = door(self)
+        changes.campaign_changed(CampaignChanged(Change.FIGHT, self))
         if self._roster_stale and progress is not None and progress.ended:
             self._roster_stale = False
-            self._reload_roster()
+            # The roster shows the K-points and weapons the fight changed.
+            changes.campaign_changed(CampaignChanged(Change.ROSTER, self))
         if done:
             self.notify(done)
         self.post_message(FightSaved())
-
-
-    def _reload_roster(self) -> None:
-        """The roster mode shows the K-points and weapons the fight changed
-        (as app.open_campaign_file reloads it)."""
-        stacks = getattr(self.app, "_screen_stacks", {})
-        for screen in stacks.get("roster", [])[:1]:
-            load = getattr(screen, "load", None)
-            if callable(load):
-                load()
 
 
 class FightSaved(Message):

@@ -8,15 +8,16 @@ result objects. Reads and writes run in thread workers; each roll is one
 transaction (``store.roll_log.append_roll``).
 
 The dice source and the clock are injectable (``RollerScreen(dice=…,
-clock=…)``, or ``roller_dice`` / ``roller_clock`` attributes on the app) so
-tests and snapshots are deterministic.
+clock=…)``, or through the door: ``door(self).dice("roller")``, ``now()``) so
+tests and snapshots are deterministic. A change of the campaign elsewhere (the
+house rules saved in settings, the roster edited) reads it again.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -28,17 +29,22 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Select
 
-from ka_tui.rules.core.skill_tests import (
-    OpposedResult, TestResult, opposed_need, opposed_test, unopposed_needed, unopposed_test,
-)
-from ka_tui.rules.core.dice import Dice, RandomDice, RecordingDice, ScriptedDice
-from ka_tui.rules.core.odds import opposed_odds, unopposed_odds
+from ka_tui.rules.core.dice import Dice, RecordingDice, ScriptedDice
 from ka_tui.rules.core.dice_notation import NotationError, PoolSpec, parse_pool
-from ka_tui.screens.roller.fields import FACE_CHARS, POOL_CHARS, PickRow, RollTextField
+from ka_tui.rules.core.odds import opposed_odds, unopposed_odds
 from ka_tui.rules.core.roll_choices import (
     RollChoice, RollerCharacter, RollerData, Setup, Side, distinct_names, faces_hint,
     faces_problem, notation_for, tiebreaks,
 )
+from ka_tui.rules.core.skill_tests import (
+    OpposedResult, TestResult, opposed_need, opposed_test, unopposed_needed, unopposed_test,
+)
+from ka_tui.screens.door import CampaignChanged, Change, door
+from ka_tui.screens.roller.fields import FACE_CHARS, POOL_CHARS, PickRow, RollTextField
+from ka_tui.store.damage import load_failure
+from ka_tui.store.errors import StoreError
+from ka_tui.store.roll_log import LoggedRoll, RollEntry, append_roll, count_rolls, query_rolls
+from ka_tui.store.roller_reads import load_roller_data
 from ka_tui.widgets.dice_panel import DicePanel, OddsView, opposed_lines, unopposed_lines
 from ka_tui.widgets.dice_panel import log_summary, opposed_summary, pass_style
 from ka_tui.widgets.form_fields import TextField
@@ -46,7 +52,6 @@ from ka_tui.widgets.roll_log_pane import RollLogPane
 
 if TYPE_CHECKING:
     from ka_tui.store.db import CampaignDB
-    from ka_tui.store.roll_log import LoggedRoll, RollEntry
 
 TYPED = -1     # "who": no character, a typed pool
 NOBODY = -2    # "versus": an unopposed test against 13
@@ -99,27 +104,25 @@ class RollerScreen(Screen[None]):
         self.last_result: TestResult | OpposedResult | None = None
         self._write_lock = threading.Lock()
         self._log_filter = ""
+        self._keep_typed = False  # a reload after a change elsewhere keeps typed pools
 
     # -- injectables ----------------------------------------------------------
 
     @property
     def dice(self) -> Dice:
         if self._dice is None:
-            self._dice = getattr(self.app, "roller_dice", None) or RandomDice()
+            self._dice = door(self).dice("roller")
         return self._dice
 
     def now(self) -> datetime:
-        clock = self._clock or getattr(self.app, "roller_clock", None)
-        return clock() if clock is not None else datetime.now(timezone.utc)
+        return self._clock() if self._clock is not None else door(self).now()
 
     @property
     def ascii(self) -> bool:
-        return bool(getattr(self.app, "ascii_glyphs", False))
+        return door(self).ascii_glyphs
 
     def campaign_db(self) -> CampaignDB:
-        opener = getattr(self.app, "campaign_db")
-        db: CampaignDB = opener()
-        return db
+        return door(self).campaign_db()
 
     # -- layout -----------------------------------------------------------------
 
@@ -157,30 +160,34 @@ class RollerScreen(Screen[None]):
         self.query_one(DicePanel).show_message(
             "Type the faces the table rolled and press enter, or press r to roll.")
         self.query_one("#input-faces", Input).focus()
+        door(self).on_campaign_changed(self, self._campaign_changed)
         self.load()
+
+    def _campaign_changed(self, changed: CampaignChanged) -> None:
+        """House rules or the roster changed elsewhere: read them again, so the
+        next odds and result follow them (as ``ctrl+r`` does)."""
+        if changed.source is not self and changed.change in (Change.HOUSE_RULES,
+                                                              Change.ROSTER):
+            self._keep_typed = True
+            self.load()
 
     # -- loading ------------------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="roller-load", exit_on_error=False)
     def load(self) -> None:
-        from ka_tui.store.damage import load_failure
-        from ka_tui.store.errors import StoreError
-        from ka_tui.store.roll_log import count_rolls, query_rolls
-        from ka_tui.store.roller_reads import load_roller_data
-
         try:
             db = self.campaign_db()
             data = load_roller_data(db)
         except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
             self.app.call_from_thread(self._load_failed,
-                                      load_failure("the roller", error, self.app))
+                                      load_failure("the roller", error, door(self)))
             return
         try:
             rolls = query_rolls(db, self._log_filter, limit=LOG_LIMIT)
             total = count_rolls(db, self._log_filter)
             problem: StoreError | None = None
         except Exception as error:  # noqa: BLE001 — the dice still roll without the log
-            rolls, total, problem = [], 0, load_failure("the roll log", error, self.app)
+            rolls, total, problem = [], 0, load_failure("the roll log", error, door(self))
         self.app.call_from_thread(self._loaded, data, rolls, total)
         if problem is not None:
             self.app.call_from_thread(self._load_failed, problem)
@@ -212,8 +219,11 @@ class RollerScreen(Screen[None]):
                 who.value = keep_who
             if not first and keep_versus in ids:
                 versus.value = keep_versus
-        self.apply_side("a")
-        self.apply_side("b")
+        keep, self._keep_typed = self._keep_typed and not first, False
+        for side in ("a", "b"):
+            typed_pool = self._pool_field(side).input.value
+            self.apply_side(side, pool=typed_pool if keep and self._character(side) is None
+                            else None)
         self.query_one(RollLogPane).set_rolls(rolls, total)
 
     # -- the sides -----------------------------------------------------------------
@@ -448,8 +458,6 @@ class RollerScreen(Screen[None]):
 
     def _entry(self, setup: Setup, faces: tuple[tuple[int, int], ...], summary: str,
                result: TestResult | OpposedResult, typed: bool) -> RollEntry:
-        from ka_tui.store.roll_log import RollEntry
-
         a, b = setup.a, setup.b
         who = a.who if b is None else f"{a.who} vs {b.who}"
         what = a.what if b is None else f"{a.what} vs {b.what}"
@@ -461,9 +469,6 @@ class RollerScreen(Screen[None]):
 
     @work(thread=True, group="roll-log-write", exit_on_error=False)
     def write_log(self, entry: RollEntry) -> None:
-        from ka_tui.store.errors import StoreError
-        from ka_tui.store.roll_log import append_roll
-
         at = self.now()
         try:
             with self._write_lock:
@@ -477,6 +482,7 @@ class RollerScreen(Screen[None]):
         pane = self.query_one(RollLogPane)
         if _matches(roll, self._log_filter):
             pane.add_roll(roll, LOG_LIMIT)
+        door(self).campaign_changed(CampaignChanged(Change.ROLLS, self))
         self.post_message(RollerScreen.RollLogged(roll))
 
     def _not_logged(self, error: Exception) -> None:
@@ -497,17 +503,13 @@ class RollerScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="roll-log-query", exit_on_error=False)
     def query_log(self, text: str) -> None:
-        from ka_tui.store.roll_log import count_rolls, query_rolls
-
         try:
             db = self.campaign_db()
             rolls = query_rolls(db, text, limit=LOG_LIMIT)
             total = count_rolls(db, text)
         except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
-            from ka_tui.store.damage import load_failure
-
             self.app.call_from_thread(self.notify, str(load_failure("the roll log", error,
-                                                                    self.app)),
+                                                                    door(self))),
                                       title="Roll log", severity="error")
             return
         self.app.call_from_thread(self._filtered, text, rolls, total)

@@ -18,6 +18,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from ka_tui.store.errors import StoreError
 from ka_tui.widgets.fast_table import FastTable
 
 Row = Mapping[str, Any]
@@ -125,8 +126,6 @@ class CrewScreen(ModalScreen[bool]):
 
     @work(thread=True, exclusive=True, group="crew-save", exit_on_error=False)
     def _save(self, pilot: int | None, crew: list[int]) -> None:
-        from ka_tui.store.errors import StoreError
-
         try:
             self.write(pilot, crew)
         except StoreError as error:

@@ -1,10 +1,14 @@
 """The roster: characters and aircraft in sortable tables, a detail pane, and
 keyboard add / edit / duplicate / delete through modal forms.
 
-Everything that touches the database runs in a thread worker (the store and
-SQLModel are imported there, after the first frame); results come back with
-``call_from_thread`` and only then touch widgets. Each user action is one
-store call, i.e. one transaction.
+Everything that touches the database runs in a thread worker (the write half
+of the store, with SQLModel, is imported there after the first frame; the
+forms and dialogs this screen opens are imported when first opened, to keep
+the first frame light); results come back with ``call_from_thread`` and only
+then touch widgets. Each user action is one store call, i.e. one transaction.
+The app is reached through the door (``screens/door.py``); after a write the
+roster publishes ``Change.ROSTER``, and a roster change from another mode (a
+fight's end, the flight card) reloads it.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual import work
 from textual.app import ComposeResult
@@ -24,11 +28,12 @@ from textual.screen import Screen
 from textual.reactive import reactive
 from textual.widgets import Footer, Input, Static
 
+from ka_tui.screens.door import CampaignChanged, Change, door
 from ka_tui.screens.roster import view
+from ka_tui.store import roster_reads
+from ka_tui.store.damage import load_failure
+from ka_tui.store.errors import StoreError
 from ka_tui.widgets.fast_table import FastTable
-
-if TYPE_CHECKING:
-    from ka_tui.app import KaApp
 
 Row = dict[str, Any]
 
@@ -100,10 +105,6 @@ class RosterScreen(Screen[None]):
         self._detail_cache: dict[int, Row] = {}
         self._footer_added = False
 
-    @property
-    def ka_app(self) -> KaApp:
-        return self.app  # type: ignore[return-value]
-
     # -- layout -------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
@@ -125,7 +126,8 @@ class RosterScreen(Screen[None]):
         self.query_one("#aircraft-table").display = False
         self.query_one("#characters-table").focus()
         self._update_titles()
-        preloaded = self.ka_app.take_preloaded_roster()
+        door(self).on_campaign_changed(self, self._campaign_changed)
+        preloaded = door(self).take_preloaded_roster()
         if preloaded is None:
             self.load()
             return
@@ -148,8 +150,6 @@ class RosterScreen(Screen[None]):
             self._preload_failed(error)
 
     def _preload_failed(self, error: Exception) -> None:
-        from ka_tui.store.errors import StoreError
-
         if isinstance(error, StoreError):
             self._load_failed(error)
         else:
@@ -159,20 +159,17 @@ class RosterScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="roster-load", exit_on_error=False)
     def load(self) -> None:
-
         try:
-            db = self.ka_app.campaign_db()
-            data = _data().load_roster(db)
+            db = door(self).campaign_db()
+            data = roster_reads.load_roster(db)
         except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
-            from ka_tui.store.damage import load_failure
-
             self.app.call_from_thread(self._load_failed, load_failure("the roster", error,
-                                                                      self.app))
+                                                                      door(self)))
             return
         self.app.call_from_thread(self._loaded, data)
 
     def _load_failed(self, error: Exception) -> None:
-        self.ka_app.show_store_error("Cannot open this campaign", error)
+        door(self).show_store_error("Cannot open this campaign", error)
 
     def _loaded(self, data: view.RosterData) -> None:
         self.loaded = True
@@ -191,7 +188,7 @@ class RosterScreen(Screen[None]):
             self.select(tab, row_id)
         self.show_detail()
         self.refresh_bindings()
-        ready = self.ka_app.on_roster_ready
+        ready = door(self).on_roster_ready
         if ready is not None:
             self.call_after_refresh(ready)
         # The key footer follows the first frame (its widgets and CSS cost a
@@ -209,7 +206,7 @@ class RosterScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="roster-warm", exit_on_error=False)
     def _warm_up(self) -> None:
         """Import the write half (SQLModel) after the first frame, before the first edit."""
-        _data().warm_up()
+        roster_reads.warm_up()
 
     def refill(self, tab: str) -> None:
         state = self.tables[tab]
@@ -317,9 +314,8 @@ class RosterScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="roster-detail", exit_on_error=False)
     def load_detail(self, character_id: int) -> None:
-
         try:
-            extra = _data().load_character_extra(self.ka_app.campaign_db(), character_id)
+            extra = roster_reads.load_character_extra(door(self).campaign_db(), character_id)
         except Exception:  # noqa: BLE001 — the row's own text stays (issue 11: no crash)
             return
         self.app.call_from_thread(self._detail_loaded, character_id, extra)
@@ -402,8 +398,17 @@ class RosterScreen(Screen[None]):
         self.load()
 
     def reload_and_select(self, tab: str, row_id: int | None) -> None:
+        """After a write from the roster: read it again, select ``row_id``,
+        and tell the other modes."""
         self._select_after_load = (tab, row_id) if row_id is not None else None
         self.load()
+        door(self).campaign_changed(CampaignChanged(Change.ROSTER, self))
+
+    def _campaign_changed(self, changed: CampaignChanged) -> None:
+        """Another mode changed the roster (a fight's end writes K-points and
+        taken weapons back): show it."""
+        if changed.source is not self and changed.change is Change.ROSTER:
+            self.load()
 
     def _names(self, tab: str, except_id: int | None = None) -> list[str]:
         return [r["name"] for r in self.tables[tab].rows if r["id"] != except_id]
@@ -425,25 +430,22 @@ class RosterScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="roster-edit", exit_on_error=False)
     def _edit_character(self, character_id: int) -> None:
-
         try:
-            full = _data().load_character_full(self.ka_app.campaign_db(), character_id)
+            full = roster_reads.load_character_full(door(self).campaign_db(), character_id)
         except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
-            from ka_tui.store.damage import load_failure
-
             self.app.call_from_thread(self.notify, str(load_failure(
-                f"character {character_id}", error, self.app)), severity="error")
+                f"character {character_id}", error, door(self))), severity="error")
             return
         self.app.call_from_thread(self._open_character_form, full)
 
     def _open_character_form(self, character: Row | None) -> None:
-        from ka_tui.screens.character_form import CharacterForm
+        from ka_tui.screens.roster.character_form import CharacterForm
 
         except_id = None if character is None else character["id"]
-        db_app = self.ka_app
+        db_app = door(self)
 
         def write(values: Row) -> int:
-            return int(_data().save_character(db_app.campaign_db(), values))
+            return int(roster_reads.save_character(db_app.campaign_db(), values))
 
         form = CharacterForm(character, taken_names=self._names("characters", except_id),
                              write=write, default_ap=self.default_ap)
@@ -489,10 +491,10 @@ class RosterScreen(Screen[None]):
         row = self.current_row()
         if row is None or self.active_tab != "aircraft":
             return
-        db_app = self.ka_app
+        db_app = door(self)
 
         def write(pilot: int | None, crew: list[int]) -> None:
-            _data().set_seats(db_app.campaign_db(), row["id"], pilot, crew)
+            roster_reads.set_seats(db_app.campaign_db(), row["id"], pilot, crew)
 
         def done(saved: bool | None) -> None:
             if saved:
@@ -509,10 +511,8 @@ class RosterScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="roster-write", exit_on_error=False)
     def _duplicate(self, tab: str, row_id: int) -> None:
-        from ka_tui.store.errors import StoreError
-
         try:
-            new_id, name = _data().duplicate(self.ka_app.campaign_db(), tab, row_id)
+            new_id, name = roster_reads.duplicate(door(self).campaign_db(), tab, row_id)
         except StoreError as error:
             self.app.call_from_thread(self.notify, str(error), title="Not copied",
                                       severity="error")
@@ -541,10 +541,8 @@ class RosterScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="roster-write", exit_on_error=False)
     def _delete(self, tab: str, row_id: int, name: str) -> None:
-        from ka_tui.store.errors import StoreError
-
         try:
-            _data().delete(self.ka_app.campaign_db(), tab, row_id)
+            roster_reads.delete(door(self).campaign_db(), tab, row_id)
         except StoreError as error:
             self.app.call_from_thread(self.notify, str(error), title="Not deleted",
                                       severity="error")
@@ -554,10 +552,3 @@ class RosterScreen(Screen[None]):
 
 
 OpenCallback = Callable[[int | None], None]
-
-
-def _data() -> Any:
-    """The store-facing half of the roster, imported in worker threads only."""
-    from ka_tui.store import roster_reads as roster_data
-
-    return roster_data

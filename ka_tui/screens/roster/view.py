@@ -13,6 +13,7 @@ from typing import Any
 
 from rich.text import Text
 
+from ka_tui.rules.core.skills import Level, Skill, SkillKind, pool_of
 from ka_tui.store.limits import LEVEL_NAMES
 from ka_tui.store.roster_reads import RosterData
 
@@ -69,11 +70,7 @@ def escape(text: str) -> str:
 
 def pool_text(level: str, upgrades: int) -> str:
     """A skill's dice pool as text, e.g. ``2d10+2d10`` (S0 §Skills; rules core's
-    ``pool_of``), or ``T+2`` while the rules core is not there."""
-    try:
-        from ka_tui.rules.core.skills import Level, Skill, SkillKind, pool_of
-    except ImportError:
-        return f"{level}+{upgrades}" if upgrades else level
+    ``pool_of``), or ``T+2`` for a level the rules core does not know."""
     try:
         skill = Skill("x", SkillKind("active"), 0, Level(level), upgrades)
         pool = tuple(pool_of(skill))

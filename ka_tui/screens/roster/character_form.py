@@ -22,6 +22,9 @@ from textual.binding import Binding
 from textual.containers import Grid, Vertical
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
+from ka_tui.screens.roster.view import pool_text
+from ka_tui.store.errors import ValidationError
+from ka_tui.store.field_checks import character_errors, skill_errors, weapon_errors
 from ka_tui.store.limits import (
     BASE_SKILLS,
     CHARACTER_RANGES,
@@ -35,15 +38,13 @@ from ka_tui.store.limits import (
     TEXT_MAX,
     WEAPON_RANGES,
 )
-from ka_tui.screens.roster.view import pool_text
-from ka_tui.store.field_checks import character_errors, skill_errors, weapon_errors
-from ka_tui.store.errors import ValidationError
 from ka_tui.widgets.form_fields import (
     CheckField,
     ChoiceField,
     FormField,
     FormScreen,
     IntField,
+    TabbedFormScreen,
     TextField,
 )
 
@@ -174,10 +175,12 @@ _LABELS = {
 _RIGHT = tuple(f"base_{b}" for b in BASE_SKILLS) + ("piloting", "gunnery")
 
 
-class CharacterForm(FormScreen[Any]):
+class CharacterForm(TabbedFormScreen[Any]):
     """The character add/edit modal. ``write(values)`` stores it (see module doc)."""
 
     HELP_TITLE = "Character form"
+
+    TAB_ORDER = ("tab-main", "tab-skills", "tab-weapons")  # ctrl+t cycles them
 
     BINDINGS = [
         Binding("ctrl+t", "next_tab", "Next tab", id="character_form.next_tab"),
@@ -323,13 +326,6 @@ class CharacterForm(FormScreen[Any]):
         self.refresh_bindings()
         if event.pane.id in ("tab-skills", "tab-weapons"):
             event.pane.query_one(DataTable).focus()
-
-    def action_next_tab(self) -> None:
-        tabs = self.query_one(TabbedContent)
-        order = ["tab-main", "tab-skills", "tab-weapons"]
-        tabs.active = order[(order.index(tabs.active) + 1) % len(order)]
-        if tabs.active == "tab-main":
-            self.query_one("#input-name").focus()
 
     def _selected(self, table_id: str) -> int | None:
         table = self.query_one(table_id, DataTable)

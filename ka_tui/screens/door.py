@@ -1,0 +1,96 @@
+"""The one door from a screen to the app (issue 9).
+
+A screen never looks the app's attributes up by name nor walks the app's
+screen stacks, and never imports ``ka_tui.app``: it asks ``door(self)`` for
+
+- ``campaign_db()``: the open campaign (call it from a worker thread: the
+  first call may run migrations); raises ``StoreError``;
+- ``dice(mode)``: the dice of a mode (``"roller"``, ``"combat"``, ``"air"``):
+  random dice in play, scripted ones in tests (``app.roller_dice`` …);
+- ``now()``: the clock (UTC; fixed in tests and snapshots);
+- ``ascii_glyphs``: draw ASCII only (``--ascii``, ``KA_TUI_ASCII``);
+- ``campaign_changed(change)``: after a write, so every mode that shows the
+  campaign reads it again; modes subscribe with ``door(self).on_campaign_changed(
+  self, callback)``. Safe to call from a worker thread;
+- the roster's startup hooks (``take_preloaded_roster``, ``on_roster_ready``) and
+  ``show_store_error``.
+
+``KaApp`` implements ``Door``; this module sits below the app (screens
+layer) and imports nothing heavy, so the roster's first frame stays light.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from datetime import datetime
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+
+from textual.dom import DOMNode
+
+if TYPE_CHECKING:
+    from ka_tui.rules.core.dice import Dice
+    from ka_tui.store.db import CampaignDB
+
+DiceMode = Literal["roller", "combat", "air"]
+
+
+class Change(str, Enum):
+    """What a write changed (subscribers pick what they show)."""
+
+    ROSTER = "roster"            # characters, skills, weapons, aircraft, seats
+    HOUSE_RULES = "house_rules"  # the campaign's house-rule options
+    ROLLS = "rolls"              # the roll log
+    FIGHT = "fight"              # a close-combat fight's log
+
+
+@dataclass(frozen=True)
+class CampaignChanged:
+    """Published on the app's campaign signal after a write.
+
+    ``source`` is the screen that wrote (it has already shown its own write
+    and need not read again)."""
+
+    change: Change
+    source: object | None = None
+
+
+ChangeCallback = Callable[[CampaignChanged], object]
+
+
+@runtime_checkable
+class Door(Protocol):
+    """What a screen may ask of the app (``KaApp`` implements it)."""
+
+    ascii_glyphs: bool
+    db_path: Path | None
+    on_roster_ready: Callable[[], None] | None  # benchmarks/startup.py
+
+    def campaign_db(self) -> CampaignDB: ...
+
+    def dice(self, mode: DiceMode) -> Dice: ...
+
+    def now(self) -> datetime: ...
+
+    def campaign_changed(self, change: CampaignChanged) -> None: ...
+
+    def on_campaign_changed(self, node: DOMNode, callback: ChangeCallback) -> None: ...
+
+    def take_preloaded_roster(self) -> Future[Any] | None: ...
+
+    def show_store_error(self, title: str, error: Exception) -> None: ...
+
+
+class NoDoor(RuntimeError):
+    """The screen runs in an app that is not ka-tui's (a test host)."""
+
+
+def door(node: DOMNode) -> Door:
+    """The app ``node`` runs in, as the door (the one typed accessor)."""
+    app = node.app
+    if not isinstance(app, Door):
+        raise NoDoor(f"{type(app).__name__} has no campaign open (not a ka-tui app)")
+    return app
