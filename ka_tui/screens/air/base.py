@@ -16,7 +16,8 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ka_tui.rules.core.dice import Dice, RandomDice
+from ka_tui.rules.core.dice import Dice
+from ka_tui.screens.door import Change, CampaignChanged, door
 from ka_tui.screens.air.runner import PendingStep, Runner
 from ka_tui.widgets.air_panel import AircraftPanel
 from ka_tui.widgets.hex_map import HexMap
@@ -43,22 +44,24 @@ class AirBase(Screen[None]):
         self._writes: list[tuple[int, str, dict[str, Any] | None, int]] = []
         self._writing = False
 
-    # -- the door to the app (one place; issue 9's door replaces it) ----------
+    # -- the door to the app (screens/door.py) ----------------------------------
 
     @property
     def dice(self) -> Dice:
-        injected: Dice | None = self._dice or getattr(self.app, "air_dice", None)
-        if injected is None:
-            self._dice = injected = RandomDice()
-        return injected
+        """The dice given to the screen, else the app's dice of the air mode
+        (``app.air_dice`` in tests, random in play)."""
+        return self._dice or door(self).dice("air")
 
     def campaign_db(self) -> CampaignDB:
-        db: CampaignDB = getattr(self.app, "campaign_db")()
-        return db
+        return door(self).campaign_db()
 
     @property
     def ascii(self) -> bool:
-        return bool(getattr(self.app, "ascii_glyphs", False))
+        return door(self).ascii_glyphs
+
+    def roster_changed(self) -> None:
+        """After the outcome was written back: the roster shows it (any thread)."""
+        door(self).campaign_changed(CampaignChanged(Change.ROSTER, source=self))
 
     # -- reading the map and writing the panes ---------------------------------
 

@@ -204,6 +204,7 @@ def end_battle(screen: AirScreen) -> None:
             except Exception as error:  # noqa: BLE001 - shown to the GM
                 screen.app.call_from_thread(screen._status, f"NOT ended: {error}")
                 return
+            screen.roster_changed()
             screen.app.call_from_thread(screen.show_loaded, None)
             screen.app.call_from_thread(screen._status,
                                         f"battle #{loaded.battle_id} ended; "

@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 
 from ka_tui.rules.air.aerobatics import FIGURES, FigureKind
 from ka_tui.screens.air.data import BattleInfo, MapChoice
+from ka_tui.screens.door import door
 from ka_tui.store.battles import Candidate
 
 SIDES = ("Blue", "Red", "Green", "Yellow")
@@ -162,8 +163,8 @@ class AirSetupScreen(ModalScreen[SetupChoice | None]):
             from ka_tui.store import maps
 
             try:
-                db = getattr(self.app, "campaign_db")()
-                saved = maps.save_map(db, name, text, map_id=choice.map_id)
+                saved = maps.save_map(door(self).campaign_db(), name, text,
+                                      map_id=choice.map_id)
             except Exception as error:  # noqa: BLE001 - shown at the map line
                 self.app.call_from_thread(self._map_saved, None, f"map NOT saved: {error}")
                 return
