@@ -26,7 +26,7 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 
-from ka_tui.screens.door import CampaignChanged, ChangeCallback, DiceMode
+from ka_tui.screens.door import AirPreset, CampaignChanged, ChangeCallback, DiceMode
 
 if TYPE_CHECKING:
     from ka_tui.rules.core.dice import Dice
@@ -189,6 +189,17 @@ class KaApp(App[None]):
     def on_campaign_changed(self, node: DOMNode, callback: ChangeCallback) -> None:
         """Call ``callback(change)`` on ``node`` after each campaign change."""
         self.campaign_signal.subscribe(node, callback)
+
+    def open_air_setup(self, preset: AirPreset) -> None:
+        """Mode 4 with its new-battle setup pre-filled (a mission's battle)."""
+        async def go() -> None:
+            from ka_tui.screens.air.screen import AirScreen
+
+            await self.switch_mode("air")
+            if isinstance(self.screen, AirScreen):
+                self.screen.open_setup(preset)
+
+        self.call_later(go)
 
     # -- campaign handle -------------------------------------------------
 

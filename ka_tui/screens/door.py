@@ -12,6 +12,8 @@ screen stacks, and never imports ``ka_tui.app``: it asks ``door(self)`` for
 - ``campaign_changed(change)``: after a write, so every mode that shows the
   campaign reads it again; modes subscribe with ``door(self).on_campaign_changed(
   self, callback)``. Safe to call from a worker thread;
+- ``open_air_setup(preset)``: switch to the air mode with its new-battle
+  setup pre-filled (a mission's battle, issue 15);
 - the roster's startup hooks (``take_preloaded_roster``, ``on_roster_ready``) and
   ``show_store_error``.
 
@@ -61,6 +63,16 @@ class CampaignChanged:
 ChangeCallback = Callable[[CampaignChanged], object]
 
 
+@dataclass(frozen=True)
+class AirPreset:
+    """A new air battle's setup pre-filled (issue 15: a mission's battle):
+    ``sides`` (aircraft id, side) preselected; the battle, once started, is
+    linked to ``mission_id``."""
+
+    mission_id: int | None
+    sides: tuple[tuple[int, str], ...]
+
+
 @runtime_checkable
 class Door(Protocol):
     """What a screen may ask of the app (``KaApp`` implements it)."""
@@ -78,6 +90,8 @@ class Door(Protocol):
     def campaign_changed(self, change: CampaignChanged) -> None: ...
 
     def on_campaign_changed(self, node: DOMNode, callback: ChangeCallback) -> None: ...
+
+    def open_air_setup(self, preset: AirPreset) -> None: ...
 
     def take_preloaded_roster(self) -> Future[Any] | None: ...
 

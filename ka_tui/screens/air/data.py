@@ -69,17 +69,19 @@ def load_battle(db: Any, battle_id: int) -> LoadedBattle:
 
 
 def start_battle(db: Any, units: Sequence[AirUnit], aircraft: dict[str, int],
-                 choice: MapChoice) -> LoadedBattle:
-    """The placed units (side, hex, facing, level, speed) as a new battle."""
-    from ka_tui.store import battles
+                 choice: MapChoice, mission_id: int | None = None) -> LoadedBattle:
+    """The placed units (side, hex, facing, level, speed) as a new battle; with
+    ``mission_id``, started from that mission and linked to it (one transaction)."""
+    from ka_tui.store import battles, missions
 
     places = [Placement(aircraft[u.id], u.side, u.hex, u.facing, u.altitude, u.speed)
               for u in units]
-    if choice.map_id is not None:
-        battle_id = battles.start_battle(db, places, map_id=choice.map_id)
+    where: dict[str, Any] = ({"map_id": choice.map_id} if choice.map_id is not None
+                             else {"map_text": choice.text, "map_name": choice.name})
+    if mission_id is None:
+        battle_id = battles.start_battle(db, places, **where)
     else:
-        battle_id = battles.start_battle(db, places, map_text=choice.text,
-                                         map_name=choice.name)
+        battle_id = missions.start_battle(db, mission_id, places, **where)
     return battles.load_battle(db, battle_id)
 
 

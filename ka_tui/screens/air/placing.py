@@ -15,6 +15,7 @@ from ka_tui.rules.air.battle_map import BattleMap, parse_map
 from ka_tui.rules.air.hexgrid import FACING_NAMES, Hex
 from ka_tui.rules.air.units import AirUnit
 from ka_tui.screens.air.setup import SIDES, SetupChoice
+from ka_tui.screens.door import AirPreset
 from ka_tui.widgets.hex_map import HexMap, MapAircraft
 
 # ``AirScreen`` (screens/air/screen.py), typed loosely: that module imports this one.
@@ -97,11 +98,11 @@ class Placement:
         _start(screen, self)
 
 
-def start_setup(screen: AirScreen) -> None:
-    _candidates(screen)
+def start_setup(screen: AirScreen, preset: AirPreset | None = None) -> None:
+    _candidates(screen, preset)
 
 
-def _candidates(screen: AirScreen) -> None:
+def _candidates(screen: AirScreen, preset: AirPreset | None) -> None:
     def run() -> None:
         from ka_tui.screens.air import data
 
@@ -115,12 +116,13 @@ def _candidates(screen: AirScreen) -> None:
         except Exception as error:  # noqa: BLE001 - shown to the GM
             screen.app.call_from_thread(screen._status, f"cannot read the maps: {error}")
             return
-        screen.app.call_from_thread(_pick, screen, cands, maps)
+        screen.app.call_from_thread(_pick, screen, cands, maps, preset)
 
     screen.run_worker(run, thread=True, group="air-load", exit_on_error=False)
 
 
-def _pick(screen: AirScreen, cands: list[object], maps: list[object]) -> None:
+def _pick(screen: AirScreen, cands: list[object], maps: list[object],
+          preset: AirPreset | None) -> None:
     from ka_tui.screens.air.setup import AirSetupScreen
 
     def chosen(choice: SetupChoice | None) -> None:
@@ -137,7 +139,8 @@ def _pick(screen: AirScreen, cands: list[object], maps: list[object]) -> None:
         hex_map.focus()
         screen.refresh_bindings()
 
-    screen.app.push_screen(AirSetupScreen(cands, maps), chosen)  # type: ignore[arg-type]
+    screen.app.push_screen(AirSetupScreen(cands, maps, preset),  # type: ignore[arg-type]
+                           chosen)
 
 
 def _start(screen: AirScreen, p: Placement) -> None:
@@ -148,10 +151,13 @@ def _start(screen: AirScreen, p: Placement) -> None:
         from ka_tui.screens.air import data
 
         try:
-            loaded = data.start_battle(screen.campaign_db(), units, aircraft, p.choice.map)
+            loaded = data.start_battle(screen.campaign_db(), units, aircraft, p.choice.map,
+                                       mission_id=p.choice.mission_id)
         except Exception as error:  # noqa: BLE001 - shown to the GM
             screen.app.call_from_thread(screen._status, f"battle NOT started: {error}")
             return
+        if p.choice.mission_id is not None:
+            screen.roster_changed()     # the mission view shows its new battle
         screen.app.call_from_thread(screen.show_loaded, loaded)
 
     screen.run_worker(run, thread=True, group="air-write", exit_on_error=False)

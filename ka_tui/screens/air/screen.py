@@ -28,6 +28,7 @@ from ka_tui.screens.air.typed import TypedInput
 from ka_tui.screens.air.keys import PALETTE_HELP, PLAN_BINDINGS, plan_key
 from ka_tui.screens.air.runner import PendingStep, Refused
 from ka_tui.screens.air import views
+from ka_tui.screens.door import AirPreset
 from ka_tui.screens.air.setup import SIDES
 from ka_tui.widgets.air_panel import AircraftPanel
 from ka_tui.widgets.hex_map import HexMap, MapAircraft, ReachMark
@@ -251,6 +252,12 @@ class AirScreen(TypedInput, BattleIO):
         from ka_tui.screens.air.placing import start_setup
 
         start_setup(self)
+
+    def open_setup(self, preset: AirPreset) -> None:
+        """The new-battle setup pre-filled (a mission's battle, issue 15)."""
+        from ka_tui.screens.air.placing import start_setup
+
+        start_setup(self, preset)
 
     def action_list_battles(self) -> None:
         from ka_tui.screens.air.placing import list_battles

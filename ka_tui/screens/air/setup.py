@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 
 from ka_tui.rules.air.aerobatics import FIGURES, FigureKind
 from ka_tui.screens.air.data import BattleInfo, MapChoice
-from ka_tui.screens.door import door
+from ka_tui.screens.door import AirPreset, door
 from ka_tui.store.battles import Candidate
 
 SIDES = ("Blue", "Red", "Green", "Yellow")
@@ -31,6 +31,7 @@ SIDES = ("Blue", "Red", "Green", "Yellow")
 class SetupChoice:
     picked: tuple[tuple[Candidate, str], ...]     # (aircraft, side)
     map: MapChoice
+    mission_id: int | None = None                 # a mission's battle (issue 15)
 
     @property
     def map_name(self) -> str:
@@ -68,13 +69,18 @@ class AirSetupScreen(ModalScreen[SetupChoice | None]):
     }
 
     def __init__(self, candidates: Sequence[Candidate],
-                 maps: Sequence[MapChoice]) -> None:
+                 maps: Sequence[MapChoice], preset: AirPreset | None = None) -> None:
         super().__init__()
         self.candidates = list(candidates)
         self.maps = list(maps)
         self.map_index = 0
-        self.sides: dict[int, str] = {}
+        self.sides: dict[int, str] = dict(preset.sides) if preset else {}
+        self.mission_id = preset.mission_id if preset else None
         self.message = ""
+        for c in self.candidates:
+            if c.aircraft_id in self.sides and (c.refusal or c.busy):
+                del self.sides[c.aircraft_id]
+                self.message = f"left out: {c.refusal or f'{c.name} already flies in {c.busy}'}"
 
     def compose(self) -> ComposeResult:
         with Vertical(id="air-setup-box"):
@@ -83,7 +89,9 @@ class AirSetupScreen(ModalScreen[SetupChoice | None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#air-setup-box").border_title = "New air battle: aircraft and sides"
+        self.query_one("#air-setup-box").border_title = (
+            "New air battle: aircraft and sides" if self.mission_id is None
+            else f"Mission #{self.mission_id}'s battle: aircraft and sides")
         options = self.query_one(OptionList)
         options.focus()
         options.highlighted = 0 if self.candidates else None
@@ -194,7 +202,7 @@ class AirSetupScreen(ModalScreen[SetupChoice | None]):
             return
         picked = tuple((c, self.sides[c.aircraft_id]) for c in self.candidates
                        if c.aircraft_id in self.sides)
-        self.dismiss(SetupChoice(picked, self.maps[self.map_index]))
+        self.dismiss(SetupChoice(picked, self.maps[self.map_index], self.mission_id))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -22,7 +22,7 @@ from textual.widgets import ContentSwitcher, Footer, Header, Input, Static
 
 from ka_tui.rules.campaign.missions import MissionKind
 from ka_tui.screens.campaign import view
-from ka_tui.screens.door import CampaignChanged, Change, door
+from ka_tui.screens.door import AirPreset, CampaignChanged, Change, door
 from ka_tui.store import campaign_state, journal, missions
 from ka_tui.store.damage import load_failure
 from ka_tui.store.errors import StoreError
@@ -342,12 +342,18 @@ class MissionScreen(Screen[None]):
         Binding("escape", "close", "Back", id="mission.close"),
         Binding("e", "edit", "Edit", id="mission.edit"),
         Binding("d", "debrief", "Debrief", id="mission.debrief"),
+        Binding("s", "fly", "Battle", id="mission.battle"),
         Binding("b", "link('battle')", "Link battle", id="mission.link"),
         Binding("f", "link('fight')", "Link fight", show=False, id="mission.link_fight"),
         Binding("a", "abort", "Abort", id="mission.abort"),
         Binding("n", "note", "Note", id="mission.note"),
         Binding("x", "markdown", "Markdown", id="mission.markdown"),
     ]
+
+    PALETTE_HELP = {
+        "mission.battle": "Start the mission's air battle: the air mode's setup opens with "
+                          "its aircraft on side Blue; the battle is linked to the mission",
+    }
 
     DEFAULT_CSS = """
     MissionScreen VerticalScroll { padding: 0 1; }
@@ -367,6 +373,8 @@ class MissionScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.sub_title = "Mission"
+        door(self).on_campaign_changed(
+            self, lambda change: None if change.source is self else self.load())
         self.load()
 
     def load(self) -> None:
@@ -410,6 +418,14 @@ class MissionScreen(Screen[None]):
         if self._planned() and self.mission is not None:
             lines = missions.debrief_of(door(self).campaign_db(), self.mission_id).lines
             self.app.push_screen(DebriefForm(self.mission, lines), self._done)
+
+    def action_fly(self) -> None:
+        """The mission's battle: mode 4's setup with its aircraft on Blue (the
+        GM adds the other side); once started, the battle is in the mission."""
+        if not self._planned() or self.mission is None:
+            return
+        door(self).open_air_setup(AirPreset(
+            self.mission_id, tuple((a, "Blue") for a in self.mission.aircraft_ids)))
 
     def action_link(self, what: str) -> None:
         """Link the newest battle (or close-combat fight) not yet in a mission
