@@ -29,7 +29,7 @@ def test_parse(text: str, expr: DiceExpr) -> None:
 
 
 @pytest.mark.parametrize("text, part", [
-    ("", "empty"), ("2x6", "not part"), ("2d6 @", "needs a total"), ("2d1", "2 to 100"),
+    ("", "empty"), ("2x6", "not part"), ("2d6 @", "needs a total"), ("2d1", "not a die"), ("2d7", "d7 is not a die"),
     ("+3", "no dice"), ("2d6 @7 @8", "one check"), ("31d6", "at most 30"),
     ("2d6 3", "join terms"), ("3", "a modifier needs a sign"), ("2d6+1 >=4", "does nothing"),
     ("2d6 >=7", "no die"),

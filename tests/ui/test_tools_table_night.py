@@ -27,3 +27,126 @@ def test_item3_without_a_terminal_says_so_and_exits_2(tmp_path: Path) -> None:
     assert "needs a terminal" in run.stderr and "ssh -t" in run.stderr
     assert "Traceback" not in run.stderr
     assert time.monotonic() - started < 60
+
+
+# --------------------------------------------------------------- the roller
+
+from fractions import Fraction  # noqa: E402
+
+from textual.widgets import Input, Select  # noqa: E402
+
+from ka_tui.rules.core.any_dice import dice_odds, parse_dice  # noqa: E402
+from ka_tui.rules.core.dice import RandomDice  # noqa: E402
+from ka_tui.rules.core.odds import percent  # noqa: E402
+from ka_tui.screens.roller.screen import NOBODY, RollerScreen  # noqa: E402
+from ka_tui.widgets.dice_panel import DicePanel, OddsView  # noqa: E402
+from tests.ui.pilot_helpers import rows, settle  # noqa: E402
+from tests.ui.test_roller import (  # noqa: E402
+    SIZE, character_id, choose, field_error, make_app, open_roller, skill_key, type_into,
+)
+
+
+def _versus_ids(screen: RollerScreen) -> list[object]:
+    select = screen.query_one("#select-versus", Select)
+    return [value for _, value in select._options]
+
+
+async def test_item14_opposed_defaults_to_the_same_skill_and_never_himself(
+        demo_db: Path) -> None:
+    """S0 §Close combat 4: Close Combat against Close Combat. Picking Olga as
+    the opponent of Mike's Close Combat picks her Close Combat (it used to be
+    her first skill, Ground-attack Piloting); Mike is not in his own versus list."""
+    app = make_app(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_roller(pilot)
+        mike, olga = character_id(screen, "Mike Dunn"), character_id(screen, "Olga Petrova")
+        await choose(pilot, screen, "who", mike)
+        await choose(pilot, screen, "skill", skill_key(screen, "Mike Dunn", "Close Combat"))
+        assert mike not in _versus_ids(screen) and olga in _versus_ids(screen)
+        await choose(pilot, screen, "versus", olga)
+        assert screen.query_one("#select-vskill", Select).value == \
+            skill_key(screen, "Olga Petrova", "Close Combat")
+        assert screen.setup is not None and screen.setup.b is not None
+        assert screen.setup.b.what == "Close Combat"
+        # A's skill changes: B follows when he has it (Weapons is a Base skill of both)
+        await choose(pilot, screen, "skill", skill_key(screen, "Mike Dunn", "Weapons"))
+        assert screen.query_one("#select-vskill", Select).value == \
+            skill_key(screen, "Olga Petrova", "Weapons")
+        # the roller becomes the opponent: the opponent goes back to nobody
+        await choose(pilot, screen, "who", olga)
+        assert olga not in _versus_ids(screen)
+        assert screen.query_one("#select-versus", Select).value == NOBODY
+
+
+async def test_item21_empty_campaign_r_says_why_nothing_rolls(db_path: Path) -> None:
+    """No characters: the pool field's placeholder reads as an instruction,
+    and ``r`` says why nothing was rolled, in the result panel and at the field."""
+    app = make_app(db_path, RandomDice(1))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_roller(pilot)
+        assert screen.query_one("#input-pool_a", Input).placeholder.startswith("type")
+        await pilot.press("r")
+        await settle(pilot)
+        panel = screen.query_one(DicePanel)
+        assert panel.border_title == "Cannot roll"
+        assert "roster" in str(panel.query_one("#dice-head").render())
+        assert "type dice" in field_error(screen, "field-pool-a")
+    assert rows(db_path, "SELECT count(*) FROM roll_log") == [(0,)]
+
+
+async def test_item24_any_dice_odds_typed_faces_and_the_log(demo_db: Path) -> None:
+    """``2d6+1 @8`` was refused ("d6 is not a skill die"); R-2: a total at or
+    above the target succeeds. Exact odds before, typed faces, the log."""
+    app = make_app(demo_db, RandomDice(3))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_roller(pilot)
+        await type_into(pilot, screen, "pool_a", "2d6+1 @8")
+        assert field_error(screen, "field-pool-a") == ""
+        assert screen.query_one(OddsView).lines[0] == "2d6+1 @8 · pass 58.3% · mean 8.0"
+        await type_into(pilot, screen, "faces", "3 9")
+        assert "9 is not a face of a d6" in field_error(screen, "field-faces")
+        await type_into(pilot, screen, "faces", "3 4")
+        await pilot.press("enter")
+        await settle(pilot)
+        await type_into(pilot, screen, "pool_a", "4d6 >=4")
+        assert screen.query_one(OddsView).lines[0] == "4d6 >=4 · dice at 4+ · mean 2.0"
+        await pilot.press("r")
+        await settle(pilot)
+    logged = rows(demo_db, "SELECT pool, faces, result FROM roll_log ORDER BY id")
+    assert logged[0] == ("2d6+1 @8", "[[6, 3], [6, 4]]",
+                         "PASS: 3+4+1 = 8 vs 8 → success (margin +0)")
+    assert logged[1][0] == "4d6 >=4" and "at 4+" in logged[1][2]
+
+
+async def test_item24_piloting_check_with_named_modifiers_r2(demo_db: Path) -> None:
+    """A 2d6 check from Arthur's Piloting rating with a named modifier: the
+    engine's TargetNumber, rendered in the odds and the log (R-2)."""
+    app = make_app(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_roller(pilot)
+        arthur = character_id(screen, "Arthur Hale")
+        await choose(pilot, screen, "who", arthur)
+        await choose(pilot, screen, "skill", "check:piloting")
+        character = screen.data.character(arthur)
+        assert character is not None
+        rating = next(c.skill.number for c in character.choices if c.check == "piloting")
+        assert screen.query_one("#input-pool_a", Input).value == f"2d6 @{rating}"
+        assert screen.query_one("#field-mods").display
+        mods = screen.query_one("#input-mods", Input)
+        mods.focus()
+        await pilot.press(*"+2 long range")
+        await settle(pilot)
+        target = rating + 2
+        p = dice_odds(parse_dice(f"2d6 @{target}")).p_pass
+        assert p is not None and p < Fraction(1)
+        lines = screen.query_one(OddsView).lines
+        assert lines[0].startswith(f"2d6 @{target} · pass {percent(p)}")
+        assert lines[1] == (f"target {rating} (arthur hale piloting, R-2) "
+                            f"+ 2 (long range, GM) = {target}")
+        await type_into(pilot, screen, "faces", "6 6")
+        await pilot.press("enter")
+        await settle(pilot)
+    (what, result, explanation), = rows(demo_db,
+                                        "SELECT what, result, explanation FROM roll_log")
+    assert what == "piloting check · table dice" and result.startswith("PASS")
+    assert "long range, GM" in explanation

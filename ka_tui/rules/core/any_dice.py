@@ -28,7 +28,8 @@ from ka_tui.rules.core.dice import Dice
 from ka_tui.rules.core.target import TargetNumber
 
 MAX_DICE = 30
-MAX_SIDES = 100
+# The dice a table has (a d7 is a typo, not a die).
+TABLE_DICE: tuple[int, ...] = (2, 3, 4, 6, 8, 10, 12, 20, 100)
 MAX_ABS_MODIFIER = 100
 EXAMPLE = "2d6+1 @8"
 
@@ -139,8 +140,9 @@ def parse_dice(text: str) -> DiceExpr:
             sides = int(sides_text)
             if count < 1:
                 raise DiceNotationError(f"'{word}': at least one die", col)
-            if not 2 <= sides <= MAX_SIDES:
-                raise DiceNotationError(f"'{word}': a die has 2 to {MAX_SIDES} sides", col)
+            if sides not in TABLE_DICE:
+                known = " ".join(f"d{d}" for d in TABLE_DICE)
+                raise DiceNotationError(f"'{word}': d{sides} is not a die ({known})", col)
             groups.append((count, sides))
         else:
             if sign is None:
