@@ -150,3 +150,38 @@ async def test_item24_piloting_check_with_named_modifiers_r2(demo_db: Path) -> N
                                         "SELECT what, result, explanation FROM roll_log")
     assert what == "piloting check · table dice" and result.startswith("PASS")
     assert "long range, GM" in explanation
+
+
+async def test_item25_strike_a_mistaken_roll_and_undo_the_last(demo_db: Path) -> None:
+    """``u`` strikes the newest standing roll; ``d`` on a log row strikes it or
+    stands it again. Struck rolls stay in the log, marked, with who and when."""
+    app = make_app(demo_db, RandomDice(5))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_roller(pilot)
+        await type_into(pilot, screen, "pool_a", "2d6 @7")
+        for _ in range(3):
+            await pilot.press("r")
+            await settle(pilot)
+        await pilot.press("u")
+        await settle(pilot)
+        await pilot.press("u")
+        await settle(pilot)
+        struck = rows(demo_db, "SELECT id, struck_at, struck_by FROM roll_log "
+                               "WHERE struck_at IS NOT NULL ORDER BY id")
+        assert [r[0] for r in struck] == [2, 3]
+        assert all(r[1] == "2026-03-01T20:15:00Z" and r[2] for r in struck)
+        pane = screen.query_one("#log")
+        assert "STRUCK" in str(pane.table.get_row("3")[3])
+        screen.action_focus_log()  # the log: the cursor is on the newest roll (#3)
+        await pilot.pause()
+        await pilot.press("d")  # stands it again
+        await settle(pilot)
+        assert rows(demo_db, "SELECT struck_at FROM roll_log WHERE id = 3") == [(None,)]
+        await pilot.press("up", "up", "d")  # roll #1
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "STRUCK by" in str(screen.query_one(DicePanel).query_one("#dice-lines").render())
+    assert rows(demo_db, "SELECT count(*) FROM roll_log") == [(3,)]  # nothing deleted
+    assert [r[0] for r in rows(demo_db, "SELECT id FROM roll_log WHERE struck_at IS NOT NULL "
+                                        "ORDER BY id")] == [1, 2]

@@ -15,6 +15,7 @@ house rules saved in settings, the roster edited) reads it again.
 
 from __future__ import annotations
 
+import getpass
 import threading
 from collections.abc import Callable
 from datetime import datetime
@@ -47,7 +48,9 @@ from ka_tui.screens.door import CampaignChanged, Change, door
 from ka_tui.screens.roller.fields import FACE_CHARS, POOL_CHARS, PickRow, RollTextField
 from ka_tui.store.damage import load_failure
 from ka_tui.store.errors import StoreError
-from ka_tui.store.roll_log import LoggedRoll, RollEntry, append_roll, count_rolls, query_rolls
+from ka_tui.store.roll_log import (
+    LoggedRoll, RollEntry, append_roll, count_rolls, last_standing_roll, query_rolls, strike_roll,
+)
 from ka_tui.store.roller_reads import load_roller_data
 from ka_tui.widgets.dice_panel import DicePanel, OddsView, any_dice_lines, opposed_lines
 from ka_tui.widgets.dice_panel import unopposed_lines
@@ -83,6 +86,8 @@ class RollerScreen(Screen[None]):
         Binding("l", "focus_log", "Log", show=False, id="roller.log"),
         Binding("z", "zoom_log", "Big log", show=False, id="roller.zoom_log"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="roller.reload"),
+        Binding("d,delete", "strike", "Strike", show=False, id="roller.strike"),
+        Binding("u", "undo_last", "Undo roll", id="roller.undo_last"),
     ]
 
     PALETTE_HELP = {
@@ -95,6 +100,10 @@ class RollerScreen(Screen[None]):
         "roller.log": "Move to the roll log (enter shows a roll in full)",
         "roller.zoom_log": "Show the roll log on the whole screen (again to go back)",
         "roller.reload": "Read characters, skills and house rules from the campaign again",
+        "roller.strike": "Strike the roll under the log's cursor (kept, marked struck; "
+                         "again to stand it again)",
+        "roller.undo_last": "Undo the last roll: strike the newest standing roll (kept, "
+                            "marked struck, with who and when)",
     }
 
     def __init__(self, *, dice: Dice | None = None,
@@ -649,10 +658,66 @@ class RollerScreen(Screen[None]):
     def on_roll_log_pane_picked(self, event: RollLogPane.Picked) -> None:
         roll = event.roll
         when = roll.time.astimezone().strftime("%Y-%m-%d %H:%M")
+        struck = ()
+        if roll.struck_at is not None:
+            at = datetime.fromisoformat(roll.struck_at.replace("Z", "+00:00"))
+            struck = (f"STRUCK by {roll.struck_by or '?'} at "
+                      f"{at.astimezone().strftime('%Y-%m-%d %H:%M')} (d stands it again)",)
         self.query_one(DicePanel).show_lines(
             f"Logged roll #{roll.id} · {when}",
             f"{roll.who} · {roll.what} · {roll.pool} · faces {roll.faces_text} → {roll.result}",
-            roll.explanation)
+            (*struck, *roll.explanation))
+
+    # -- striking a mistaken roll (issue 12 item 25) --------------------------------------
+
+    def action_strike(self) -> None:
+        """Strike the roll under the log's cursor, or stand a struck one again."""
+        roll = self.query_one(RollLogPane).current()
+        if roll is None:
+            self.notify("No roll in the log to strike.", title="Roll log", severity="warning")
+            return
+        self.strike(roll.id, undo=roll.struck)
+
+    def action_undo_last(self) -> None:
+        self.strike(None, undo=False)
+
+    @work(thread=True, group="roll-log-write", exit_on_error=False)
+    def strike(self, roll_id: int | None, *, undo: bool) -> None:
+        at = self.now()
+        try:
+            with self._write_lock:
+                db = self.campaign_db()
+                if roll_id is None:
+                    last = last_standing_roll(db)
+                    if last is None:
+                        self.app.call_from_thread(self.notify, "No roll to undo.",
+                                                  title="Roll log", severity="warning")
+                        return
+                    roll_id = last.id
+                roll = strike_roll(db, roll_id, by=_login(), at=at, undo=undo)
+        except StoreError as error:
+            self.app.call_from_thread(self.notify, str(error), title="Not struck",
+                                      severity="error")
+            return
+        self.app.call_from_thread(self._struck, roll)
+
+    def _struck(self, roll: LoggedRoll) -> None:
+        self.query_one(RollLogPane).replace_roll(roll)
+        door(self).campaign_changed(CampaignChanged(Change.ROLLS, self))
+        if roll.struck:
+            text = f"Roll #{roll.id} struck ({roll.who}); d on it stands it again."
+        else:
+            text = f"Roll #{roll.id} stands again."
+        self.query_one(DicePanel).show_message(text, title="Roll log")
+        self.notify(text, title="Roll log", timeout=4)
+        self.post_message(RollerScreen.RollStruck(roll))
+
+    class RollStruck(Message):
+        """Posted after a roll is struck or stood again (tests wait for it)."""
+
+        def __init__(self, roll: LoggedRoll) -> None:
+            super().__init__()
+            self.roll = roll
 
     # -- actions ------------------------------------------------------------------------------
 
@@ -712,6 +777,14 @@ def _same_pool(spec: PoolSpec, text: str, choice: RollChoice, character: RollerC
         return parse_pool(notation_for(choice, base_number)) == spec
     except NotationError:
         return False
+
+
+def _login() -> str:
+    """Who strikes a roll: the login name (several GMs may share a campaign over SSH)."""
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "GM"
 
 
 def _matches(roll: LoggedRoll, text: str) -> bool:
