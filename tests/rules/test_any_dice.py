@@ -61,6 +61,7 @@ def test_roll_with_typed_faces_and_margin() -> None:
     rolled = roll_dice(parse_dice("2d6+1 @8"), ScriptedDice.of([3, 4]))
     assert (rolled.total, rolled.passed) == (8, True)
     assert rolled.summary() == "3+4+1 = 8 vs 8 → success (margin +0)"
+    assert rolled.short() == "PASS 8 vs 8 (+0)"
 
 
 def test_r2_rating_check_names_every_modifier() -> None:

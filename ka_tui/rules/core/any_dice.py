@@ -240,6 +240,16 @@ class DiceRoll:
     counted: int | None
     passed: bool | None
 
+    def short(self) -> str:
+        """The log's result column: ``PASS 8 vs 8 (+0)``, ``2 at 4+``, ``total 17``."""
+        if self.counted is not None:
+            return f"{self.counted} at {self.expr.face_at_least}+"
+        if self.passed is None:
+            return f"total {self.total}"
+        margin = self.total - (self.expr.at_least or 0)
+        return f"{'PASS' if self.passed else 'FAIL'} {self.total} vs {self.expr.at_least} " \
+               f"({margin:+d})"
+
     def summary(self) -> str:
         """One line for the log: ``2d6+1: 4+5+1 = 10 vs 8 → success``."""
         shown = "+".join(str(f) for _, f in self.faces)

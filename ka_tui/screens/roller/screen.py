@@ -87,7 +87,7 @@ class RollerScreen(Screen[None]):
         Binding("z", "zoom_log", "Big log", show=False, id="roller.zoom_log"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="roller.reload"),
         Binding("d,delete", "strike", "Strike", show=False, id="roller.strike"),
-        Binding("u", "undo_last", "Undo roll", id="roller.undo_last"),
+        Binding("u", "undo_last", "Undo", id="roller.undo_last"),
     ]
 
     PALETTE_HELP = {
@@ -587,10 +587,8 @@ class RollerScreen(Screen[None]):
         faces = tuple(recording.used)
         origin = "Faces typed from the table's dice" if typed else "Faces rolled by ka-tui"
         what = setup.what + (" · table dice" if typed else "")
-        verdict = summary if rolled.passed is None else \
-            f"{'PASS' if rolled.passed else 'FAIL'}: {summary}"
-        self.write_log(RollEntry(setup.who, what, setup.expr.render(), faces, verdict,
-                                 (origin, *lines)))
+        self.write_log(RollEntry(setup.who, what, setup.expr.render(), faces, rolled.short(),
+                                 (origin, summary, *lines)))
         return True
 
     def _entry(self, setup: Setup, faces: tuple[tuple[int, int], ...], summary: str,
