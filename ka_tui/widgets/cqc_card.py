@@ -8,10 +8,16 @@ the widget shows the engine's "spent / left" figure and its reasons and
 computes no rule itself. The screen asks ``errors`` before accepting a card.
 
 Keys: ``a d f s e c`` pick the action row (Attack, Defence, Feint, diSarm,
-Evade, Control), ``up/down`` move, ``1`` adds a Basic, ``3`` a Deliberate,
-``S`` makes it the Special, ``-`` takes the last one off, ``0`` clears the
-row, ``x`` clears the card, ``w`` the weapon, ``t`` what a Disarm takes,
-``g`` disengage, ``o`` the card against the next opponent.
+Evade, Control), ``up/down`` move, ``b`` (or ``+``) adds a Basic, ``D`` a
+Deliberate, ``S`` makes it the Special, ``-`` takes the last one off,
+``delete`` clears the row, ``x`` clears the card, ``w`` the weapon, ``t``
+what a Disarm takes, ``g`` disengage, ``o`` the card against the next
+opponent. No digit: the app's keys rule (a digit switches mode except in a
+text field) holds on the card too (issue 12 item 2), so a GM pressing ``1``
+for the roster never adds an action to a hidden card.
+
+``load(..., weapon=)`` starts the cards with a weapon already chosen (the
+screen passes the fighter's choice of his last round, issue 12 item 13).
 """
 
 from __future__ import annotations
@@ -98,11 +104,11 @@ class CqcCardEditor(Widget, can_focus=True):
                   id=f"cqc_card.row_{kind.value}") for k, kind in ROW_KEYS.items()),
         Binding("up", "move(-1)", "Row up", show=False, id="cqc_card.up"),
         Binding("down", "move(1)", "Row down", show=False, id="cqc_card.down"),
-        Binding("1", "add('basic')", "Basic", id="cqc_card.basic"),
-        Binding("3", "add('deliberate')", "Deliberate", id="cqc_card.deliberate"),
+        Binding("b,plus", "add('basic')", "Basic", id="cqc_card.basic"),
+        Binding("D", "add('deliberate')", "Deliberate", id="cqc_card.deliberate"),
         Binding("S", "add('special')", "Special", id="cqc_card.special"),
         Binding("minus,backspace", "remove", "Take one off", show=False, id="cqc_card.remove"),
-        Binding("0", "clear_row", "Clear row", show=False, id="cqc_card.clear_row"),
+        Binding("delete", "clear_row", "Clear row", show=False, id="cqc_card.clear_row"),
         Binding("x", "clear_card", "Clear card", show=False, id="cqc_card.clear_card"),
         Binding("w", "weapon", "Weapon", show=False, id="cqc_card.weapon"),
         Binding("t", "disarm_pick", "Disarm takes", show=False, id="cqc_card.disarm_pick"),
@@ -144,8 +150,9 @@ class CqcCardEditor(Widget, can_focus=True):
     # -- state ------------------------------------------------------------
 
     def load(self, fight: Fight, owner: str, options: CqcOptions,
-             cards: Sequence[CqcCard] = ()) -> None:
-        """Start ``owner``'s card(s) for the round of ``fight`` (blank, or ``cards``)."""
+             cards: Sequence[CqcCard] = (), *, weapon: str | None = None) -> None:
+        """Start ``owner``'s card(s) for the round of ``fight`` (blank, or
+        ``cards``); blank cards attack with ``weapon`` when he still holds it."""
         self.fight, self.options = fight, options
         opponents = fight.opponents_of(owner)
         if options.multi_opponent is MultiOpponent.EACH:
@@ -153,7 +160,9 @@ class CqcCardEditor(Widget, can_focus=True):
         else:
             against = opponents
         given = {c.against: c for c in cards}
-        self.draft = Draft(owner, tuple(given.get(o, CqcCard(owner, o)) for o in against))
+        held = weapon if weapon is not None and fight.fighter(owner).weapon(weapon) else None
+        self.draft = Draft(owner, tuple(given.get(o, CqcCard(owner, o, weapon=held))
+                                        for o in against))
         self.row = 0
         self.index = 0
         self.refusal = ""
