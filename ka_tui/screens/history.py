@@ -63,7 +63,7 @@ class HistoryScreen(Screen[None]):
 
     def __init__(self, log: LogRef) -> None:
         super().__init__()
-        self.log = log
+        self.log_ref = log
         self.history: History | None = None
         self.section = 0
 
@@ -74,15 +74,15 @@ class HistoryScreen(Screen[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        what = "Fight" if self.log.kind.value == "fight" else "Battle"
-        self.sub_title = f"History · {what} #{self.log.id}"
+        what = "Fight" if self.log_ref.kind.value == "fight" else "Battle"
+        self.sub_title = f"History · {what} #{self.log_ref.id}"
         self.query_one("#history", VerticalScroll).focus()
         self.load()
 
     @work(thread=True, exclusive=True, group="history-load", exit_on_error=False)
     def load(self) -> None:
         try:
-            history = history_of(door(self).campaign_db(), self.log)
+            history = history_of(door(self).campaign_db(), self.log_ref)
         except Exception as error:  # noqa: BLE001 — any failure: one message
             self.app.call_from_thread(self._status, f"Cannot read the history: {error}", True)
             return

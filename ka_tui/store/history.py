@@ -200,14 +200,15 @@ def fight_history(db: Any, fight_id: int) -> History:
 
 
 def last_weapons(db: Any, fight_id: int) -> dict[str, str | None]:
-    """Each fighter's Attack weapon on his last card (issue 12 item 13): the
-    next round's card starts with it (None: unarmed)."""
+    """Each fighter's Attack weapon on his last card with an Attack (issue 12
+    item 13): the next round's card starts with it (None: unarmed)."""
     out: dict[str, str | None] = {}
     for e in ev.events(db, LogRef.fight(fight_id)):
         if e.kind == cqc_log.FightEventKind.CARD:
-            cards = e.payload.get("cards") or []
-            if cards:
-                out[str(e.payload.get("owner"))] = cards[0].get("weapon")
+            attacking = [c for c in e.payload.get("cards") or []
+                         if any(line[0] == "attack" for line in c.get("lines", []))]
+            if attacking:  # a card without an Attack names no weapon: the choice stands
+                out[str(e.payload.get("owner"))] = attacking[0].get("weapon")
     return out
 
 

@@ -16,12 +16,16 @@ opponent. No digit: the app's keys rule (a digit switches mode except in a
 text field) holds on the card too (issue 12 item 2), so a GM pressing ``1``
 for the roster never adds an action to a hidden card.
 
-``load(..., weapon=)`` starts the cards with a weapon already chosen (the
-screen passes the fighter's choice of his last round, issue 12 item 13).
+The weapon (``w``) is the fighter's choice for his Attacks: a card carries
+it while it has an Attack (S0 §2.2: a weapon goes with an Attack), so the
+choice is never lost when the Attack row is cleared and filled again.
+``load(..., weapon=)`` starts with a choice already made (the screen passes
+the one of his last round, issue 12 item 13).
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -146,6 +150,7 @@ class CqcCardEditor(Widget, can_focus=True):
         self.draft: Draft | None = None
         self.refusal = ""
         self.ascii_glyphs = ascii_glyphs
+        self.weapon_choice: str | None = None  # his Attacks' weapon (None: unarmed)
 
     # -- state ------------------------------------------------------------
 
@@ -161,8 +166,8 @@ class CqcCardEditor(Widget, can_focus=True):
             against = opponents
         given = {c.against: c for c in cards}
         held = weapon if weapon is not None and fight.fighter(owner).weapon(weapon) else None
-        self.draft = Draft(owner, tuple(given.get(o, CqcCard(owner, o, weapon=held))
-                                        for o in against))
+        self.weapon_choice = next((c.weapon for c in cards if c.weapon), held)
+        self.draft = Draft(owner, tuple(given.get(o, CqcCard(owner, o)) for o in against))
         self.row = 0
         self.index = 0
         self.refusal = ""
@@ -199,9 +204,14 @@ class CqcCardEditor(Widget, can_focus=True):
             return f"spent {b.spent} / {b.pool}, {b.over} over"
         return f"spent {b.spent} / {b.pool}, left {b.left}"
 
+    def _armed(self, card: CqcCard) -> CqcCard:
+        """The card with his weapon choice when it has an Attack, else none."""
+        weapon = self.weapon_choice if card.count(ActionKind.ATTACK) else None
+        return card if card.weapon == weapon else replace(card, weapon=weapon)
+
     def _set_card(self, card: CqcCard) -> None:
         assert self.draft is not None
-        self.draft = self.draft.with_card(self.index, card)
+        self.draft = self.draft.with_card(self.index, self._armed(card))
         self.refusal = ""
         self._changed()
 
@@ -262,7 +272,8 @@ class CqcCardEditor(Widget, can_focus=True):
             self.app.bell()
             self.refresh()
             return
-        self._set_card(replace(self.card, weapon=self._cycle(self.card.weapon, names)))
+        self.weapon_choice = self._cycle(self.weapon_choice, names)
+        self._set_card(self.card)
 
     def action_disarm_pick(self) -> None:
         assert self.fight is not None
@@ -286,12 +297,12 @@ class CqcCardEditor(Widget, can_focus=True):
     # -- drawing ----------------------------------------------------------
 
     def get_content_height(self, container: object, viewport: object, width: int) -> int:
-        return len(self._lines())
+        return len(self._lines(width))
 
     def render(self) -> Content:
-        return Content("\n").join(self._lines())
+        return Content("\n").join(self._lines(self.content_region.width))
 
-    def _lines(self) -> list[Content]:
+    def _lines(self, width: int = 0) -> list[Content]:
         if self.draft is None or self.fight is None:
             return [Content("No card to fill in.")]
         me, card = self.fighter, self.card
@@ -329,7 +340,7 @@ class CqcCardEditor(Widget, can_focus=True):
             if here:
                 line = line.stylize("reverse", 0, 2)
             out.append(line)
-        weapon = me.weapon(card.weapon)
+        weapon = me.weapon(self.weapon_choice)
         armed = f"{weapon.name} (damage {weapon.damage})" if weapon else \
             f"unarmed (Strength {me.strength})"
         out.append(Content.assemble(
@@ -347,11 +358,15 @@ class CqcCardEditor(Widget, can_focus=True):
                                     Content(self.budget_text()).stylize(budget_style),
                                     Content(f"{kept} · unspent AP are lost (S0 §2)")
                                     .stylize("$text-muted")))
+        # issue 12 item 9: the reason reads whole at 80 columns (wrapped)
+        wrap = max(20, width) if width > 0 else 10_000
         if errors:
             cross = "x" if self.ascii_glyphs else "✗"
-            out.append(Content(f"{cross} {errors[0].message}").stylize("bold $error"))
+            out += [Content(line).stylize("bold $error")
+                    for line in textwrap.wrap(f"{cross} {errors[0].message}", wrap)]
         elif self.refusal:
-            out.append(Content(self.refusal).stylize("$warning"))
+            out += [Content(line).stylize("$warning")
+                    for line in textwrap.wrap(self.refusal, wrap)]
         else:
             tick = "ok" if self.ascii_glyphs else "✓"
             out.append(Content(f"{tick} a valid card: enter to hand it in").stylize("$success"))

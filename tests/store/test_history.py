@@ -63,11 +63,15 @@ def test_s0_3_a_card_not_yet_revealed_stays_masked_in_the_history(db: CampaignDB
     assert h.sections[-1].title == "Now"
 
 
-def test_last_weapon_per_fighter(db: CampaignDB) -> None:  # noqa: F811
+def test_last_weapon_per_fighter_from_his_last_card_with_an_attack(
+        db: CampaignDB) -> None:  # noqa: F811
+    """S0 §2.2: a weapon goes with an Attack; a round without one keeps the choice."""
     fight_id, p = started(db)
     mike, olga = p.fight.order
     play_round(db, fight_id, {mike: dict(attack="1d", weapon="Sten gun"),
-                              olga: dict(feint="1b")}, MIKE_WINS + [2, 12])
+                              olga: dict(attack="1b", weapon="TT pistol")}, MIKE_WINS + [2, 12])
+    assert history.last_weapons(db, fight_id) == {mike: "Sten gun", olga: "TT pistol"}
+    play_round(db, fight_id, {mike: dict(feint="1b"), olga: dict(attack="1b")}, MIKE_WINS)
     assert history.last_weapons(db, fight_id) == {mike: "Sten gun", olga: None}
 
 

@@ -276,11 +276,17 @@ class CombatScreen(Screen[None]):
         content = Content(text).stylize("bold $error" if error else "$text-muted")
         self.query_one("#status", Static).update(content)
 
+    def _dice_error(self, message: str | None) -> None:
+        """The dice field's error, re-laid out so a long one wraps whole at 80
+        columns (issue 12 item 9) instead of being cut."""
+        self.query_one("#field-dice", RollTextField).set_error(message)
+        self.query_one("#field-dice .ff-error", Static).refresh(layout=True)
+
     def _dice_field(self, on: bool, placeholder: str = "") -> None:
         field = self.query_one("#field-dice", RollTextField)
         field.display = on
         field.input.value = ""
-        field.set_error(None)
+        self._dice_error(None)
         if placeholder:
             field.input.placeholder = placeholder
         if on:
@@ -552,7 +558,7 @@ class CombatScreen(Screen[None]):
         if self.view_step == 4:
             self._hint_next_die(value)
         elif self.view_step == 1:
-            self.query_one("#field-dice", RollTextField).set_error(None)
+            self._dice_error(None)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id != "input-dice":
@@ -575,7 +581,7 @@ class CombatScreen(Screen[None]):
         field = self.query_one("#field-dice", RollTextField)
         faces = _numbers(text)
         if faces is None:
-            field.set_error("type numbers: the faces in order")
+            self._dice_error("type numbers: the faces in order")
             self.app.bell()
             return
         self._initiative(ScriptedDice.of(faces), typed=True)
@@ -591,11 +597,11 @@ class CombatScreen(Screen[None]):
                       else initiative_order(p.start.fighters, dice, p.rules))
         except DiceError as error:
             more = error.reason is DiceFault.EXHAUSTED
-            field.set_error(f"more faces needed: next a d{error.sides}" if more else str(error))
+            self._dice_error(f"more faces needed: next a d{error.sides}" if more else str(error))
             self.app.bell()
             return
         if typed and isinstance(dice, ScriptedDice) and not dice.exhausted:
-            field.set_error(f"{len(dice.faces)} face(s) too many")
+            self._dice_error(f"{len(dice.faces)} face(s) too many")
             self.app.bell()
             return
         from ka_tui.store import fights
@@ -620,7 +626,7 @@ class CombatScreen(Screen[None]):
             return
         field = self.query_one("#field-dice", RollTextField)
         faces, problem, nxt = self._faces_state(text)
-        field.set_error(problem or None)
+        self._dice_error(problem or None)
         if problem:
             self._status(problem, error=True)
         elif nxt is None:
@@ -657,11 +663,11 @@ class CombatScreen(Screen[None]):
         field = self.query_one("#field-dice", RollTextField)
         faces, problem, nxt = self._faces_state(text)
         if problem or faces is None:
-            field.set_error(problem or "type the faces")
+            self._dice_error(problem or "type the faces")
             self.app.bell()
             return
         if nxt is not None:
-            field.set_error(f"more faces needed: next {nxt}")
+            self._dice_error(f"more faces needed: next {nxt}")
             self.app.bell()
             return
         self._resolve(faces, typed=True)
@@ -673,7 +679,7 @@ class CombatScreen(Screen[None]):
         try:
             _, report = resolve_round(p.fight, p.round_cards, dice, p.rules)
         except (DiceError, CardsInvalid) as error:
-            self.query_one("#field-dice", RollTextField).set_error(str(error))
+            self._dice_error(str(error))
             self.app.bell()
             return
         from ka_tui.store import fights
