@@ -28,6 +28,7 @@ from typing import Any, Literal
 from ka_tui.rules.cqc import CqcCard, Fight
 from ka_tui.rules.cqc import log as cqc_log
 from ka_tui.store import events as ev
+from ka_tui.store.errors import NotFound
 from ka_tui.store.events import LogKind, LogRef
 
 Format = Literal["text", "markdown"]
@@ -184,7 +185,7 @@ def fight_history(db: Any, fight_id: int) -> History:
     """Every round of a fight, from its log (one read)."""
     head = next((h for h in ev.heads(db, LogKind.FIGHT) if h.id == fight_id), None)
     if head is None:
-        raise ev.NotFound(f"no fight with id {fight_id} in this campaign")
+        raise NotFound(f"no fight with id {fight_id} in this campaign")
     stored = ev.events(db, LogRef.fight(fight_id))
     items = [(e.kind, e.payload) for e in stored]
     names: dict[int, str] = {}
@@ -218,7 +219,7 @@ def battle_sections(events: Sequence[Mapping[str, Any]]) -> tuple[Section, ...]:
     """A battle's rules events (``rules/air/battle.py``) as sections: the
     start, one per turn (R-1), the end; each event's own ``log`` lines."""
     sections: list[Section] = []
-    title, lines = "Start", []
+    title, lines = "Start", list[str]()
     turn = 0
     for e in events:
         kind = str(e.get("kind", ""))
@@ -263,7 +264,7 @@ def battle_history(db: Any, battle_id: int) -> History:
 
     head = next((h for h in ev.heads(db, LogKind.BATTLE) if h.id == battle_id), None)
     if head is None:
-        raise ev.NotFound(f"no battle with id {battle_id} in this campaign")
+        raise NotFound(f"no battle with id {battle_id} in this campaign")
     return History(LogKind.BATTLE, head.id, head.name, head.status,
                    battle_sections(events_of(db, battle_id)))
 

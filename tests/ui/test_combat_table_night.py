@@ -251,3 +251,34 @@ async def test_item9_a_faces_error_reads_whole_at_80_columns(demo_db: Path) -> N
         assert error.size.height > 1 and error.size.height * error.size.width >= len(message)
         status = screen.query_one("#status", Static)
         assert status.size.height == 2 and str(status.render()) == message
+
+
+# -- snapshots at 80x24 (layout is the point) ------------------------------------------
+
+def test_item9_snapshot_setup_with_long_names(demo_db: Path, snap_compare: Any) -> None:
+    """The long name is cut in its column (the Pairs panel keeps its place)
+    and read whole under the list; a pair of long names wraps in Pairs."""
+    _long_names(demo_db)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await open_combat(pilot)
+        await keys(pilot, "n")
+        people = pilot.app.screen.query_one(OptionList)
+        names = [str(people.get_option_at_index(i).prompt) for i in range(people.option_count)]
+        for name in ("Billy Bart", "Billy Kidd", "Billy Bart"):
+            people.highlighted = next(i for i, n in enumerate(names) if n.startswith(name))
+            await keys(pilot, "enter")
+        await pilot.pause()
+
+    assert snap_compare(make_app(demo_db, INIT), terminal_size=SIZE, run_before=run_before)
+
+
+def test_item12_snapshot_history_of_an_ended_fight(demo_db: Path, snap_compare: Any) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await two_rounds_to_the_end(pilot)
+        await keys(pilot, "h", "right_square_bracket")
+        pilot.app.clear_notifications()
+        await pilot.pause()
+
+    assert snap_compare(make_app(demo_db, INIT + ROUND1 + ROUND2), terminal_size=SIZE,
+                        run_before=run_before)

@@ -89,6 +89,8 @@ class CombatScreen(Screen[None]):
         Binding("u", "undo_refused", "Undo round", show=False, id="combat.undo_refused"),
         Binding("y", "redo", "Redo", id="combat.redo"),
         Binding("h", "history", "History", id="combat.history"),
+        # the same at step 2, out of the footer (the card's b D S need the room)
+        Binding("h", "history_quiet", "History", show=False, id="combat.history_quiet"),
         Binding("o", "reorder", "Reorder", id="combat.reorder"),
         Binding("t", "detail", "Dice detail", show=False, id="combat.detail"),
         Binding("n", "new_fight", "New fight", id="combat.new"),
@@ -111,6 +113,7 @@ class CombatScreen(Screen[None]):
         "combat.undo_refused": "Say why this fight cannot be undone (it has ended)",
         "combat.redo": "Put back the round just undone (until anything else is written)",
         "combat.history": "Every round of this fight, readable and exportable (text, Markdown)",
+        "combat.history_quiet": "Every round of this fight, readable and exportable",
         "combat.reorder": "Re-roll the order of combat at the start of this round "
                           "(S0 §Close combat 1; house rule cqc.initiative_reroll); o again "
                           "keeps the order",
@@ -238,7 +241,7 @@ class CombatScreen(Screen[None]):
             self._status("n: new fight")
             self.refresh_bindings()
             return
-        step = progress.step
+        step: int = progress.step
         if step == 6 and moved_on and not progress.over:
             step = 1 if progress.needs_order else 2
         if self.reordering:
@@ -449,7 +452,9 @@ class CombatScreen(Screen[None]):
             r = self._redo
             return r is not None and r[0] == p.fight_id and r[1] == p.seq
         if action == "history":
-            return True
+            return step != 2
+        if action == "history_quiet":
+            return step == 2
         if action == "reorder":
             if self.reordering:
                 return True
@@ -578,7 +583,6 @@ class CombatScreen(Screen[None]):
             self._resolve(self.dice, typed=False)
 
     def _initiative_typed(self, text: str) -> None:
-        field = self.query_one("#field-dice", RollTextField)
         faces = _numbers(text)
         if faces is None:
             self._dice_error("type numbers: the faces in order")
@@ -590,7 +594,6 @@ class CombatScreen(Screen[None]):
         """S0 §Close combat 1 through the engine; typed faces must all be used."""
         p = self.progress
         assert p is not None
-        field = self.query_one("#field-dice", RollTextField)
         again = p.initiative is not None  # issue 17: a later round's order
         try:
             result = (reroll_order(p.fight, dice, p.rules) if again
@@ -624,7 +627,6 @@ class CombatScreen(Screen[None]):
         p = self.progress
         if p is None:
             return
-        field = self.query_one("#field-dice", RollTextField)
         faces, problem, nxt = self._faces_state(text)
         self._dice_error(problem or None)
         if problem:
@@ -660,7 +662,6 @@ class CombatScreen(Screen[None]):
         return faces, "", None if need is None else f"{need.label}"
 
     def _round_typed(self, text: str) -> None:
-        field = self.query_one("#field-dice", RollTextField)
         faces, problem, nxt = self._faces_state(text)
         if problem or faces is None:
             self._dice_error(problem or "type the faces")
@@ -775,8 +776,8 @@ class CombatScreen(Screen[None]):
                         "(the damaged part of its log)?")
         else:
             rnd = p.fight.round if p.step != 6 or p.ended else p.fight.round - 1
-            question = (f"Undo round {rnd} of “{p.name}”: its order, cards, dice and "
-                        "result? y (redo) puts it back right after.")
+            question = (f"Undo round {rnd} of “{p.name}”? Its cards, dice and result "
+                        "go; right after, y on the fight puts them back (redo).")
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -822,6 +823,9 @@ class CombatScreen(Screen[None]):
             redo_round(db, fid, dropped, expect_seq=seq)
 
         self._write(step, "Redo failed", done="Redone: the round is back.")
+
+    def action_history_quiet(self) -> None:
+        self.action_history()
 
     def action_history(self) -> None:
         """Issue 12 item 12: the fight's whole history, round by round."""
