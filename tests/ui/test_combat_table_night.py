@@ -166,7 +166,11 @@ async def test_item12_earlier_fights_open_from_the_list_and_show_their_history(
     app = make_app(demo_db, INIT + ROUND1 + ROUND2)
     async with app.run_test(size=SIZE) as pilot:
         await two_rounds_to_the_end(pilot)
-        await keys(pilot, "l", "enter", "h")
+        await keys(pilot, "l", "h")                  # straight from the list
+        history = pilot.app.screen
+        assert isinstance(history, HistoryScreen) and history.history is not None
+        assert history.history.status == "ended" and len(history.history.sections) == 4
+        await keys(pilot, "escape", "enter", "h")    # or open the fight, then h
         history = pilot.app.screen
         assert isinstance(history, HistoryScreen) and history.history is not None
         assert history.history.status == "ended" and len(history.history.sections) == 4
@@ -276,7 +280,7 @@ def test_item9_snapshot_setup_with_long_names(demo_db: Path, snap_compare: Any) 
 def test_item12_snapshot_history_of_an_ended_fight(demo_db: Path, snap_compare: Any) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
         await two_rounds_to_the_end(pilot)
-        await keys(pilot, "h", "right_square_bracket")
+        await keys(pilot, "h")
         pilot.app.clear_notifications()
         await pilot.pause()
 

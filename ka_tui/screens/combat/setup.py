@@ -185,14 +185,16 @@ class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
 
 
 class FightListScreen(ModalScreen[int | None]):
-    """The campaign's fights, newest first: enter opens one."""
+    """The campaign's fights, newest first: enter opens one, h shows its
+    whole history (issue 12 item 12: an ended fight is more than "(ended)")."""
 
     HELP_TITLE = "Fights"
     DEFAULT_CSS = """
     FightListScreen { align: center middle; }
     #fights-box { width: 70; height: 16; border: round $primary; }
     """
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="combat_list.cancel")]
+    BINDINGS = [Binding("h", "history", "History", id="combat_list.history"),
+                Binding("escape", "cancel", "Cancel", id="combat_list.cancel")]
 
     def __init__(self, fights: Sequence[tuple[int, str, str]]) -> None:
         super().__init__()
@@ -205,8 +207,18 @@ class FightListScreen(ModalScreen[int | None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#fights-box").border_title = "Fights (enter opens)"
+        self.query_one("#fights-box").border_title = "Fights (enter opens, h: history)"
         self.query_one(OptionList).focus()
+
+    def action_history(self) -> None:
+        from ka_tui.screens.history import HistoryScreen
+        from ka_tui.store.events import LogRef
+
+        options = self.query_one(OptionList)
+        if options.highlighted is None:
+            return
+        option = options.get_option_at_index(options.highlighted)
+        self.app.push_screen(HistoryScreen(LogRef.fight(int(option.id or 0))))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
