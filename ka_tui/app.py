@@ -55,6 +55,8 @@ MODE_SPECS: tuple[ModeSpec, ...] = (
              "Air battles on the hex map: initiative, moves with odds, shots, heat, end"),
     ModeSpec("campaign", "Campaign", "5", "ka_tui.screens.campaign.screen:CampaignScreen",
              "Between battles: missions, debriefs, service records, repairs, time, journal"),
+    ModeSpec("scene", "Scene order", "6", "ka_tui.screens.scene_order:SceneOrderScreen",
+             "Mixed scene order (S0 §Close combat 1): aircraft, ranged, close combat, rounds"),
 )
 
 

@@ -345,7 +345,21 @@ def _restore(file: str, db: Path | None) -> int:
     return 0
 
 
+def _need_terminal() -> None:
+    """The app draws on a terminal and reads keys from it. Without one (stdin or
+    stdout not a TTY: ``ka-tui </dev/null``, ``ssh host ka-tui`` without ``-t``)
+    Textual would spin a core forever waiting for keys; say so and exit 2
+    instead. Checked after the file checks (a bad file is named first) and
+    before Textual loads."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        which = "input" if not sys.stdin.isatty() else "output"
+        raise UserError(f"needs a terminal, but its {which} is not one; over SSH use "
+                        "`ssh -t HOST ka-tui` (the commands export, import, backups, "
+                        "backup, restore and --where work without one)")
+
+
 def _run_app(path: Path | None) -> int:
+    _need_terminal()
     from ka_tui.app import KaApp
 
     KaApp(path).run()

@@ -299,5 +299,14 @@ CREATE TRIGGER journal_event_append_only BEFORE UPDATE ON journal_event
 BEGIN SELECT RAISE(ABORT, 'journal entries are append-only'); END;
 """
 
-MIGRATIONS: Final[tuple[str, ...]] = (_V1, _V2, _V_MAPS, _V_CAMPAIGN)
+# Issue 12 item 25: a mistaken roll is struck from the log, never deleted: kept,
+# marked with when (UTC, ISO 8601) and by whom (the login name); NULL = standing.
+_V_ROLL_STRIKES: Final = """
+ALTER TABLE roll_log ADD COLUMN struck_at TEXT
+    CHECK (struck_at IS NULL OR length(struck_at) BETWEEN 1 AND 40);
+ALTER TABLE roll_log ADD COLUMN struck_by TEXT NOT NULL DEFAULT ''
+    CHECK (length(struck_by) <= 60);
+"""
+
+MIGRATIONS: Final[tuple[str, ...]] = (_V1, _V2, _V_MAPS, _V_CAMPAIGN, _V_ROLL_STRIKES)
 SCHEMA_VERSION: Final = len(MIGRATIONS)

@@ -144,6 +144,8 @@ class RollLog(SQLModel, table=True):
     result: str = ""
     explanation: str = "[]"  # JSON list of lines
     created_at: Optional[str] = _created_at()
+    struck_at: Optional[str] = None  # issue 12 item 25: struck (kept) at, UTC
+    struck_by: str = ""
 
 
 class _LogHeadRow(SQLModel):
