@@ -86,8 +86,7 @@ class RosterScreen(Screen[None]):
         "roster.edit": "Edit the selected row in a form",
         "roster.duplicate": "Copy the selected row under a new name",
         "roster.delete": "Delete the selected row (asks first)",
-        "roster.filter": "Filter the table: name, role, status (wounded, fight, "
-                         "unseated…), seat, aircraft type",
+        "roster.filter": "Filter by name, role, status, seat or aircraft",
         "roster.sort": "Sort the table by the next column",
         "roster.reverse_sort": "Reverse the sort order",
         "roster.switch_tab": "Switch between Characters and Aircraft",
