@@ -306,7 +306,7 @@ def _mark_fights(characters: dict[int, Row], fights: list[tuple[int, str, list[A
                                         name=name)
             if progress is not None:
                 fighters = {f.id: f for f in progress.fight.fighters}
-                where = "over" if progress.over else f"round {progress.fight.round}"
+                where = "ready to end" if progress.over else f"round {progress.fight.round}"
         out.append(InProgress("fight", fight_id, name, where))
         for fid, cid in dict(start.get("characters", {})).items():
             row = characters.get(int(cid))

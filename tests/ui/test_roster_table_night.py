@@ -188,6 +188,23 @@ async def test_item16_filter_on_role_status_seat_and_aircraft_type(demo_db: Path
         assert await filtered(pilot, screen, "unseated") == {"Messerschmitt Bf 109 G-10"}
 
 
+async def test_item16_a_filter_typed_fast_goes_into_the_filter(demo_db: Path) -> None:
+    """``/unseated`` arriving in one read from the terminal (a GM who types fast):
+    every letter lands in the filter, none runs a roster or app key (the ``s``
+    opened the settings, the ``e`` an edit form)."""
+    from textual import events
+
+    async with KaApp(demo_db).run_test(size=SIZE) as pilot:
+        screen = await roster(pilot)
+        for ch in "/unseated":
+            pilot.app.post_message(events.Key("slash" if ch == "/" else ch, ch))
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause(0.3)
+        assert pilot.app.screen is screen
+        assert screen.tables["characters"].filter == "unseated"
+        await wait_for(pilot, lambda: screen.active_table().row_count == 3)
+
+
 # ------------------------------------------------------------------ item 18
 
 

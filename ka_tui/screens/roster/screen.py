@@ -19,7 +19,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import Any
 
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -109,6 +109,9 @@ class RosterScreen(Screen[None]):
         self._detail_cache: dict[int, Row] = {}
         self._footer_added = False
         self.in_progress: list[roster_reads.InProgress] = []
+        self._filter_opening = False
+        self._detail_pending: int | None = None
+        self._warming = False  # the write half is imported once (later loads skip it)
 
     # -- layout -------------------------------------------------------------
 
@@ -196,6 +199,7 @@ class RosterScreen(Screen[None]):
         self.in_progress = data.in_progress
         self._show_in_progress()
         self._detail_cache.clear()
+        self._detail_pending = None
         self.refill("characters")
         self.refill("aircraft")
         self._update_titles()
@@ -214,10 +218,16 @@ class RosterScreen(Screen[None]):
             self._footer_added = True
             self.call_after_refresh(self._add_footer)
         # After the first frames: importing SQLModel holds the GIL for a while.
-        self.set_timer(1.0, self._warm_up)
+        if not self._warming:
+            self._warming = True
+            self.set_timer(1.0, self._warm_up)
 
     async def _add_footer(self) -> None:
         await self.mount(Footer(compact=True))
+        if self._filter_box() is None:  # ready (hidden) before "/" is pressed
+            box = self._new_filter_box()
+            box.display = False
+            await self.mount(box, before="#roster-body")
         self.refresh_bindings()
 
     @work(thread=True, exclusive=True, group="roster-warm", exit_on_error=False)
@@ -350,7 +360,9 @@ class RosterScreen(Screen[None]):
             text.update(view.character_detail(row, cached, width))
         else:
             text.update(view.character_detail(row, None, width))
-            self.load_detail(row["id"])
+            if self._detail_pending != row["id"]:  # one read per row, not one per repaint
+                self._detail_pending = row["id"]
+                self.load_detail(row["id"])
 
     def _empty_detail(self) -> Content:
         """What the detail pane says when no row is selected."""
@@ -366,10 +378,15 @@ class RosterScreen(Screen[None]):
         try:
             extra = roster_reads.load_character_extra(door(self).campaign_db(), character_id)
         except Exception:  # noqa: BLE001 — the row's own text stays (issue 11: no crash)
+            self.app.call_from_thread(self._detail_loaded, character_id, None)
             return
         self.app.call_from_thread(self._detail_loaded, character_id, extra)
 
-    def _detail_loaded(self, character_id: int, extra: Row) -> None:
+    def _detail_loaded(self, character_id: int, extra: Row | None) -> None:
+        if self._detail_pending == character_id:
+            self._detail_pending = None
+        if extra is None:
+            return
         self._detail_cache[character_id] = extra
         if self._current_id() == character_id and self.active_tab == "characters":
             self.show_detail()
@@ -397,15 +414,50 @@ class RosterScreen(Screen[None]):
         found = self.query("#filter")
         return found.first(Input) if found else None
 
+    def _new_filter_box(self) -> Input:
+        return Input(placeholder="filter: name, role, wounded, fight, unseated, "
+                                 "aircraft… (esc clears)", id="filter", compact=True)
+
     def action_filter(self) -> None:
         box = self._filter_box()
         if box is None:
-            box = Input(placeholder="filter: name, role, wounded, fight, unseated, "
-                                    "aircraft… (esc clears)", id="filter", compact=True)
+            box = self._new_filter_box()
             self.mount(box, before="#roster-body")
         box.display = True
         box.value = self.tables[self.active_tab].filter
         box.focus()
+        self._filter_opening = True  # until the box has the focus: see on_key
+
+    def on_key(self, event: events.Key) -> None:
+        """``/`` and the letters typed right after it, before the filter box
+        has the focus, go into the box (not to the roster's one-letter keys:
+        ``/unseated`` typed fast must not open the settings with its ``s``).
+        Keys reach this handler before the app's bindings run, so ``/`` is
+        taken here too."""
+        box = self._filter_box()
+        if event.key == "slash" and isinstance(self.focused, FastTable) and (
+                not self._filter_opening or box is None or not box.display):
+            event.stop()
+            event.prevent_default()
+            self.action_filter()
+            return
+        if not self._filter_opening or box is None or self.focused is box:
+            self._filter_opening = False
+            return
+        if event.is_printable and event.character:
+            event.stop()
+            event.prevent_default()
+            box.insert_text_at_cursor(event.character)
+        elif event.key == "enter":  # as if submitted: the filter stays, the table has the keys
+            event.stop()
+            event.prevent_default()
+            self._filter_opening = False
+            self.call_after_refresh(self.active_table().focus)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        if event.widget is not self.query_one("#characters-table") and \
+                event.widget is not self.query_one("#aircraft-table"):
+            self._filter_opening = False
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id != "filter":
