@@ -17,15 +17,15 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import Screen
 from textual.reactive import reactive
+from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from ka_tui.screens.door import CampaignChanged, Change, door
@@ -255,7 +255,7 @@ class RosterScreen(Screen[None]):
     # -- layout (issue 12, item 19) -------------------------------------------
 
     NARROW = 72      # below this many columns the detail pane goes under the table
-    DETAIL_MIN = {"characters": 36, "aircraft": 31}  # the detail pane's least width
+    DETAIL_MIN: ClassVar[dict[str, int]] = {"characters": 36, "aircraft": 31}  # least width
 
     def _fit_panes(self) -> None:
         """Side by side, the table takes the width that shows its cells whole

@@ -7,8 +7,8 @@ plain dicts of model field names.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
 import textwrap
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,9 +20,19 @@ from ka_tui.store.roster_reads import InProgress, RosterData
 
 Row = Mapping[str, Any]
 
-__all__ = ["Text", "Column", "CHARACTER_COLUMNS", "AIRCRAFT_COLUMNS", "RosterData",
-           "character_detail", "aircraft_detail", "pool_text", "search_text", "matches",
-           "in_progress_line"]
+__all__ = [
+    "AIRCRAFT_COLUMNS",
+    "CHARACTER_COLUMNS",
+    "Column",
+    "RosterData",
+    "Text",
+    "aircraft_detail",
+    "character_detail",
+    "in_progress_line",
+    "matches",
+    "pool_text",
+    "search_text",
+]
 
 
 @dataclass(frozen=True)
@@ -250,7 +260,7 @@ def _where_now(c: Row) -> list[str]:
 
 def _skill_name(s: Row) -> str:
     lore = s["kind"] == "lore" and not s["name"].casefold().startswith("lore")
-    return ("Lore: " if lore else "") + s["name"]
+    return ("Lore: " if lore else "") + str(s["name"])
 
 
 def _skill_values(s: Row) -> str:
@@ -273,7 +283,7 @@ def _aligned(items: Sequence[tuple[str, str]], width: int) -> list[str]:
     if not items:
         return []
     room = max(len(v) for v, _ in items)
-    out = []
+    out: list[str] = []
     for values, name in items:
         out.extend(escape(line) for line in _hang(f" {values:<{room}}  ", name, width))
     return out
@@ -320,8 +330,8 @@ def aircraft_detail(a: Row, characters: Sequence[Row]) -> str:
         f"Move {a['move']}  Dive {a['dive_max']}",
         f"Ceiling {_echelon(a['ceiling'])}",
         f"Firepower {a['firepower']}  Evasion {a['evasion']}",
-        f"Hull {aircraft_hull_left(a)}/{a['hull']}  "
-        f"Fuel {a.get('fuel_left', a['fuel'])}/{a['fuel']}",
+        (f"Hull {aircraft_hull_left(a)}/{a['hull']}  "
+         f"Fuel {a.get('fuel_left', a['fuel'])}/{a['fuel']}"),
         f"Ammo {a.get('ammo_left', a['ammo'])}/{a['ammo']}  Overheat {a.get('overheat', 0)}",
         f"Landing {a['landing_speed']}  Take-off {a['takeoff_run']}",
         f"Pilot: {escape(pilot)}",
