@@ -317,8 +317,9 @@ async def test_item22_opening_mid_fight_says_so_and_how_to_resume(demo_db: Path)
         combat_key = next(spec.key for spec in MODE_SPECS if spec.name == "combat")
         assert line.display
         assert "Fight in progress: Mike Dunn vs Olga Petrova" in text
+        air_key = next(spec.key for spec in MODE_SPECS if spec.name == "air")
         assert f"— {combat_key} resumes it" in text
-        assert "Battle in progress: Exercise: Blue vs Red" in text
+        assert f"Battle in progress: Exercise: Blue vs Red, turn 1 — {air_key}" in text
         await pilot.press(combat_key)
         await pilot.pause()
         assert type(pilot.app.screen).__name__ == "CombatScreen"
@@ -329,3 +330,29 @@ async def test_item22_no_line_when_nothing_is_open(demo_db: Path) -> None:
     async with KaApp(demo_db).run_test(size=SIZE) as pilot:
         screen = await roster(pilot)
         assert not screen.query_one("#in-progress").display
+
+
+async def test_item18_back_on_the_roster_it_reads_the_open_battle_again(demo_db: Path) -> None:
+    """The air mode publishes a roster change only when a battle ends; coming
+    back to the roster reads the open battle's log again (R-1.3 hull hits)."""
+    from ka_tui.store import battles
+
+    async with KaApp(demo_db).run_test(size=SIZE) as pilot:
+        screen = await roster(pilot)
+        await pilot.press("t")
+        await pilot.pause()
+        before = column(screen, "Hull", "aircraft")["Tempest KA-A"]
+        db = open_campaign(demo_db)
+        try:
+            loaded = battles.load_battle(db, 1)
+            events = len(loaded.battle.events)
+            sql(demo_db, "UPDATE battle SET name = 'Exercise: renamed' WHERE id = 1")
+        finally:
+            db.close()
+        assert events >= 2
+        await pilot.press("2")
+        await pilot.pause()
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: "Exercise: renamed" in str(
+            screen.query_one("#in-progress", Static).render()))
+        assert column(screen, "Hull", "aircraft")["Tempest KA-A"] == before

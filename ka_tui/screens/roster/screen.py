@@ -25,7 +25,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Static
 
 from ka_tui.screens.door import CampaignChanged, Change, door
@@ -111,6 +111,7 @@ class RosterScreen(Screen[None]):
         self.in_progress: list[roster_reads.InProgress] = []
         self._filter_opening = False
         self._detail_pending: int | None = None
+        self._left = False  # the roster was left for another mode or a dialog
         self._warming = False  # the write half is imported once (later loads skip it)
 
     # -- layout -------------------------------------------------------------
@@ -510,6 +511,17 @@ class RosterScreen(Screen[None]):
         self._select_after_load = (tab, row_id) if row_id is not None else None
         self.load()
         door(self).campaign_changed(CampaignChanged(Change.ROSTER, self))
+
+    def on_screen_suspend(self) -> None:
+        # another mode (not a dialog of the roster's own, which reloads after it)
+        self._left = not isinstance(self.app.screen, ModalScreen)
+
+    def on_screen_resume(self) -> None:
+        """Back on the roster from another mode: an open fight or battle may have
+        moved on without a roster change (issue 12, item 18): read it again."""
+        if self._left and self.loaded and self.in_progress:
+            self.load()
+        self._left = False
 
     def _campaign_changed(self, changed: CampaignChanged) -> None:
         """Another mode changed the roster (a fight's end writes K-points and

@@ -358,10 +358,18 @@ def level_name(level: str) -> str:
     return LEVEL_NAMES.get(level, level)
 
 
-def in_progress_line(open_logs: Sequence[InProgress], fight_key: str = "3") -> str:
+# The keys of the close-combat and air-battle modes (app.py MODE_SPECS; a
+# screen does not import the app, tests/ui/test_roster_table_night.py checks them).
+FIGHT_KEY = "3"
+BATTLE_KEY = "4"
+
+
+def in_progress_line(open_logs: Sequence[InProgress], fight_key: str = FIGHT_KEY,
+                     battle_key: str = BATTLE_KEY) -> str:
     """Issue 12, item 22: what is still going on when the campaign opens, e.g.
     ``Fight in progress: A vs B, round 2 — 3 resumes it``. The app opens on the
-    roster; this line says where the GM left off."""
+    roster; this line says where the GM left off and the key that goes there
+    (each mode resumes its newest open fight or battle)."""
     parts = []
     fights = [p for p in open_logs if p.kind == "fight"]
     battles = [p for p in open_logs if p.kind == "battle"]
@@ -375,5 +383,6 @@ def in_progress_line(open_logs: Sequence[InProgress], fight_key: str = "3") -> s
         b = battles[0]
         more = f" (+{len(battles) - 1} more)" if len(battles) > 1 else ""
         where = f", {b.where}" if b.where else ""
-        parts.append(f"[b]Battle in progress[/b]: {escape(b.name)}{where}{more}")
+        parts.append(f"[b]Battle in progress[/b]: {escape(b.name)}{where}{more} — "
+                     f"[b]{battle_key}[/b] resumes it")
     return "  ·  ".join(parts)
