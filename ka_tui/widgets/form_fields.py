@@ -31,9 +31,13 @@ aircraft forms.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import copy
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
+from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -43,7 +47,7 @@ from textual.widget import Widget
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabPane
 
 from ka_tui.store.errors import StoreError, ValidationError
 
@@ -88,7 +92,26 @@ class FormField(Widget):
         color: $text-error;
         text-style: bold;
     }
+    FormField > .ff--label {
+        color: $text-muted;
+    }
+    FormField > .ff--label-required {
+        color: $text;
+    }
+    FormField > .ff--label-invalid {
+        color: $text-error;
+        text-style: bold;
+    }
+    FormField > .ff--label-focus {
+        text-style: bold reverse;
+    }
+    FormField > .ff--error {
+        color: $text-error;
+    }
     """
+
+    COMPONENT_CLASSES = {"ff--label", "ff--label-required", "ff--label-invalid",
+                         "ff--label-focus", "ff--error"}
 
     class Changed(Message):
         """Posted after the user edits the field (its own checks have run)."""
@@ -126,6 +149,65 @@ class FormField(Widget):
         self._label_width = label_width
         self.set_class(required, "-required", update=False)  # styled once at mount
 
+    @property
+    def drawn(self) -> bool:
+        """Label and error drawn by the field itself (one widget less each, issue
+        13): the forms whose screen sets ``DRAWN_FIELDS``."""
+        try:
+            return bool(getattr(self.screen, "DRAWN_FIELDS", False))
+        except Exception:  # noqa: BLE001 - not attached yet
+            return False
+
+    def compose_control(self) -> ComposeResult:
+        """The focusable control (between the label and the error)."""
+        yield from ()
+
+    def compose(self) -> ComposeResult:
+        if self.drawn:
+            self.add_class("-drawn")
+            for control in self.compose_control():
+                control.styles.margin = (0, 0, 0, self.label_width + 1)
+                yield control
+            return
+        yield self.compose_label()
+        yield from self.compose_control()
+        yield self.compose_error()
+
+    @property
+    def label_width(self) -> int:
+        return 13 if self._label_width is None else self._label_width - 1
+
+    def render(self) -> Text:
+        """Drawn mode: ``label`` left of the control, the error right of it."""
+        if not self.has_class("-drawn"):
+            return Text("")
+        if self.error:
+            label_style = self.get_component_rich_style("ff--label-invalid")
+        elif self.required:
+            label_style = self.get_component_rich_style("ff--label-required")
+        else:
+            label_style = self.get_component_rich_style("ff--label")
+        if self.has_focus_within:
+            label_style += self.get_component_rich_style("ff--label-focus")
+        out = Text(no_wrap=True, overflow="ellipsis", end="")
+        out.append(self.label[:self.label_width].ljust(self.label_width), label_style)
+        out.append(" ")
+        if self.error:
+            control = self.children[0] if self.children else None
+            right = (self.label_width + 1 if control is None
+                     else control.region.right - self.content_region.x)
+            out.append(" " * max(0, right - self.label_width))
+            out.append(self.error, self.get_component_rich_style("ff--error"))
+        return out
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        if self.has_class("-drawn"):
+            self.refresh()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        if self.has_class("-drawn"):
+            self.refresh()
+
     def compose_label(self) -> Label:
         label = Label(self.label, classes="ff-label")
         if self._label_width is not None:
@@ -160,7 +242,10 @@ class FormField(Widget):
 
     def watch_error(self, message: str) -> None:
         self.set_class(bool(message), "-invalid")
-        if self.is_mounted:
+        if self.has_class("-drawn"):
+            self.refresh()  # one line, drawn by the field: no layout pass
+            self.tooltip = message or None
+        elif self.is_mounted:
             # A fixed one-line label: no layout pass needed (keeps typing fast).
             self.query_one(".ff-error", Static).update(message, layout=False)
             self.tooltip = message or None
@@ -203,8 +288,7 @@ class _InputField(FormField):
         self._placeholder = placeholder
         self._max_length = max_length
 
-    def compose(self) -> ComposeResult:
-        yield self.compose_label()
+    def compose_control(self) -> ComposeResult:
         yield FieldInput(
             self._text,
             placeholder=self._placeholder,
@@ -215,7 +299,6 @@ class _InputField(FormField):
             classes="-narrow" if self._narrow else "",
             id=f"input-{self.key}",
         )
-        yield self.compose_error()
 
     @property
     def input(self) -> Input:
@@ -331,10 +414,8 @@ class ChoiceField(FormField, Generic[V]):
         values = [v for _, v in self.choices]
         self._index = values.index(value) if value in values else 0
 
-    def compose(self) -> ComposeResult:
-        yield self.compose_label()
+    def compose_control(self) -> ComposeResult:
         yield _Toggle(self._render_choice(), id=f"choice-{self.key}", markup=False)
-        yield self.compose_error()
 
     def _render_choice(self) -> str:
         return f"< {self.choices[self._index][0]} >"
@@ -381,10 +462,8 @@ class CheckField(FormField):
         super().__init__(label, key=key, **kwargs)
         self._checked = value
 
-    def compose(self) -> ComposeResult:
-        yield self.compose_label()
+    def compose_control(self) -> ComposeResult:
         yield _Toggle(self._render_check(), id=f"check-{self.key}", markup=False)
-        yield self.compose_error()
 
     def _render_check(self) -> str:
         return "[X] yes" if self._checked else "[ ] no"
@@ -504,6 +583,49 @@ class FormScreen(ModalScreen[R], Generic[R]):
 
     saving: reactive[bool] = reactive(False)
 
+    DRAWN_FIELDS = False
+    """Fields draw their own label and error (issue 13: fewer widgets per field)."""
+
+    ASK_BEFORE_DISCARD = False
+    """Escape asks before throwing away a changed form (issue 12 #10)."""
+
+    _initial: dict[str, Any] | None = None
+    _keys_ready: asyncio.Event | None = None
+
+    def on_mount(self) -> None:
+        if self.ASK_BEFORE_DISCARD:
+            self.call_after_refresh(self._remember_initial)
+        self.call_after_refresh(self._ready_event().set)
+
+    def _ready_event(self) -> asyncio.Event:
+        if self._keys_ready is None:
+            self._keys_ready = asyncio.Event()
+        return self._keys_ready
+
+    async def wait_ready(self) -> None:
+        """Until the form has drawn its first frame. A priority binding (ctrl+t)
+        runs in the app's queue, before the keys after it are routed; waiting
+        here keeps them in order while the form opens (issue 12 #1)."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._ready_event().wait(), 3)
+
+    def _remember_initial(self) -> None:
+        self._initial = copy.deepcopy(self.current_values())
+
+    def current_values(self) -> dict[str, Any]:
+        """The values as the form holds them now (no checks run)."""
+        values = {f.key: f.value for f in self.form_fields()}
+        extra = self.values_extra()
+        return {**values, **extra}
+
+    def values_extra(self) -> dict[str, Any]:
+        """Values not held by a field (a table of skills), for ``changed``."""
+        return {}
+
+    @property
+    def changed(self) -> bool:
+        return self._initial is not None and self.current_values() != self._initial
+
     def cross_errors(self, values: dict[str, Any]) -> dict[str, str]:
         return {}
 
@@ -587,6 +709,12 @@ class FormScreen(ModalScreen[R], Generic[R]):
             status.set_class(error, "-error")
 
     def action_cancel(self) -> None:
+        if self.ASK_BEFORE_DISCARD and self.changed and not self.saving:
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self.dismiss(None)
+            self.app.push_screen(DiscardScreen(), answered)
+            return
         self.dismiss(None)
 
     def action_save(self) -> None:
@@ -641,6 +769,39 @@ class FormScreen(ModalScreen[R], Generic[R]):
         self.dismiss(result)
 
 
+class DiscardScreen(ModalScreen[bool]):
+    """Escape on a changed form: ``y`` throws the changes away, ``n``/escape
+    goes back to the form (issue 12 #10). Small and over the form's box only."""
+
+    DEFAULT_CSS = """
+    DiscardScreen {
+        align: center middle;
+        background: transparent;
+    }
+    DiscardScreen > Static {
+        width: 50;
+        height: auto;
+        border: round $warning;
+        background: $panel;
+        padding: 0 1;
+    }
+    """
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "Discard", id="discard.yes"),
+        Binding("n,escape", "answer(False)", "Keep editing", id="discard.no"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        box = Static("The form has changes. Throw them away?\n"
+                     "y discard   n/escape keep editing   (ctrl+s saves)", markup=False)
+        box.border_title = "Discard changes?"
+        yield box
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
 class TabbedFormScreen(FormScreen[R], Generic[R]):
     """A form over the panes of one ``TabbedContent``; ``TAB_ORDER`` lists
     their ids in the order ``action_next_tab`` (bound to ctrl+t by each form,
@@ -662,11 +823,28 @@ class TabbedFormScreen(FormScreen[R], Generic[R]):
     def focus_pane(self, pane: TabPane) -> None:
         """Focus the first focusable widget of ``pane`` (after ctrl+t)."""
         for widget in pane.query("*"):
-            if widget.can_focus and not isinstance(widget, ScrollableContainer):
-                widget.focus()
+            if widget.can_focus and (isinstance(widget, DataTable)
+                                     or not isinstance(widget, ScrollableContainer)):
+                self.set_focus(widget)  # now, not after the keys already queued
                 return
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Focus never stays in a hidden tab: keys typed quickly after opening
+        the form or switching tabs (issue 12 #1) go to the shown one.
+        (Textual runs ``FormScreen.on_descendant_focus`` too.)"""
+        tabs = self.query(TabbedContent)
+        if not tabs:
+            return
+        active = tabs.first().active
+        node: Any = event.widget
+        while node is not None and not isinstance(node, TabPane):
+            node = node.parent
+        if node is not None and node.id != active and active:
+            pane = tabs.first().query_one(f"#{active}", TabPane)
+            self.call_later(self.focus_pane, pane)
+
     async def action_next_tab(self) -> None:
+        await self.wait_ready()  # a priority binding: may come before the form shows
         tabs = self.query_one(TabbedContent)
         order = list(self.TAB_ORDER)
         following = order[(order.index(tabs.active) + 1) % len(order)]
