@@ -561,20 +561,6 @@ def aircraft_columns(values: Values) -> Values:
     return cols
 
 
-def save_aircraft(db: Any, values: Values) -> int:
-    """One transaction: add (no ``id``) or update the aircraft; returns its id.
-    Raises the store's ``ValidationError`` naming the field."""
-    from ka_tui.store import roster  # the write half (SQLModel): loaded on use only
-
-    cols = aircraft_columns(values)
-    if values.get("id") is None:
-        row = roster.add_aircraft(db, **cols)
-    else:
-        row = roster.update_aircraft(db, values["id"], **cols)
-    assert row.id is not None
-    return row.id
-
-
 def open_aircraft_form(screen: Screen[Any], aircraft: Values | None,
                        on_saved: Callable[[int | None], None]) -> None:
     """Load what the form needs off the UI thread, then show it over ``screen``.
@@ -599,7 +585,8 @@ def _load_and_open(screen: Screen[Any], aircraft_id: int | None,
 
     def write(values: Values) -> int:
         try:
-            return save_aircraft(db, values)
+            return roster.save_aircraft(db, {**aircraft_columns(values),
+                                             "id": values.get("id")})
         except StoreError:
             raise
         except Exception as error:  # noqa: BLE001 - the form must never hang on "Saving…"
