@@ -157,6 +157,7 @@ class CopyNameDialog(FormScreen[Any]):
 
     HELP_TITLE = "Copy into campaign"
     DRAWN_FIELDS = True
+    LIGHT = True
 
     DEFAULT_CSS = """
     CopyNameDialog > .form-box {

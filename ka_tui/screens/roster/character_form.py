@@ -81,6 +81,7 @@ class SkillForm(FormScreen[Values]):
 
     HELP_TITLE = "Skill form"
     DRAWN_FIELDS = True
+    LIGHT = True
     ASK_BEFORE_DISCARD = True
 
     DEFAULT_CSS = """
@@ -157,6 +158,7 @@ class WeaponForm(FormScreen[Values]):
 
     HELP_TITLE = "Weapon form"
     DRAWN_FIELDS = True
+    LIGHT = True
     ASK_BEFORE_DISCARD = True
 
     def __init__(self, weapon: Values | None, taken_slots: Collection[int]) -> None:
@@ -214,6 +216,7 @@ class CharacterForm(TabbedFormScreen[Any]):
 
     HELP_TITLE = "Character form"
     DRAWN_FIELDS = True
+    LIGHT = True
     ASK_BEFORE_DISCARD = True
 
     TAB_ORDER = ("tab-main", "tab-skills", "tab-weapons")  # ctrl+t cycles them
@@ -289,14 +292,10 @@ class CharacterForm(TabbedFormScreen[Any]):
                                              key="conscious")
                     yield TextField("Notes", c.get("notes", ""), key="notes",
                                     max_length=TEXT_MAX)
-                with TabPane("Skills", id="tab-skills"):
-                    yield DataTable(id="skills-table", cursor_type="row", zebra_stripes=True)
-                    yield Static("a add  e/enter edit  d delete  (kept when you save)",
-                                 classes="form-hint")
-                with TabPane("Weapons", id="tab-weapons"):
-                    yield DataTable(id="weapons-table", cursor_type="row", zebra_stripes=True)
-                    yield Static("a add  e/enter edit  d delete  (kept when you save)",
-                                 classes="form-hint")
+                # Built when first shown (ensure_pane): the first view is the
+                # Character tab, and a form opens faster without them (issue 13).
+                yield TabPane("Skills", id="tab-skills")
+                yield TabPane("Weapons", id="tab-weapons")
             yield Static("", classes="form-status")
         yield Footer()
 
@@ -307,14 +306,29 @@ class CharacterForm(TabbedFormScreen[Any]):
         value = self.character.get(key, defaults.get(key, 3))
         return IntField(_LABELS[key], value, key=key, lo=lo, hi=hi)
 
-    def on_mount(self) -> None:
-        skills = self.query_one("#skills-table", DataTable)
-        skills.add_columns("Skill", "Kind", "No", "Level", "Upg", "Pool")
-        weapons = self.query_one("#weapons-table", DataTable)
-        weapons.add_columns("Weapon", "Damage", "Firearm", "Slot", "Notes")
-        self._fill_tables()  # the Name field has focus already (AUTO_FOCUS)
+    _TABLES = {"tab-skills": ("skills-table", ("Skill", "Kind", "No", "Level", "Upg", "Pool")),
+               "tab-weapons": ("weapons-table",
+                               ("Weapon", "Damage", "Firearm", "Slot", "Notes"))}
+
+    async def ensure_pane(self, pane_id: str) -> None:
+        """Mount the Skills or Weapons table the first time its tab is shown."""
+        if pane_id not in self._TABLES or self.query(f"#{self._TABLES[pane_id][0]}"):
+            return
+        table_id, columns = self._TABLES[pane_id]
+        table: DataTable[str] = DataTable(id=table_id, cursor_type="row", zebra_stripes=True)
+        await self.query_one(f"#{pane_id}", TabPane).mount(
+            table, Static("a add  e/enter edit  d delete  (kept when you save)",
+                          classes="form-hint"))
+        table.add_columns(*columns)
+        self._fill_tables()
 
     def _fill_tables(self) -> None:
+        if self.query("#skills-table"):
+            self._fill_skills()
+        if self.query("#weapons-table"):
+            self._fill_weapons()
+
+    def _fill_skills(self) -> None:
         skills = self.query_one("#skills-table", DataTable)
         row = skills.cursor_row
         skills.clear()
@@ -330,6 +344,8 @@ class CharacterForm(TabbedFormScreen[Any]):
                            key=s["name"])
         if self.skills:
             skills.move_cursor(row=min(row, len(self.skills) - 1))
+
+    def _fill_weapons(self) -> None:
         weapons = self.query_one("#weapons-table", DataTable)
         row = weapons.cursor_row
         weapons.clear()
@@ -369,10 +385,12 @@ class CharacterForm(TabbedFormScreen[Any]):
         event.stop()
         self.action_edit_row()
 
-    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+    async def on_tabbed_content_tab_activated(self,
+                                              event: TabbedContent.TabActivated) -> None:
         self.refresh_bindings()
         if event.pane.id in ("tab-skills", "tab-weapons"):
-            event.pane.query_one(DataTable).focus()
+            await self.ensure_pane(event.pane.id)
+            self.set_focus(event.pane.query_one(DataTable))
 
     def _selected(self, table_id: str) -> int | None:
         table = self.query_one(table_id, DataTable)

@@ -18,17 +18,17 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from ka_tui.store.errors import StoreError
 from ka_tui.store.field_checks import crew_error, seats_text
 from ka_tui.widgets.fast_table import FastTable
+from ka_tui.widgets.form_fields import LightModal
 
 Row = Mapping[str, Any]
 
 
-class CrewScreen(ModalScreen[bool]):
+class CrewScreen(LightModal[bool]):
     HELP_TITLE = "Pilot and crew"
 
     BINDINGS = [
