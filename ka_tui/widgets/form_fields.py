@@ -540,18 +540,22 @@ class LightModal(ModalScreen[R], Generic[R]):
 
     A pushed screen marks the whole terminal dirty twice (on resume and on its
     first layout), and a dimmed background changes every cell: 30-46 KB for a
-    dialog. Here the background stays as it is (``LIGHT = True``: transparent,
+    dialog. With ``LIGHT = True`` the background stays as it is (see-through,
     the screen under it shows unchanged), and while the terminal has the size it
     had when the dialog opened, a whole-screen repaint becomes a repaint of the
     dialog's own widgets. A resize, or a second resume (a dialog over this one
     closed), repaints everything as before.
     """
 
-    LIGHT = True
+    LIGHT = False
+    """Off for now: Textual draws a screen with a see-through background over
+    black, not over the screen under it, on a full repaint (a resize) -- see
+    the report of issue 13; the partial repaint works (delete confirm 8.9 KB)."""
 
     DEFAULT_CSS = """
     LightModal.-light {
-        background: transparent;
+        background: $background 1%;  /* not "transparent": a full repaint (a
+                                        resize) then still shows the screen under it */
     }
     """
 

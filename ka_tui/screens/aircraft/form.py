@@ -324,7 +324,6 @@ class AircraftForm(TabbedFormScreen[Any]):
     HELP_TITLE = "Aircraft form"
     AUTO_FOCUS = "#input-name"
     DRAWN_FIELDS = True
-    LIGHT = True
     ASK_BEFORE_DISCARD = True
     TAB_ORDER = tuple(TAB_TITLES)
 

@@ -157,7 +157,6 @@ class CopyNameDialog(FormScreen[Any]):
 
     HELP_TITLE = "Copy into campaign"
     DRAWN_FIELDS = True
-    LIGHT = True
 
     DEFAULT_CSS = """
     CopyNameDialog > .form-box {

@@ -81,7 +81,6 @@ class SkillForm(FormScreen[Values]):
 
     HELP_TITLE = "Skill form"
     DRAWN_FIELDS = True
-    LIGHT = True
     ASK_BEFORE_DISCARD = True
 
     DEFAULT_CSS = """
@@ -158,7 +157,6 @@ class WeaponForm(FormScreen[Values]):
 
     HELP_TITLE = "Weapon form"
     DRAWN_FIELDS = True
-    LIGHT = True
     ASK_BEFORE_DISCARD = True
 
     def __init__(self, weapon: Values | None, taken_slots: Collection[int]) -> None:
@@ -216,7 +214,6 @@ class CharacterForm(TabbedFormScreen[Any]):
 
     HELP_TITLE = "Character form"
     DRAWN_FIELDS = True
-    LIGHT = True
     ASK_BEFORE_DISCARD = True
 
     TAB_ORDER = ("tab-main", "tab-skills", "tab-weapons")  # ctrl+t cycles them
