@@ -652,13 +652,20 @@ class RosterScreen(Screen[None]):
         tab = self.active_tab
         what = "character" if tab == "characters" else "aircraft"
         extra = (" with its skills and weapons" if tab == "characters" else "")
+        notes = ""
+        if tab == "characters":  # his seat and open fights (issue 12 #5)
+            from ka_tui.store import roster
+
+            warnings = roster.delete_warnings(door(self).campaign_db(), row["id"])
+            notes = "".join(f"\n- {w}" for w in warnings)
 
         def answered(yes: bool | None) -> None:
             if yes:
                 self._delete(tab, row["id"], row["name"])
 
         self.app.push_screen(
-            ConfirmScreen(f"Delete the {what} {row['name']}{extra}? This cannot be undone.",
+            ConfirmScreen(f"Delete the {what} {row['name']}{extra}? This cannot be undone."
+                          f"{notes}",
                           yes="Delete", title=f"Delete {what}"),
             answered)
 
