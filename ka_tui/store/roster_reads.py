@@ -93,7 +93,10 @@ def load_roster(db: CampaignDB, *, live: bool = False) -> RosterData:
         aircraft = _rows(con, "aircraft", "SELECT * FROM aircraft")
         fights = _open_logs(con, "fight", "fight_event", "fight_id")
         battles = _open_logs(con, "battle", "battle_event", "battle_id")
+        service = _service_counts(con)
     by_id = {c["id"]: c for c in characters}
+    for c in characters:
+        c["sorties"], c["kills"] = service.get(c["id"], (0, 0))
     for row in aircraft:
         row["pilot_name"] = names.get(row["pilot_id"]) if row["pilot_id"] else None
         row["crew_ids"] = crews.get(row["id"], [])
@@ -130,9 +133,30 @@ def _trait_text(traits_json: str) -> str:
 
 
 def load_character_extra(db: CampaignDB, character_id: int) -> Row:
-    """Skills (Active, Lore, Passive, each by name) and weapons (by slot) of one character."""
+    """Skills (Active, Lore, Passive, each by name) and weapons (by slot) of one
+    character, and his service line (issue 15, ``campaign_state.service_line``)."""
+    from ka_tui.store import campaign_state
+    from ka_tui.store.errors import NotFound
+
     with _reading(db) as con:
-        return _extra(con, character_id)
+        extra = _extra(con, character_id)
+    try:
+        extra["service"] = campaign_state.service_line(db, character_id)
+    except NotFound:         # a role without a service record
+        extra["service"] = ""
+    return extra
+
+
+def _service_counts(con: sqlite3.Connection) -> dict[int, tuple[int, int]]:
+    """Sorties and kills per character from the flown missions' confirmed
+    debriefs (issue 15; the counts ``campaign_state.service_records`` gives)."""
+    rows = con.execute(
+        "SELECT x.character_id, count(*), coalesce(sum((SELECT json_extract(p.value, "
+        "'$.kills') FROM json_each(coalesce(nullif(m.debrief, ''), '{}'), '$.pilots') p "
+        "WHERE json_extract(p.value, '$.character_id') = x.character_id)), 0) "
+        "FROM mission m JOIN mission_member x ON x.mission_id = m.id "
+        "WHERE m.status = 'flown' GROUP BY x.character_id").fetchall()
+    return {int(c): (int(n), int(k)) for c, n, k in rows}
 
 
 def _extra(con: sqlite3.Connection, character_id: int) -> Row:

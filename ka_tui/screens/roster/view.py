@@ -117,6 +117,9 @@ CHARACTER_COLUMNS: tuple[Column, ...] = (
     Column("W", 1, lambda r: live_wounds(r)),
     Column("Now", 5, now),
     Column("Seat", 12, seat_text, max_width=26, optional=2),
+    # issue 15: service record counts, shown where the table has room
+    Column("Sort", 4, lambda r: r.get("sorties", 0), optional=3),
+    Column("Kills", 5, lambda r: r.get("kills", 0), optional=3),
 )
 
 AIRCRAFT_COLUMNS: tuple[Column, ...] = (
@@ -233,6 +236,8 @@ def character_detail(c: Row, extra: Row | None, width: int = 30) -> str:
         lines.extend(_aligned(weapons, width))
     if c.get("notes"):
         lines.append(f"[dim]{escape(c['notes'])}[/]")
+    if extra is not None and extra.get("service"):
+        lines.append(escape(str(extra["service"])))   # issue 15: the service record
     return "\n".join(lines)
 
 
