@@ -23,14 +23,62 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.dom import DOMNode
+from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 
-from ka_tui.screens.door import CampaignChanged, ChangeCallback, DiceMode
+from ka_tui.screens.door import ELSEWHERE, CampaignChanged, Change, ChangeCallback, DiceMode
 
 if TYPE_CHECKING:
     from ka_tui.rules.core.dice import Dice
     from ka_tui.store.db import CampaignDB
+    from ka_tui.store.watch import CampaignWatcher
+
+
+class ChangedElsewhere(Message):
+    """The watcher saw another connection's commit (``areas``: store/watch.py)."""
+
+    def __init__(self, areas: frozenset[str]) -> None:
+        super().__init__()
+        self.areas = areas
+
+
+class WatchesCampaign:
+    """Live views across processes (issue 14): a light watcher thread
+    (``store/watch.py``: ``PRAGMA data_version`` a few times a second) turns
+    another process's commit into ``CampaignChanged(kind, source=ELSEWHERE)``
+    on the app's campaign signal, so every open view reads again within a
+    second without a key press. Mixed into ``KaApp`` and the player's app."""
+
+    # seconds between two looks at the file; None: no watching
+    watch_interval: float | None = 0.25
+    _watcher: CampaignWatcher | None = None
+
+    def start_watching(self) -> None:
+        from ka_tui.store.watch import CampaignWatcher
+
+        self.stop_watching()
+        app: Any = self
+        if app.db_path is None or self.watch_interval is None:
+            return
+        self._watcher = CampaignWatcher(lambda: app.campaign_db().connect(),
+                                        lambda areas: app.post_message(ChangedElsewhere(areas)),
+                                        interval=self.watch_interval)
+        self._watcher.start()
+
+    def stop_watching(self) -> None:
+        if self._watcher is not None:
+            self._watcher.stop()
+            self._watcher = None
+
+    def on_changed_elsewhere(self, message: ChangedElsewhere) -> None:
+        app: Any = self
+        for area in sorted(message.areas):
+            try:
+                kind = Change(area)
+            except ValueError:  # an area no view subscribes to yet
+                continue
+            app.campaign_signal.publish(CampaignChanged(kind, ELSEWHERE))
 
 
 @dataclass(frozen=True)
@@ -63,7 +111,7 @@ def _screen_factory(spec: ModeSpec) -> Callable[[], Screen[Any]]:
     return make
 
 
-class KaApp(App[None]):
+class KaApp(WatchesCampaign, App[None]):
     """The app; it is the screens' door (``ka_tui.screens.door.Door``)."""
 
     TITLE = "ka-tui"
@@ -222,6 +270,7 @@ class KaApp(App[None]):
         self.show_access()
         if self.db_path is not None:
             self.switch_mode("roster")
+            self.start_watching()
         else:
             self.show_picker()
 
@@ -237,6 +286,7 @@ class KaApp(App[None]):
         self.db_path = path
         self.show_access()
         self.switch_mode("roster")
+        self.start_watching()
 
     def show_store_error(self, title: str, error: Exception) -> None:
         """A full-screen message for a campaign that cannot be opened."""
@@ -245,6 +295,7 @@ class KaApp(App[None]):
         self.push_screen(MessageScreen(title, str(error)))
 
     def on_unmount(self) -> None:
+        self.stop_watching()
         self.close_campaign()
 
     # -- actions ----------------------------------------------------------
@@ -394,6 +445,7 @@ class KaApp(App[None]):
 
             if not yes:
                 return
+            self.stop_watching()
             self.close_campaign()
             try:
                 done = restore(newest.path, path)
@@ -417,6 +469,7 @@ class KaApp(App[None]):
     def open_campaign_file(self, path: Path) -> None:
         """Close the open campaign and show ``path`` in a fresh roster (other
         modes start again from scratch when next visited)."""
+        self.stop_watching()
         self.close_campaign()
         self.db_path = path
         self.show_access()
@@ -435,6 +488,7 @@ class KaApp(App[None]):
 
         self.switch_mode("roster")
         self.call_after_refresh(reset)
+        self.start_watching()
 
     # -- command palette --------------------------------------------------
 

@@ -25,6 +25,9 @@ picker when there are several; the demo on first run).
                          (--keep DAILY,WEEKLY sets how many rotation keeps)
   ka-tui backup          take a backup now
   ka-tui restore BACKUP  put a backup back (the current file is backed up first)
+  ka-tui play --as NAME  a player's view: NAME's sheet, aircraft and fights, and
+                         his own CQC card when the GM asks for cards (README:
+                         playing over SSH)
 files are private to you (0600, folders 0700); --shared-group (or
 KA_TUI_SHARED_GROUP=1) makes a campaign and its backups group read-write, for
 players reading it over SSH; it stays shared afterwards.
@@ -40,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ka-tui", description="King's Angels campaign manager (terminal UI).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("command", nargs="?",
-                   choices=("export", "import", "backups", "backup", "restore"),
+                   choices=("export", "import", "backups", "backup", "restore", "play"),
                    help=argparse.SUPPRESS)
     p.add_argument("file", nargs="?", help=argparse.SUPPRESS)
     p.add_argument("--db", type=Path, metavar="PATH", help="use this campaign file")
@@ -60,6 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--shared-group", action="store_true",
                    help="make the campaign, its side files and backups group read-write "
                         "(also KA_TUI_SHARED_GROUP=1)")
+    p.add_argument("--as", dest="player", metavar="NAME",
+                   help="with play: the character you play (full or first name)")
     p.add_argument("--keep", metavar="DAILY,WEEKLY",
                    help="with backups: how many daily and weekly backups rotation keeps "
                         "(default 7,4)")
@@ -105,6 +110,9 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         raise UserError(f"{args.command} needs a {what} (try: ka-tui {args.command} {example})")
     if args.file and args.command not in ("export", "import", "restore"):
         raise UserError(f"unexpected argument {args.file!r} (see ka-tui --help)")
+    if (args.player is not None) != (args.command == "play"):
+        raise UserError("play needs --as NAME (the character you play), and --as goes "
+                        "with play only")
     if args.keep is not None and args.command != "backups":
         raise UserError("--keep goes with the backups command")
     if sum(bool(x) for x in (args.command, args.demo, args.new, args.where)) > 1:
@@ -128,6 +136,8 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return _backup_now(args.db)
     if args.command == "restore":
         return _restore(args.file, args.db)
+    if args.command == "play":
+        return _play(args.db, args.player)
     if args.new is not None:
         return _run_app(_new(args.new, args.db))
     if args.demo:
@@ -307,6 +317,21 @@ def _restore(file: str, db: Path | None) -> int:
     if done.previous is not None:
         _say(f"the file as it was is kept as {done.previous.path}")
     _say(f"restored {done.campaign} from {done.backup}")
+    return 0
+
+
+def _play(db: Path | None, name: str) -> int:
+    """Issue 14: a player's own view. Refuses an unknown name and a campaign
+    this user cannot write. The same name connected twice is allowed: every
+    send is checked by the fight's rules inside its write transaction, so the
+    second of two clashing sends is refused and reloads; nothing is lost."""
+    from ka_tui.player_app import PlayerApp, check_player
+
+    path = _source(db)
+    if not path.exists():
+        raise UserError(f"no campaign at {path}")
+    full = check_player(path, name)
+    PlayerApp(path, full).run()
     return 0
 
 

@@ -47,6 +47,11 @@ class Change(str, Enum):
     FIGHT = "fight"              # a close-combat fight's log
 
 
+# ``CampaignChanged.source`` of a change another process made (issue 14: the
+# app's watcher, store/watch.py): never a screen, so every view reads again.
+ELSEWHERE = "another process"
+
+
 @dataclass(frozen=True)
 class CampaignChanged:
     """Published on the app's campaign signal after a write.

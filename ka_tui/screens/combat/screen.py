@@ -47,6 +47,7 @@ from ka_tui.rules.core.dice import Dice, DiceError, DiceFault, ScriptedDice
 from ka_tui.rules.core.dice_notation import check_faces
 from ka_tui.rules.core.options import InitiativeReroll
 from ka_tui.rules.core.skills import pool_text
+from ka_tui.rules.cqc.log import cards_in_text
 from ka_tui.screens.combat.report import (
     damage_lines, fighter_lines, initiative_lines, odds_lines, preview_lines, resolve_lines,
     revealed_lines, step_bar,
@@ -159,7 +160,48 @@ class CombatScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#field-dice").display = False
         self.sub_title = "Close combat"
+        door(self).on_campaign_changed(self, self._fight_changed_elsewhere)
         self.load()
+
+    # -- live: players' cards and other windows (issue 14) -------------------
+
+    def _fight_changed_elsewhere(self, changed: CampaignChanged) -> None:
+        """A player sent a card, or another window took a step: read the fight
+        again (the card the GM is typing is kept if it is still wanted)."""
+        if changed.source is self or changed.change is not Change.FIGHT or self.busy:
+            return
+        self._reload_if_moved(self.progress.fight_id if self.progress else None)
+
+    @work(thread=True, exclusive=True, group="combat-live", exit_on_error=False)
+    def _reload_if_moved(self, fight_id: int | None) -> None:
+        from ka_tui.store.fights import load_progress, open_fights
+
+        try:
+            db = self.campaign_db()
+            if fight_id is None:
+                fight_id = next((i for i, _, st in open_fights(db) if st == "open"), None)
+                if fight_id is None:
+                    return
+            progress = load_progress(db, fight_id)
+        except Exception:  # noqa: BLE001 — ctrl+r shows the full message
+            return
+        self.app.call_from_thread(self._live, progress)
+
+    def _live(self, progress: FightProgress) -> None:
+        shown = self.progress
+        if self.busy or (shown is not None and shown.fight_id == progress.fight_id
+                         and shown.seq == progress.seq and not shown.broken):
+            return
+        editor = self.query_one(CqcCardEditor)
+        keep = editor.draft if self.view_step == 2 else None
+        self.show_progress(progress, moved_on=self.moved_on and progress.step == 6,
+                           reorder=self.reordering and progress.step == 2
+                           and not progress.cards)
+        if keep is not None and self.view_step == 2 and editor.draft is not None \
+                and editor.draft.owner == keep.owner:
+            editor.draft = keep
+            editor.refresh(layout=True)
+        self.post_message(FightSaved())
 
     # -- loading -----------------------------------------------------------
 
@@ -311,11 +353,15 @@ class CombatScreen(Screen[None]):
             return
         editor.load(fight, waiting, p.rules.cqc)
         note = self.query_one("#card-note", Static)
-        note.display = (p.initiative is not None and p.order_round == fight.round
-                        and not self.moved_on)
-        if p.initiative is not None:
-            note.update(_join(initiative_lines(p.initiative, p.start)
-                              [-len(p.initiative.rolls):]))
+        with_order = (p.initiative is not None and p.order_round == fight.round
+                      and not self.moved_on)
+        # issue 14: who has sent a card (players at their own terminals), never what
+        count = Content(cards_in_text(p) if not self.moved_on else
+                        f"0 of {len(_card_order(fight))} cards in").stylize("bold")
+        note.display = True
+        note.update(_join([count, *(initiative_lines(p.initiative, p.start)
+                                    [-len(p.initiative.rolls):]
+                                    if with_order and p.initiative is not None else [])]))
         self.query_one(ContentSwitcher).current = "pane-card"
         editor.focus()
         name = fight.fighter(waiting).name
