@@ -132,7 +132,7 @@ def check_player(db_path: Path, name: str) -> str:
     reason = read_only_reason(db_path)
     if reason is not None:
         raise StoreError(f"{db_path} cannot be written by you ({reason}); a player sends "
-                         "cards, so ask the GM for group write access (README: playing "
-                         "over SSH)")
+                         "cards, so ask the GM for group write access (README: Players "
+                         "at their own terminals)")
     with open_campaign(db_path) as db:
         return find_player(db, name).name

@@ -235,3 +235,16 @@ async def test_issue14_a_watcher_costs_nothing_until_the_file_changes(demo_db: P
     finally:
         watcher.stop()
     assert seen == [frozenset({"roster"})]
+
+
+def test_issue14_play_refuses_an_unknown_name_and_an_unwritable_campaign(
+        demo_db: Path, capsys: Any, monkeypatch: Any) -> None:
+    from ka_tui.cli import main
+
+    assert main(["play", "--as", "Zed", "--db", str(demo_db)]) == 2
+    assert "no character called 'Zed'" in capsys.readouterr().err
+    assert main(["play", "--db", str(demo_db)]) == 2
+    assert "play needs --as NAME" in capsys.readouterr().err
+    monkeypatch.setenv("KA_TUI_READ_ONLY", "0")  # main sets it: restored after the test
+    assert main(["play", "--as", "Kasia", "--db", str(demo_db), "--read-only"]) == 2
+    assert "cannot be written by you" in capsys.readouterr().err

@@ -259,7 +259,7 @@ class PlayerScreen(Screen[None]):
         rnd = fight.round
         steps.update(step_bar(2 if planning and step == FightStep.DAMAGE else int(step),
                               ascii_glyphs=ascii_glyphs))
-        entered = p.sent if step != FightStep.DAMAGE else ()
+        entered = p.sent if planning and step != FightStep.DAMAGE else ()
         strip.update(_join(fighter_lines(fight, entered=entered, show_cards=planning,
                                          ascii_glyphs=ascii_glyphs)))
         title = f"{p.name} · round {rnd if planning else p.round}"
