@@ -309,7 +309,7 @@ def restore(backup: Path, campaign: Path | None = None) -> Restored:
     replaces it in one atomic rename. Refused while the campaign is open in
     another ka-tui. The backup file itself is never written.
     """
-    from ka_tui.store.db import check_file
+    from ka_tui.store.file_check import check_file
 
     backup = Path(backup)
     target = Path(campaign) if campaign is not None else campaign_for(backup)

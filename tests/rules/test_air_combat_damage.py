@@ -20,6 +20,7 @@ from ka_tui.rules.air.damage import (
 )
 from ka_tui.rules.core.dice import RandomDice, ScriptedDice
 from ka_tui.rules.core.options import AirOptions
+from tests.rules.hypothesis_counts import scaled
 
 from .air_combat_fixtures import unit
 
@@ -105,7 +106,7 @@ def test_rules_notes_c_point_damage_applies_effects_by_default() -> None:
     assert u3.pending_damage.at("landing_gear") == 0
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=scaled(200), deadline=None)
 @given(hull=st.integers(1, 8), batches=st.lists(st.lists(st.booleans(), max_size=6), max_size=5),
        seed=st.integers(0, 10_000), glider=st.booleans())
 def test_invariant_hull_never_below_zero_and_wounds_in_range(

@@ -22,6 +22,7 @@ from ka_tui.rules.core.options import AirOptions
 from ka_tui.rules.air.ramming import ram_problems
 from ka_tui.rules.air.shooting import preview_shot
 from ka_tui.rules.air.turn import Phase, TurnError
+from tests.rules.hypothesis_counts import scaled
 
 from .air_combat_fixtures import unit
 
@@ -60,7 +61,7 @@ def check_invariants(battle: Battle) -> None:
             assert 0 <= a.wounds <= 6 and (not a.dead or not a.conscious)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=scaled(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), seed=st.integers(0, 1_000_000), n=st.integers(2, 6),
        turns=st.integers(1, 3))
 def test_invariants_random_battles(data: st.DataObject, seed: int, n: int, turns: int) -> None:

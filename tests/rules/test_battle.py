@@ -13,8 +13,10 @@ from ka_tui.rules.air.units import AirUnit
 from ka_tui.rules.air.battle import Battle, ReplayError, replay
 from ka_tui.rules.core.dice import RandomDice, ScriptedDice
 from ka_tui.rules.air.move_plan import Forward, Plan, Thrust
+from ka_tui.rules.air.movement import complete_plan, validate_plan
 from ka_tui.rules.core.options import AirOptions
 from ka_tui.rules.air.profiles import TEMPEST
+from ka_tui.rules.air.shooting import preview_shot
 from ka_tui.rules.air.turn import Phase, TurnError
 
 from .air_combat_fixtures import unit
@@ -38,29 +40,54 @@ def new_battle() -> Battle:
     return Battle.start([a, b], MAP, OPT, MAP_TEXT)
 
 
-def play_one_turn(battle: Battle, dice: RandomDice) -> None:
+def aim(battle: Battle, mover: str, target: str) -> Plan:
+    """A legal plan needing no check that ends with ``target`` in range and
+    arc if there is one (thrust, then up to three turns), else ``cruise``."""
+    u, t = battle.state.unit(mover), battle.state.unit(target)
+    for turns in ("", "L", "R", "2F L", "2F R", "L L", "R R", "F L L", "F R R"):
+        for thrust in range(u.profile.thrust, -2, -1):
+            text = f"{f'+{thrust}' if thrust > 0 else '-1' if thrust < 0 else ''} {turns}".strip()
+            p = complete_plan(u, plan(text) if text else (), MAP, OPT)
+            check = validate_plan(u, p, MAP, OPT)
+            if check.legal and not check.checks and preview_shot(check.end, t, OPT).legal:
+                return p
+    return cruise(u)
+
+
+def play_one_turn(battle: Battle, dice: RandomDice) -> tuple[list[str], list[str]]:
+    """R-1: one whole turn; each side moves to get a shot and takes it.
+    Returns (who shot, why each refused shot was refused) so a test can check
+    that shots happened; a refusal must name its rule."""
     battle.begin_turn(dice)
-    for _ in range(2):
-        side = battle.state.active_side
-        mover = "A" if side == "blue" else "B"
+    shooters: list[str] = []
+    refusals: list[str] = []
+    while battle.state.phase is Phase.MOVEMENT:
+        mover = "A" if battle.state.active_side == "blue" else "B"
         target = "B" if mover == "A" else "A"
-        battle.move(mover, cruise(battle.state.unit(mover)), dice)
+        battle.move(mover, aim(battle, mover, target), dice)
         battle.end_movement(dice)
         try:
             battle.shoot(mover, target, dice)
-        except TurnError:
-            pass
+            shooters.append(mover)
+        except TurnError as e:
+            refusals.append(str(e))
         battle.end_shooting(dice)
     battle.heat(dice)
     battle.end(dice)
+    for why in refusals:
+        assert "S0" in why or "R-" in why or "house rule" in why or "out of the battle" in why, why
+    return shooters, refusals
 
 
 def test_battle_log_records_every_step_with_faces() -> None:
     b = new_battle()
-    play_one_turn(b, RandomDice(7))
+    shooters, _ = play_one_turn(b, RandomDice(7))
     kinds = [e["kind"] for e in b.events]
     assert kinds[0] == "battle_started" and kinds[1] == "turn_started"
     assert kinds.count("move_committed") == 2 and kinds[-2:] == ["phase_ended", "phase_ended"]
+    assert shooters and kinds.count("shot_resolved") == len(shooters)
+    shot = next(e for e in b.events if e["kind"] == "shot_resolved")
+    assert shot["faces"] and all(s == 6 for s, _ in shot["faces"][:2])  # 2d6 to hit first
     assert [e["seq"] for e in b.events] == list(range(len(b.events)))
     turn_started = b.events[1]
     assert len(turn_started["faces"]) >= 4 and all(s == 6 for s, _ in turn_started["faces"])
@@ -70,9 +97,10 @@ def test_battle_log_records_every_step_with_faces() -> None:
 def test_battle_log_is_json_and_replays_to_the_same_state() -> None:
     b = new_battle()
     dice = RandomDice(11)
-    for _ in range(3):
-        play_one_turn(b, dice)
+    shots = [play_one_turn(b, dice)[0] for _ in range(3)]
+    assert shots[0], "the first turn has a shot in it"
     events = json.loads(json.dumps(b.events))
+    assert sum(e["kind"] == "shot_resolved" for e in events) == sum(map(len, shots))
     assert replay(events, MAP, OPT) == b.state
     again = Battle.from_events(events, MAP, OPT)
     assert again.state == b.state and again.state.turn == 3
@@ -139,14 +167,14 @@ def test_json_codec_round_trips_units_and_plans() -> None:
 
 def test_battle_phase_after_full_turn() -> None:
     b = new_battle()
-    play_one_turn(b, RandomDice(3))
-    assert b.state.phase is Phase.BETWEEN_TURNS and len(b.log) > 10
+    shooters, _ = play_one_turn(b, RandomDice(3))
+    assert shooters and b.state.phase is Phase.BETWEEN_TURNS and len(b.log) > 10
 
 
 def test_battle_undo_across_turns_matches_a_full_replay() -> None:
     b = new_battle()
     dice = RandomDice(5)
-    play_one_turn(b, dice)
+    assert play_one_turn(b, dice)[0], "a shot to undo"
     play_one_turn(b, dice)
     assert len(b.checkpoints) == 2  # one per turn start
     while len(b.events) > 3:
@@ -159,7 +187,7 @@ def test_battle_undo_across_turns_matches_a_full_replay() -> None:
 def test_battle_from_events_keeps_turn_checkpoints() -> None:
     b = new_battle()
     dice = RandomDice(9)
-    play_one_turn(b, dice)
+    assert play_one_turn(b, dice)[0]
     play_one_turn(b, dice)
     again = Battle.from_events(b.events, MAP, OPT)
     assert again.checkpoints.keys() == b.checkpoints.keys()

@@ -15,6 +15,7 @@ from ka_tui.rules.core.skill_tests import (
 )
 from ka_tui.rules.core.dice import DiceError, RandomDice, ScriptedDice
 from ka_tui.rules.core.options import CritCancel, CritFailRule, HouseRules, SkillOptions
+from tests.rules.hypothesis_counts import scaled
 
 SEED = SkillOptions()
 CC = (("Close Combat", 5), ("Agility", 4))
@@ -373,7 +374,7 @@ MODES = st.sampled_from([
     SkillOptions(crit_fail_rule=CritFailRule.ALL_ONES), SkillOptions(spent_crit_wins=True)])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=scaled(200), deadline=None)
 @given(pa=POOLS, pb=POOLS, na=st.integers(0, 12), nb=st.integers(0, 12),
        la=st.booleans(), lb=st.booleans(), seed=st.integers(0, 2**32), options=MODES)
 def test_opposed_result_invariants(pa: tuple[int, ...], pb: tuple[int, ...], na: int,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -9,6 +11,7 @@ from ka_tui.rules.cqc.card import ActionKind, Grade
 from ka_tui.rules.cqc.negation import (
     RULE_3B_D, RULE_B_B, RULE_D_3B, RULE_D_D, RULE_SPECIAL, ActionUnit, negate,
 )
+from tests.rules.hypothesis_counts import scaled
 
 B, D, S = Grade.BASIC, Grade.DELIBERATE, Grade.SPECIAL
 
@@ -93,7 +96,7 @@ def test_losing_special_is_cancelled_as_a_deliberate() -> None:
 grades = st.lists(st.sampled_from([B, D, S]), max_size=8)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=scaled(200), deadline=None)
 @given(grades, grades, st.booleans(), st.booleans())
 def test_cancellations_never_exceed_the_negation_order(
         cg: list[Grade], tg: list[Grade], won: bool, lsd: bool) -> None:
@@ -114,7 +117,10 @@ def test_cancellations_never_exceed_the_negation_order(
         tgt = [t.grade for t in c.cancelled]
         eff_t = [D if g is S else g for g in tgt]
         if S in tgt:
-            assert not won or lsd  # a winner's Special is never cancelled by the loser
+            # The targets' side lost (the cancellers won) and the option makes
+            # its Special a Deliberate: the only way a Special is cancelled
+            # other than by a winning Special. A winner's Special never is.
+            assert won and lsd, "a Special was cancelled outside S0 §2.1 / the house rule"
         if by == {B}:
             assert (len(c.by), eff_t) in ((1, [B]), (3, [D]))
         else:
@@ -126,3 +132,96 @@ def test_cancellations_never_exceed_the_negation_order(
               and (u.grade is D or (u.grade is S and not won and lsd))]
     left_any = [t for t in targets if t not in hit and (t.grade is not S or (won and lsd))]
     assert not (free_d and left_any), "a free Deliberate could have cancelled something"
+
+
+# --- an independent reference: every assignment (S0 §2.1, RULES-NOTES B) ----
+#
+# Written from the seed, not from the engine: each target the cancellers can
+# reach is left alone, cancelled by a Deliberate, or cancelled by Basics; an
+# assignment is possible when "a Deliberate cancels three Basic or one
+# Deliberate", "a Basic cancels one Basic" and "three Basic ... cancel one
+# Deliberate" leave enough cancellers. RULES-NOTES B: "a Deliberate = three
+# Basics; a Special = all, best use first", read as the most value cancelled
+# (a Basic is worth 1, a Deliberate 3), then the fewest actions used.
+
+
+def _worth(g: Grade) -> int:
+    return 1 if g is B else 3
+
+
+def reference_best(cg: list[Grade], tg: list[Grade], won: bool, lsd: bool
+                   ) -> tuple[int, int]:
+    """(value cancelled, cancelling actions used) of the best assignment."""
+    if not cg or not tg:
+        return 0, 0
+    if won and S in cg:          # "Special action beats all other actions ... if you win"
+        return sum(_worth(g) for g in tg), 1
+    as_d = D if lsd else None    # house rule losing_special_as_deliberate
+    # A canceller's Special here belongs to the loser; a target's Special to
+    # the winner when the cancellers lost (never cancellable), else the loser.
+    eff_c = [as_d if g is S else g for g in cg]
+    eff_t = [(as_d if won else None) if g is S else g for g in tg]
+    n_d, n_b = eff_c.count(D), eff_c.count(B)
+    reachable = [(g, _worth(t)) for g, t in zip(eff_t, tg, strict=True) if g is not None]
+    best = (0, 0)
+    for fates in itertools.product(("none", "by_d", "by_b"), repeat=len(reachable)):
+        d_on_d = sum(1 for (g, _), f in zip(reachable, fates) if g is D and f == "by_d")
+        b_by_d = sum(1 for (g, _), f in zip(reachable, fates) if g is B and f == "by_d")
+        b_on_b = sum(1 for (g, _), f in zip(reachable, fates) if g is B and f == "by_b")
+        trios = sum(1 for (g, _), f in zip(reachable, fates) if g is D and f == "by_b")
+        deliberates = d_on_d + -(-b_by_d // 3)    # each Deliberate: one D or up to 3 B
+        basics = b_on_b + 3 * trios
+        if deliberates > n_d or basics > n_b:
+            continue
+        value = sum(w for (_, w), f in zip(reachable, fates) if f != "none")
+        used = deliberates + basics
+        if (value, -used) > (best[0], -best[1]):
+            best = (value, used)
+    return best
+
+
+def engine_best(cg: list[Grade], tg: list[Grade], won: bool, lsd: bool) -> tuple[int, int]:
+    cs = negate(defend(*cg), attack(*tg), cancellers_won=won, losing_special_as_deliberate=lsd)
+    return (sum(_worth(t.grade) for t in cancelled(cs)),
+            len({u for c in cs for u in c.by}))
+
+
+def test_rules_notes_b_fewest_actions_when_the_value_ties() -> None:
+    """RULES-NOTES B best use: a Deliberate alone cancels the Deliberate; the
+    three Basics that could have done it stay unused (S0 §2.1)."""
+    cs = negate(defend(B, B, B, D), attack(D), cancellers_won=True)
+    assert [(c.rule, [u.grade for u in c.by]) for c in cs] == [(RULE_D_D, [D])]
+    assert engine_best([B, B, B, D], [D], True, True) == reference_best([B, B, B, D], [D],
+                                                                       True, True) == (3, 1)
+
+
+def test_rules_notes_b_deliberate_takes_three_basics_not_one() -> None:
+    """S0 §2.1: one Deliberate on three Basics uses fewer actions than three Basics."""
+    cs = negate(defend(B, B, B, D), attack(B, B, B), cancellers_won=True)
+    assert [c.rule for c in cs] == [RULE_D_3B]
+
+
+def _multisets(max_size: int) -> list[list[Grade]]:
+    return [list(c) for n in range(max_size + 1)
+            for c in itertools.combinations_with_replacement((B, D, S), n)]
+
+
+def test_s0_2_1_best_negation_equals_the_exhaustive_reference_up_to_four_each() -> None:
+    """Every card of up to four actions against every other, both outcomes,
+    the option on and off: the engine's choice is the reference's best."""
+    for cg in _multisets(4):
+        for tg in _multisets(4):
+            for won in (True, False):
+                for lsd in (True, False):
+                    assert engine_best(cg, tg, won, lsd) == reference_best(cg, tg, won, lsd), (
+                        cg, tg, won, lsd)
+
+
+@settings(max_examples=scaled(150), deadline=None)
+@given(st.lists(st.sampled_from([B, D, S]), min_size=3, max_size=8),
+       st.lists(st.sampled_from([B, D, S]), min_size=5, max_size=7),
+       st.booleans(), st.booleans())
+def test_s0_2_1_best_negation_equals_the_reference_on_larger_cards(
+        cg: list[Grade], tg: list[Grade], won: bool, lsd: bool) -> None:
+    """Larger cards than the exhaustive sweep (S0 §2.1, RULES-NOTES B)."""
+    assert engine_best(cg, tg, won, lsd) == reference_best(cg, tg, won, lsd)

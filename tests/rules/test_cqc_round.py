@@ -20,6 +20,7 @@ from ka_tui.rules.cqc import (
 )
 from ka_tui.rules.core.dice import DiceError, RandomDice
 from ka_tui.rules.core.options import CqcOptions, HouseRules, MultiOpponent
+from tests.rules.hypothesis_counts import scaled
 
 KNIFE = Weapon("knife", 3)
 
@@ -360,7 +361,7 @@ def fights(draw: st.DrawFn) -> tuple[Fight, HouseRules, list[int]]:
     return fight, rules, draw(st.lists(st.integers(0, 2**16), min_size=1, max_size=4))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scaled(60), deadline=None)
 @given(fights(), st.data())
 def test_ap_and_k_points_never_go_negative_and_replays_match(
         setup: tuple[Fight, HouseRules, list[int]], data: st.DataObject) -> None:

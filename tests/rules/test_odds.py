@@ -1,8 +1,11 @@
 """Exact odds of skill tests (S0 §Skills, §Close combat 4, RULES-NOTES A).
 
-The odds are checked against a brute-force enumeration of every face through
-``checks.opposed_test`` (the resolution the table uses) and against a seeded
-simulation.
+The odds are checked three ways: against ``seed_reference`` (every face,
+read die by die from the seed text, importing none of the rule steps that
+``core.skill_tests`` and ``core.odds`` share, so a rules bug cannot move both sides
+together); against a brute-force enumeration of every face through
+``skill_tests.opposed_test`` (the resolution the table uses, so odds and rolls
+agree); and against a seeded simulation.
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ from ka_tui.rules.core.odds import (
 )
 from ka_tui.rules.core.options import CritCancel, CritFailRule, SkillOptions
 from ka_tui.rules.core.skills import Level, level_pool
+from tests.rules.hypothesis_counts import scaled
+
+from . import seed_reference as ref
 
 SEED = SkillOptions()
 MODES = [SkillOptions(), SkillOptions(crit_cancel=CritCancel.CRIT_ONLY),
@@ -174,7 +180,7 @@ def test_opposed_odds_equal_brute_force_three_sizes_against_one() -> None:
 SMALL_POOL = st.lists(st.sampled_from((8, 10, 12)), min_size=1, max_size=2).map(tuple)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=scaled(12), deadline=None)
 @given(pa=SMALL_POOL, pb=SMALL_POOL, na=st.integers(0, 12), nb=st.integers(0, 12),
        la=st.booleans(), lb=st.booleans(), ba=st.integers(-2, 3),
        options=st.sampled_from(MODES))
@@ -185,12 +191,63 @@ def test_opposed_odds_equal_brute_force_property(pa: tuple[int, ...], pb: tuple[
     brute_opposed(Contestant("A", pa, na, la, ba), Contestant("B", pb, nb, lb), options)
 
 
+# --- an independent reference (issue 16) ------------------------------------
+
+
+def side_of(c: Contestant) -> ref.Side:
+    tb = dict(c.tiebreaks)
+    return ref.Side(tuple(c.pool), c.number, c.legendary, c.bonus,
+                    tb.get("CC", tb.get("Close Combat")), tb.get("Agility"))
+
+
+def assert_matches_reference(a: Contestant, b: Contestant, options: SkillOptions) -> None:
+    odds = opposed_odds(a, b, options)
+    want = ref.enumerate_odds(side_of(a), side_of(b), options)
+    assert (odds.p_a_wins, odds.p_b_wins, odds.p_standoff, odds.p_rolloff) == (
+        want.p_a_wins, want.p_b_wins, want.p_standoff, want.p_rolloff)
+    assert {d.value: p for d, p in odds.decisions.items() if p} == {
+        k: p for k, p in want.how.items() if p}
+    for i, side_odds in enumerate((odds.a, odds.b)):
+        assert side_odds.successes == want.successes[i]
+        assert (side_odds.p_pass, side_odds.p_crit_fail, side_odds.p_crit_success) == (
+            want.p_pass[i], want.p_crit_fail[i], want.p_crit_success[i])
+
+
+REF_PAIRS = [*PAIRS,
+             (Contestant("A", (8, 10, 12), 6), Contestant("B", (10,), 6)),
+             (Contestant("A", (8, 8, 8), 3), Contestant("B", (20,), 9, legendary=True)),
+             (Contestant("A", (12, 12), 7, legendary=True),
+              Contestant("B", (20,), 7, legendary=True))]
+
+
+@pytest.mark.parametrize("options", MODES, ids=MODE_IDS)
+@pytest.mark.parametrize(("a", "b"), REF_PAIRS,
+                         ids=["d8s_vs_d10", "vs_legendary", "bonus", "three_sizes",
+                              "d8s_vs_legendary_d20", "both_legendary"])
+def test_opposed_odds_equal_the_seed_reference(a: Contestant, b: Contestant,
+                                               options: SkillOptions) -> None:
+    """S0 §Skills, §Close combat 4, RULES-NOTES A: every face, read from the seed."""
+    assert_matches_reference(a, b, options)
+
+
+@settings(max_examples=scaled(10), deadline=None)
+@given(pa=SMALL_POOL, pb=SMALL_POOL, na=st.integers(0, 12), nb=st.integers(0, 12),
+       la=st.booleans(), lb=st.booleans(), ba=st.integers(-2, 3),
+       options=st.sampled_from(MODES))
+def test_opposed_odds_equal_the_seed_reference_property(
+        pa: tuple[int, ...], pb: tuple[int, ...], na: int, nb: int, la: bool, lb: bool,
+        ba: int, options: SkillOptions) -> None:
+    """S0 §Skills, §Close combat 4, RULES-NOTES A over random small pools."""
+    assert_matches_reference(Contestant("A", pa, na, la, ba), Contestant("B", pb, nb, lb),
+                             options)
+
+
 # --- invariants --------------------------------------------------------------
 
 POOLS = st.lists(st.sampled_from((8, 10, 12, 20)), min_size=1, max_size=5).map(tuple)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=scaled(100), deadline=None)
 @given(pa=POOLS, pb=POOLS, na=st.integers(0, 12), nb=st.integers(0, 12),
        la=st.booleans(), lb=st.booleans(), options=st.sampled_from(MODES))
 def test_opposed_distributions_sum_to_one(pa: tuple[int, ...], pb: tuple[int, ...], na: int,
@@ -205,7 +262,7 @@ def test_opposed_distributions_sum_to_one(pa: tuple[int, ...], pb: tuple[int, ..
     assert (mirror.p_a_wins, mirror.p_b_wins) == (odds.p_b_wins, odds.p_a_wins)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scaled(60), deadline=None)
 @given(pa=POOLS, pb=POOLS, na=st.integers(0, 11), nb=st.integers(0, 12))
 def test_a_higher_skill_never_lowers_the_chance_to_win(pa: tuple[int, ...],
                                                       pb: tuple[int, ...], na: int,
@@ -217,7 +274,7 @@ def test_a_higher_skill_never_lowers_the_chance_to_win(pa: tuple[int, ...],
     assert higher.p_a_wins >= lower.p_a_wins
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=scaled(100), deadline=None)
 @given(pool=POOLS, number=st.integers(-2, 14), bonus=st.integers(-2, 4),
        options=st.sampled_from(MODES))
 def test_unopposed_distribution_sums_to_one(pool: tuple[int, ...], number: int, bonus: int,
@@ -263,7 +320,7 @@ def test_opposed_odds_agree_with_large_seeded_simulation() -> None:
     assert _close(odds.a.p_crit_success, ca, n)
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=scaled(6), deadline=None)
 @given(pa=POOLS, pb=POOLS, na=st.integers(0, 12), nb=st.integers(0, 12),
        lb=st.booleans(), options=st.sampled_from(MODES), seed=st.integers(0, 10**6))
 def test_opposed_odds_agree_with_simulation_property(pa: tuple[int, ...], pb: tuple[int, ...],

@@ -23,6 +23,7 @@ from ka_tui.rules.air.flight_notation import (
     parse_turn_mode,
 )
 from ka_tui.rules.air.profiles import LIBRARY, TEMPEST, by_name, library
+from tests.rules.hypothesis_counts import scaled
 
 FIGURE_CLASSES = {AircraftClass.FIGHTER, AircraftClass.HEAVY_FIGHTER, AircraftClass.ATTACK}
 
@@ -52,9 +53,18 @@ def test_s0_altitude_explained_tempest_climbs_to_top_with_a_test():
 
 @pytest.mark.parametrize("profile", LIBRARY, ids=lambda p: p.name)
 def test_r9_only_up_to_attack_aircraft_fly_figures(profile):
-    """R-9: aerobatic figures only for aircraft no larger than an attack aircraft."""
-    if profile.aircraft_class not in FIGURE_CLASSES:
-        assert not (profile.loop or profile.immelmann or profile.roll)
+    """R-9: aerobatic figures only for aircraft no larger than an attack aircraft:
+    every profile asserts it (a figure box implies a figure class)."""
+    boxes = profile.loop or profile.immelmann or profile.roll
+    assert not boxes or profile.aircraft_class in FIGURE_CLASSES, profile.name
+
+
+def test_r9_library_has_aircraft_on_both_sides_of_the_figure_rule():
+    """R-9: the parametrized check above meets both kinds of profile."""
+    assert any(p.aircraft_class in FIGURE_CLASSES and p.loop for p in LIBRARY)
+    assert any(p.aircraft_class not in FIGURE_CLASSES for p in LIBRARY)
+    assert all(not (p.loop or p.immelmann or p.roll)
+               for p in LIBRARY if p.aircraft_class not in FIGURE_CLASSES)
 
 
 @pytest.mark.parametrize("profile", LIBRARY, ids=lambda p: p.name)
@@ -132,13 +142,13 @@ manoeuvres = st.builds(Manoeuvre, st.sampled_from(list(ManoeuvreKind)),
                        st.integers(1, 12), st.booleans())
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=scaled(200), deadline=None)
 @given(st.lists(manoeuvres, max_size=15).map(tuple))
 def test_dial_notation_round_trips(dial):
     assert parse_dial(format_dial(dial)) == (dial, [])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=scaled(200), deadline=None)
 @given(st.lists(st.tuples(st.integers(1, 12), st.integers(1, 9)), min_size=1, max_size=6))
 def test_turn_mode_notation_round_trips(pairs):
     bands = tuple(TurnBand(s, h) for s, h in pairs)

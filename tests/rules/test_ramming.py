@@ -119,3 +119,61 @@ def test_rules_notes_d_rammer_takes_at_least_min() -> None:
     a, b = base_pair()
     opts = replace(OPT, ram_damage_extra=0, ram_rammer_min=1)
     assert ram_damage(a, b, opts) == (1, 0)
+
+
+# --- what the result says (issue 16: mutation testing found these unchecked) --
+
+
+def test_r7_successful_ram_result_records_both_reports_and_normal_hits() -> None:
+    """R-7 / RULES-NOTES D: a ram's hits are normal hits (no critical effects)."""
+    a, b = base_pair()
+    a, b = replace(a, speed=7), replace(b, speed=5)
+    big = {"hull": 20}
+    a = replace(a, profile=replace(a.profile, **big))
+    b = replace(b, profile=replace(b.profile, **big))
+    a2, b2, res = ram(a, b, ScriptedDice.of([3, 3] + [3, 4] * 8), OPT)
+    assert (res.attacker_id, res.target_id, res.legal, res.success, res.problems) == (
+        "A", "B", True, True, ())
+    assert res.check is not None and res.check.faces == (3, 3) and res.check.success
+    assert res.target_damage is not None and res.attacker_damage is not None
+    assert (res.target_damage.unit_id, res.attacker_damage.unit_id) == ("B", "A")
+    assert len(res.target_damage.hits) == len(res.attacker_damage.hits) == 4
+    assert not any(h.critical for h in (*res.target_damage.hits, *res.attacker_damage.hits))
+    assert res.target_damage.source == "rammed by A"
+    assert res.attacker_damage.source == "ramming B"
+    assert res.log[0] == res.check.render() and "RULES-NOTES D" in res.log[1]
+
+
+def test_r7_missed_ram_result() -> None:
+    a, b = base_pair()
+    _, _, res = ram(a, b, ScriptedDice.of([2, 3]), OPT)
+    assert (res.legal, res.success, res.problems) == (True, False, ())
+    assert res.check is not None and res.check.faces == (2, 3)
+    assert res.attacker_damage is None and res.target_damage is None
+    assert res.log == (res.check.render(), "A misses the ram (R-7)")
+
+
+def test_r7_refused_ram_result_names_the_first_problem() -> None:
+    a, b = base_pair()
+    a2, b2, res = ram(replace(a, moved=False), b, ScriptedDice.of([]), OPT)
+    assert (res.legal, res.success, res.check) == (False, False, None)
+    assert (res.attacker_id, res.target_id) == ("A", "B")
+    assert res.log == (f"A cannot ram B: {res.problems[0]}",)
+    assert (a2, b2) == (replace(a, moved=False), b)
+    assert ram_target(replace(a, moved=False), b, OPT).finalizer_reason == res.problems[0]
+
+
+@pytest.mark.parametrize("change,why", [
+    (lambda a, b: (a, replace(b, id="A")), "cannot ram itself"),
+    (lambda a, b: (a, replace(b, side="blue")), "same side"),
+    (lambda a, b: (a, replace(b, destroyed=True)), "still be in the battle"),
+    (lambda a, b: (replace(a, destroyed=True), b), "still be in the battle"),
+    (lambda a, b: (replace(a, out_of_control=True), b), "out of control"),
+    (lambda a, b: (a, replace(b, landed=True)), "in the air"),
+    (lambda a, b: (replace(a, landed=True), b), "in the air"),
+])
+def test_r7_every_refusal_names_its_reason(change, why) -> None:  # type: ignore[no-untyped-def]
+    """R-7 both in the battle and in the air; R-1.2 / R-5 an attacker in control."""
+    a, b = change(*base_pair())
+    problems = ram(a, b, ScriptedDice.of([]), OPT)[2].problems
+    assert any(why in p for p in problems), problems

@@ -64,9 +64,14 @@ def test_s0_beyond_range_3_needs_long_range() -> None:
 
 
 def test_s0_long_range_has_a_longest_band() -> None:
+    """S0 §Traits Long range, house rule long_range_max_band: refused for that reason."""
     a = unit("A", traits=((Trait.LONG_RANGE, None),))
     b = unit("B", "red", q=0, r=-9)
-    assert not preview_shot(a, b, OPT).legal
+    p = preview_shot(a, b, OPT)
+    assert not p.legal
+    assert p.reason == ("B is at range 5, beyond the longest range 4 "
+                        "(house rule long_range_max_band)")
+    assert preview_shot(a, b, replace(OPT, long_range_max_band=5)).legal
 
 
 @pytest.mark.parametrize("cls,mod", [(AircraftClass.FIGHTER, 3), (AircraftClass.HEAVY_FIGHTER, 2),

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from ka_tui.rules.core.dice_notation import (
     NotationError, PoolSpec, check_faces, parse_pool, pool_error,
 )
+from tests.rules.hypothesis_counts import scaled
 
 
 @pytest.mark.parametrize(("text", "spec"), [
@@ -70,7 +71,7 @@ def test_parse_pool_can_require_the_number() -> None:
         parse_pool("3d10", require_number=True)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=scaled(200), deadline=None)
 @given(pool=st.lists(st.sampled_from((8, 10, 12, 20)), min_size=1, max_size=8).map(tuple),
        number=st.one_of(st.none(), st.integers(-40, 40)), bonus=st.integers(-20, 20))
 def test_render_then_parse_round_trips(pool: tuple[int, ...], number: int | None,
@@ -81,7 +82,7 @@ def test_render_then_parse_round_trips(pool: tuple[int, ...], number: int | None
     assert (back.number, back.bonus) == (number, bonus)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=scaled(200), deadline=None)
 @given(st.text(alphabet="0123456789dD+-@ []BTEMLx", max_size=16))
 def test_any_text_parses_or_gives_a_message(text: str) -> None:
     try:

@@ -19,6 +19,7 @@ from ka_tui.rules.air.wounds import (
     take_wound,
     take_wounds,
 )
+from tests.rules.hypothesis_counts import scaled
 
 
 @pytest.mark.parametrize("wounds,needed", [(1, 3), (2, 5), (3, 7), (4, 10), (5, 11)])
@@ -100,7 +101,7 @@ def test_r2_roll_check_refuses_bad_faces() -> None:
         roll_check("x", TargetNumber(5, "p", "R-2"), ScriptedDice.of([7, 1]))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=scaled(200), deadline=None)
 @given(start=st.integers(0, 6), count=st.integers(0, 8), seed=st.integers(0, 10_000))
 def test_r5_invariant_wounds_stay_in_0_to_6(start: int, count: int, seed: int) -> None:
     a, results = take_wounds(Airman("Kay").with_wounds(start), count, RandomDice(seed))

@@ -253,7 +253,7 @@ class CombatScreen(Screen[None]):
             self._status("n: new fight")
             self.refresh_bindings()
             return
-        step = progress.step
+        step: int = progress.step
         if step == 6 and moved_on and not progress.over:
             step = 1 if progress.needs_order else 2
         if self.reordering:
