@@ -225,6 +225,8 @@ class KaApp(WatchesCampaign, App[None]):
 
     def campaign_changed(self, change: CampaignChanged) -> None:
         """Tell every subscribed mode that the campaign changed (any thread)."""
+        if change.source != ELSEWHERE and self._watcher is not None:
+            self._watcher.written_here(change.change.value)  # issue 14: no echo
         if threading.get_ident() != self._thread_id:
             self.call_from_thread(self.campaign_signal.publish, change)
         else:

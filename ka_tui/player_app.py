@@ -22,7 +22,7 @@ from textual.dom import DOMNode
 from textual.signal import Signal
 
 from ka_tui.app import WatchesCampaign
-from ka_tui.screens.door import CampaignChanged, ChangeCallback, DiceMode
+from ka_tui.screens.door import ELSEWHERE, CampaignChanged, ChangeCallback, DiceMode
 
 if TYPE_CHECKING:
     from ka_tui.rules.core.dice import Dice
@@ -74,6 +74,8 @@ class PlayerApp(WatchesCampaign, App[None]):
         return self.clock() if self.clock is not None else datetime.now(timezone.utc)
 
     def campaign_changed(self, change: CampaignChanged) -> None:
+        if change.source != ELSEWHERE and self._watcher is not None:
+            self._watcher.written_here(change.change.value)  # no echo of its own card
         if threading.get_ident() != self._thread_id:
             self.call_from_thread(self.campaign_signal.publish, change)
         else:

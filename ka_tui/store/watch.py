@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 # area -> the reads whose rows make its fingerprint (small tables; only read
 # after ``data_version`` moved)
@@ -35,12 +35,13 @@ _AREAS: Mapping[str, tuple[str, ...]] = {
 DEFAULT_INTERVAL = 0.25  # seconds between two looks: a change shows within ~0.3 s
 
 
-def fingerprints(con: sqlite3.Connection) -> dict[str, int]:
+def fingerprints(con: sqlite3.Connection, areas: Iterable[str] | None = None) -> dict[str, int]:
     """A hash per area of what the file holds now (one read transaction)."""
     out: dict[str, int] = {}
     con.execute("BEGIN")
     try:
-        for area, reads in _AREAS.items():
+        for area in (_AREAS if areas is None else [a for a in areas if a in _AREAS]):
+            reads = _AREAS[area]
             rows: list[object] = []
             for sql in reads:
                 try:
@@ -65,7 +66,30 @@ class CampaignWatcher:
         self.interval = interval
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._seen: dict[str, int] = {}
         self.polls = 0  # looks taken (benchmarks/propagation.py)
+
+    def written_here(self, area: str) -> None:
+        """This process wrote ``area`` and has told its own views already: take
+        the file as it is now as seen, so the write does not come back as
+        another process's. Called before the views re-read, so a change
+        another process makes from now on is still reported."""
+        if area not in _AREAS or self._thread is None:
+            return
+        try:
+            con = self._connect()
+        except Exception:  # noqa: BLE001 — at worst the change is reported twice
+            return
+        try:
+            con.isolation_level = None
+            now = fingerprints(con, [area])
+        except sqlite3.Error:
+            return
+        finally:
+            con.close()
+        with self._lock:
+            self._seen.update(now)
 
     def start(self) -> None:
         if self._thread is None:
@@ -85,7 +109,8 @@ class CampaignWatcher:
             return
         try:
             version = con.execute("PRAGMA data_version").fetchone()[0]
-            seen = fingerprints(con)
+            with self._lock:
+                self._seen = fingerprints(con)
             while not self._stop.wait(self.interval):
                 self.polls += 1
                 now = con.execute("PRAGMA data_version").fetchone()[0]
@@ -93,8 +118,10 @@ class CampaignWatcher:
                     continue
                 version = now
                 prints = fingerprints(con)
-                changed = frozenset(a for a, h in prints.items() if seen.get(a) != h)
-                seen = prints
+                with self._lock:
+                    changed = frozenset(a for a, h in prints.items()
+                                        if self._seen.get(a) != h)
+                    self._seen = prints
                 if changed:
                     self._on_change(changed)
         except sqlite3.Error:

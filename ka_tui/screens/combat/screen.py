@@ -123,6 +123,7 @@ class CombatScreen(Screen[None]):
         self._roster_stale = False
         self._stale_note = ""  # a refused write's message, kept over the card editor's first change
         self._write_lock = threading.Lock()
+        self._shown = 0  # how many times the fight was shown (issue 14, live reads)
 
     # -- injectables -------------------------------------------------------
 
@@ -170,10 +171,11 @@ class CombatScreen(Screen[None]):
         again (the card the GM is typing is kept if it is still wanted)."""
         if changed.source is self or changed.change is not Change.FIGHT or self.busy:
             return
-        self._reload_if_moved(self.progress.fight_id if self.progress else None)
+        self._reload_if_moved(self.progress.fight_id if self.progress else None,
+                              self._shown)
 
     @work(thread=True, exclusive=True, group="combat-live", exit_on_error=False)
-    def _reload_if_moved(self, fight_id: int | None) -> None:
+    def _reload_if_moved(self, fight_id: int | None, shown: int) -> None:
         from ka_tui.store.fights import load_progress, open_fights
 
         try:
@@ -185,12 +187,17 @@ class CombatScreen(Screen[None]):
             progress = load_progress(db, fight_id)
         except Exception:  # noqa: BLE001 — ctrl+r shows the full message
             return
-        self.app.call_from_thread(self._live, progress)
+        self.app.call_from_thread(self._live, progress, shown)
 
-    def _live(self, progress: FightProgress) -> None:
+    def _live(self, progress: FightProgress, generation: int) -> None:
         shown = self.progress
-        if self.busy or (shown is not None and shown.fight_id == progress.fight_id
-                         and shown.seq == progress.seq and not shown.broken):
+        if self.busy:  # its own step reads the file once written: that read is newer
+            return
+        if shown is not None and shown.fight_id == progress.fight_id \
+                and shown.seq == progress.seq and not shown.broken:
+            return  # nothing new (often the echo of this window's own step)
+        if generation != self._shown:  # shown again while this was read: read afresh
+            self._reload_if_moved(progress.fight_id, self._shown)
             return
         editor = self.query_one(CqcCardEditor)
         keep = editor.draft if self.view_step == 2 else None
@@ -237,6 +244,7 @@ class CombatScreen(Screen[None]):
         combat entry for this round, at the GM's request)."""
         self.loaded = True
         self.busy = False
+        self._shown += 1  # issue 14: a live read started before this is stale
         self.progress = progress
         self._stale_note = ""
         self.moved_on = moved_on
