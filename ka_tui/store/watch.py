@@ -25,11 +25,11 @@ _AREAS: Mapping[str, tuple[str, ...]] = {
     "house_rules": ("SELECT house_rules FROM campaign",),
     "rolls": ("SELECT count(*), max(id) FROM roll_log",),
     "fight": ("SELECT id, status FROM fight",
-              "SELECT count(*), max(id), total(length(payload)), max(created_at) "
-              "FROM fight_event"),
+              ("SELECT count(*), max(id), total(length(payload)), max(created_at) "
+               "FROM fight_event")),
     "battle": ("SELECT id, status FROM battle",
-               "SELECT count(*), max(id), total(length(payload)), max(created_at) "
-               "FROM battle_event"),
+               ("SELECT count(*), max(id), total(length(payload)), max(created_at) "
+                "FROM battle_event")),
 }
 
 DEFAULT_INTERVAL = 0.25  # seconds between two looks: a change shows within ~0.3 s

@@ -13,7 +13,13 @@ from ka_tui.rules.core.dice import RandomDice
 from ka_tui.rules.core.options import HouseRules
 from ka_tui.rules.cqc import CqcCard, Fight, Fighter, initiative_order
 from ka_tui.rules.cqc.log import (
-    FightStep, RefusalReason, accept, card_order, cards_in_text, replay, undo_from,
+    FightStep,
+    RefusalReason,
+    accept,
+    card_order,
+    cards_in_text,
+    replay,
+    undo_from,
     visible_to,
 )
 

@@ -16,7 +16,11 @@ import pytest
 
 from ka_tui.store import fights
 from ka_tui.store.db import open_campaign
-from ka_tui.store.roster_reads import ChangedElsewhere, load_character_full, save_character
+from ka_tui.store.roster_reads import (
+    ChangedElsewhere,
+    load_character_full,
+    save_character,
+)
 
 
 def _form(row: dict, **changes: object) -> dict:
@@ -92,18 +96,18 @@ def test_issue14_a_skill_added_elsewhere_survives_a_save_of_another_field(demo_d
         assert refused.value.field == "skills"
 
 
-def _reveal(path: str, fight_id: int, seq: int, barrier, out) -> None:  # noqa: ANN001
+def _reveal(path: str, fight_id: int, seq: int, barrier: object, out: object) -> None:
     from ka_tui.store.db import open_campaign as open_
     from ka_tui.store.events import StaleLog
     from ka_tui.store.fights import Refused, record_reveal
 
     with open_(Path(path)) as db:
-        barrier.wait()
+        barrier.wait()  # type: ignore[attr-defined]
         try:
             record_reveal(db, fight_id, 1, expect_seq=seq)
-            out.put("landed")
+            out.put("landed")  # type: ignore[attr-defined]
         except (StaleLog, Refused) as e:
-            out.put(f"refused: {e}")
+            out.put(f"refused: {e}")  # type: ignore[attr-defined]
 
 
 def test_issue14_two_processes_after_the_same_state_one_lands(demo_db: Path) -> None:

@@ -159,7 +159,7 @@ async def test_issue14_a_stale_player_send_is_refused_and_reloads(demo_db: Path)
     assert "card_changed" not in kinds(demo_db)
 
 
-async def test_issue14_a_player_can_only_send_his_own_card(demo_db: Path) -> None:
+def test_issue14_a_player_can_only_send_his_own_card(demo_db: Path) -> None:
     from ka_tui.store import players
     from ka_tui.store.players import NotYours
 
@@ -207,7 +207,7 @@ async def test_issue14_two_window_form_sequence_loses_nothing(demo_db: Path) -> 
         (10, strength + 1)]
 
 
-async def test_issue14_a_watcher_costs_nothing_until_the_file_changes(demo_db: Path) -> None:
+def test_issue14_a_watcher_costs_nothing_until_the_file_changes(demo_db: Path) -> None:
     """The watch is ``PRAGMA data_version``; its own reads change nothing, and
     a commit from another connection is reported as the area it touched."""
     import sqlite3

@@ -29,7 +29,11 @@ from textual.widgets import ContentSwitcher, Footer, Header, Static
 
 from ka_tui.rules.cqc.log import FightStep, card_order, cards_in_text
 from ka_tui.screens.combat.report import (
-    damage_lines, fighter_lines, resolve_lines, revealed_lines, step_bar,
+    damage_lines,
+    fighter_lines,
+    resolve_lines,
+    revealed_lines,
+    step_bar,
 )
 from ka_tui.screens.door import CampaignChanged, Change, door
 from ka_tui.widgets.cqc_card import CqcCardEditor, card_summary
@@ -199,7 +203,12 @@ class PlayerScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="player-aircraft", exit_on_error=False)
     def _load_aircraft(self, aircraft_id: int) -> None:
         from ka_tui.store.aircraft_view import load_aircraft_view
-        from ka_tui.widgets.flight_card import header_line, hex_block, s0_block, status_block
+        from ka_tui.widgets.flight_card import (
+            header_line,
+            hex_block,
+            s0_block,
+            status_block,
+        )
 
         try:
             view = load_aircraft_view(door(self).campaign_db(), aircraft_id)
