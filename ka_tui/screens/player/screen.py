@@ -234,8 +234,8 @@ class PlayerScreen(Screen[None]):
         if not lines:
             lines.append("You are in no air battle.")
         lines.append("")
-        lines.append("[dim]Move plans are entered by the GM on the air-battle screen for "
-                     "now; sending your own plan from here comes with that screen.[/]")
+        lines.append("[dim]Tell the GM your move plan: he enters it on the air-battle "
+                     "screen. Sending a plan from this view is not built yet.[/]")
         self.query_one("#battles", Static).update("\n".join(lines))
 
     # -- the fight ---------------------------------------------------------------
