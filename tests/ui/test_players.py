@@ -88,14 +88,14 @@ async def test_issue14_cards_from_players_reach_the_gm_live_and_stay_secret(
         await player_ready(po)
         assert ks.pane == "fight" and "Fill in Kasia Nowak's card for round 1" in text(kasia)
 
-        await pk.press("a", "1", "1", "d", "1", "1", "1", "1", "enter")
+        await pk.press("a", "b", "b", "d", "b", "b", "b", "b", "enter")
         await wait_for(pk, lambda: "Your card is sent" in text(kasia))
         sent_at = time.monotonic()
         await wait_for(pg, lambda: "1 of 4 cards in (Kasia)" in text(gm), timeout=5)
         assert time.monotonic() - sent_at < 1.0, "the GM saw the card more than 1 s late"
         assert "Attack" in text(gm) and "2x Basic Attack" not in text(gm)  # in, not what
 
-        await po.press("a", "3", "d", "1", "1", "1", "enter")
+        await po.press("a", "D", "d", "b", "b", "b", "enter")
         await wait_for(po, lambda: f"Your card is sent: {OLGAS_CARD}" in text(olga))
         await wait_for(pk, lambda: "2 of 4 cards in" in text(kasia), timeout=2)
         await wait_for(pg, lambda: "2 of 4 cards in" in text(gm), timeout=2)
@@ -107,9 +107,9 @@ async def test_issue14_cards_from_players_reach_the_gm_live_and_stay_secret(
             assert "Deliberate Attack" not in text(kasia)
 
         # the GM forces the absent players' cards (Mike, Jeanne) and reveals
-        await pg.press("a", "1", "1", "1", "1", "d", "1", "1", "1", "1", "enter")
+        await pg.press("a", "b", "b", "b", "b", "d", "b", "b", "b", "b", "enter")
         await wait_for(pg, lambda: "3 of 4 cards in" in text(gm))
-        await pg.press("a", "1", "1", "1", "d", "1", "1", "1", "enter")
+        await pg.press("a", "b", "b", "b", "d", "b", "b", "b", "enter")
         await wait_for(pg, lambda: "every card is in" in text(gm))
         await pg.press("v")
         await wait_for(pg, lambda: "Cards revealed" in text(gm))
@@ -126,9 +126,9 @@ async def test_issue14_a_card_changes_until_the_reveal(demo_db: Path) -> None:
     kasia = PlayerApp(demo_db, "Kasia Nowak")
     async with kasia.run_test(size=SIZE) as pk:
         await player_ready(pk)
-        await pk.press("a", "1", "enter")
+        await pk.press("a", "b", "enter")
         await wait_for(pk, lambda: "Your card is sent: Basic Attack" in text(kasia))
-        await pk.press("d", "1", "1", "enter")
+        await pk.press("d", "b", "b", "enter")
         await wait_for(pk, lambda: "Your card is sent: Basic Attack, 2x Basic Defence"
                        in text(kasia))
     assert kinds(demo_db)[-2:] == ["card_entered", "card_changed"]
@@ -144,7 +144,7 @@ async def test_issue14_a_stale_player_send_is_refused_and_reloads(demo_db: Path)
     kasia.watch_interval = None
     async with kasia.run_test(size=SIZE) as pk:
         await player_ready(pk)
-        await pk.press("a", "1", "enter")
+        await pk.press("a", "b", "enter")
         await wait_for(pk, lambda: "Your card is sent" in text(kasia))
         with open_campaign(demo_db) as db:  # the GM's process
             p = fights.load_progress(db, fid)
@@ -152,7 +152,7 @@ async def test_issue14_a_stale_player_send_is_refused_and_reloads(demo_db: Path)
                 opp = p.fight.opponents_of(owner)[0]
                 fights.record_card(db, fid, 1, owner, [CqcCard.build(owner, opp, defence="b")])
             fights.record_reveal(db, fid, 1)
-        await pk.press("d", "1", "enter")
+        await pk.press("d", "b", "enter")
         await wait_for(pk, lambda: "Cards revealed" in text(kasia))
         assert "already revealed" in text(kasia)
     assert kinds(demo_db).count("card_entered") == 4

@@ -325,7 +325,7 @@ class PlayerScreen(Screen[None]):
         else:
             editor.display = False
             self.editing = None
-            self._status(self.sent_note or "F1 sheet · F2 fight · F3 aircraft · F4 air battles (or 1-4)")
+            self._status(self.sent_note or "1 sheet · 2 fight · 3 aircraft · 4 air battles")
         self.sent_note = ""
 
     def on_cqc_card_editor_changed(self, event: CqcCardEditor.Changed) -> None:
