@@ -130,7 +130,7 @@ class KaApp(App[None]):
         self._campaigns = None if campaigns is None else list(campaigns)
         self._db: CampaignDB | None = None
         self._db_lock = threading.Lock()
-        # Called once the roster shows its data (benchmarks/startup.py).
+        # Called once the roster shows its data (tests/test_startup_imports.py).
         self.on_roster_ready: Callable[[], None] | None = None
         self._preload: Future[Any] | None = None
         self._random_dice: dict[str, Dice] = {}

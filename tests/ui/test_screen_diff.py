@@ -111,7 +111,7 @@ def check(first: Frame, updates: list[tuple[Frame, list[list[int]], list[tuple[i
     return saved
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(frames, st.lists(st.tuples(frames, cut_lists, st.lists(span, min_size=1, max_size=6)),
                         min_size=1, max_size=4))
 def test_the_shadowed_stream_draws_the_same_screen(first: Frame, updates: list) -> None:
