@@ -60,6 +60,8 @@ MODE_SPECS: tuple[ModeSpec, ...] = (
              "Roll a skill or a typed pool, with exact odds and the roll log"),
     ModeSpec("combat", "Close combat", "3", "ka_tui.screens.combat.screen:CombatScreen",
              "Close combat on CQC cards: order, hidden cards, reveal, odds, dice, report"),
+    ModeSpec("air", "Air battle", "4", "ka_tui.screens.air.screen:AirScreen",
+             "Air battles on the hex map: initiative, moves with odds, shots, heat, end"),
 )
 
 

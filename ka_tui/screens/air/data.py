@@ -1,0 +1,109 @@
+"""What the air-battle screen reads and writes, called from worker threads:
+``store/battles.py`` (one event per transaction, undo drops the last, the
+outcome written back at the end) and ``store/maps.py`` (the campaign's maps).
+One small place, so the screen never reaches into the store elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ka_tui.rules.air.battle import Event
+from ka_tui.rules.air.units import AirUnit
+from ka_tui.store.battles import (
+    BattleOutcome, BattleSummary, Candidate, LoadedBattle, Placement,
+)
+
+Loaded = LoadedBattle
+BattleInfo = BattleSummary
+
+# Offered at setup after the campaign's own maps (a plain sea, no terrain).
+BUILTIN_MAPS: tuple[tuple[str, str], ...] = (
+    ("Open sea 24x14", "\n".join(" ".join("~" for _ in range(24)) for _ in range(14))),
+    ("Coast and airfield 24x14", "\n".join(
+        [" ".join(["~"] * 10 + ["."] * 10 + ["f1"] * 2 + ["2"] * 2) for _ in range(7)]
+        + [" ".join(["~"] * 9 + ["."] * 11 + ["r"] * 2 + ["3"] * 2) for _ in range(7)]
+        + ["strip Home 14,11 N 4 1 prepared"])),
+)
+
+
+@dataclass(frozen=True)
+class MapChoice:
+    name: str
+    text: str
+    map_id: int | None = None
+
+
+def load_candidates(db: Any) -> list[Candidate]:
+    from ka_tui.store import battles
+
+    return battles.candidates(db)
+
+
+def map_choices(db: Any) -> list[MapChoice]:
+    from ka_tui.store import maps
+
+    saved = [maps.get_map(db, m.id) for m in maps.list_maps(db)]
+    return ([MapChoice(m.name, m.text, m.id) for m in saved]
+            + [MapChoice(name, text) for name, text in BUILTIN_MAPS])
+
+
+def list_battles(db: Any) -> list[BattleSummary]:
+    from ka_tui.store import battles
+
+    return battles.list_battles(db)
+
+
+def newest_open(db: Any) -> int | None:
+    from ka_tui.store import battles
+
+    return battles.newest_open(db)
+
+
+def load_battle(db: Any, battle_id: int) -> LoadedBattle:
+    from ka_tui.store import battles
+
+    return battles.load_battle(db, battle_id)
+
+
+def start_battle(db: Any, units: Sequence[AirUnit], aircraft: dict[str, int],
+                 choice: MapChoice) -> LoadedBattle:
+    """The placed units (side, hex, facing, level, speed) as a new battle."""
+    from ka_tui.store import battles
+
+    places = [Placement(aircraft[u.id], u.side, u.hex, u.facing, u.altitude, u.speed)
+              for u in units]
+    if choice.map_id is not None:
+        battle_id = battles.start_battle(db, places, map_id=choice.map_id)
+    else:
+        battle_id = battles.start_battle(db, places, map_text=choice.text,
+                                         map_name=choice.name)
+    return battles.load_battle(db, battle_id)
+
+
+def commit(db: Any, battle_id: int, event: Event) -> None:
+    """One committed action, one transaction (saved before the screen moves on)."""
+    from ka_tui.store import battles
+
+    battles.commit(db, battle_id, event)
+
+
+def undo(db: Any, battle_id: int, expect: int) -> None:
+    from ka_tui.store import battles
+
+    battles.undo_last(db, battle_id, expect=expect)
+
+
+def end_battle(db: Any, loaded: LoadedBattle) -> BattleOutcome:
+    """The outcome written back to the campaign in one transaction."""
+    from ka_tui.store import battles
+
+    return battles.end_battle(db, loaded.battle_id, expect=loaded.position)
+
+
+def outcome_text(o: BattleOutcome) -> str:
+    lost = ", ".join(f"{x.name} {x.state}" for x in o.losses) or "no aircraft lost"
+    wins = ", ".join(f"{v.victor} downed {v.victim}" for v in o.victories)
+    return f"outcome written: {o.turns} turn(s); {lost}" + (f"; {wins}" if wins else "")

@@ -1,0 +1,131 @@
+"""The air-battle screen's plan keys and which actions each moment allows.
+
+In the movement phase a plan is built step by step (``move_plan`` steps, R-3 …
+R-10); while placing aircraft at setup the same keys turn, climb and speed up
+the aircraft being placed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.binding import Binding
+
+from ka_tui.rules.air.move_plan import (
+    Afterburner, Climb, Descend, Forward, Land, SlideSlip, Step, TakeOff, Thrust, TurnLeft,
+    TurnRight, WaterMethanol,
+)
+from ka_tui.rules.air.turn import Phase
+
+# ``AirScreen`` (screens/air/screen.py), typed loosely: that module imports this one.
+AirScreen = Any
+
+# code, key, description, the step it adds (None: a command)
+_KEYS: tuple[tuple[str, str, str, Step | None], ...] = (
+    ("forward", "f", "Forward one hex", Forward()),
+    ("left", "left_square_bracket", "Turn left", TurnLeft()),
+    ("right", "right_square_bracket", "Turn right", TurnRight()),
+    ("slide_left", "less_than_sign", "Slide-slip left", SlideSlip("left")),
+    ("slide_right", "greater_than_sign", "Slide-slip right", SlideSlip("right")),
+    ("thrust_up", "plus", "Thrust +1", Thrust(1)),
+    ("thrust_down", "minus", "Thrust -1", Thrust(-1)),
+    ("climb", "c", "Climb (pay speed)", Climb(1)),
+    ("climb_thrust", "C", "Climb (pay thrust)", Climb(1, "thrust")),
+    ("dive", "d", "Dive one level", Descend(1)),
+    ("afterburner", "a", "Afterburner", Afterburner()),
+    ("wm", "w", "Water-methanol", WaterMethanol()),
+    ("land", "L", "Land", Land()),
+    ("takeoff", "T", "Take off", TakeOff()),
+    ("figure", "m", "Aerobatic figure…", None),
+    ("evasive", "e", "Evasive on/off", None),
+    ("drop", "backspace", "Drop last step", None),
+    ("fill", "space", "Fly the rest straight", None),
+    ("clear", "delete", "Clear the plan", None),
+)
+STEPS: dict[str, Step | None] = {code: step for code, _k, _d, step in _KEYS}
+
+PLAN_BINDINGS = [
+    *(Binding(key, f"plan('{code}')", desc, show=False, id=f"air.plan.{code}")
+      for code, key, desc, _s in _KEYS),
+    Binding("p", "type_plan", "Type plan", id="air.type_plan"),
+    Binding("R", "ram", "Ram", show=False, id="air.ram"),
+]
+
+PALETTE_HELP = {
+    "air.go": "Do what the next-step line says, rolling the app's dice",
+    "air.dice": "Type the faces the table's dice show for the next step, then enter",
+    "air.undo": "Undo the last step (a move, a shot, a phase) and replay the battle",
+    "air.reach": "Show or hide every hex the selected aircraft can reach this turn",
+    "air.end_shooting": "This side ends its shooting; the next side moves",
+    "air.log": "The battle log: every roll with its breakdown, filterable",
+    "air.new": "Start a new air battle from the roster",
+    "air.list": "Open another air battle of this campaign",
+    "air.end_battle": "End the battle and write the outcome back to the campaign",
+    "air.type_plan": "Type the plan in the notation: +1 F F R F C D LOOP LAND",
+    "air.ram": "Ram the aircraft under the cursor instead of shooting (R-7)",
+    **{f"air.plan.{code}": f"Plan: {desc}" for code, _k, desc, _s in _KEYS},
+}
+
+PLACING = {"left", "right", "thrust_up", "thrust_down", "climb", "dive"}
+
+
+def plan_key(screen: AirScreen, code: str) -> None:
+    if screen.placement is not None:
+        screen.placement.key(screen, code)
+        return
+    runner, uid = screen.runner, screen.selected()
+    if runner is None or uid is None:
+        return
+    screen.hold_detail = False
+    if code == "figure":
+        _figure(screen, uid)
+        return
+    if code == "evasive":
+        runner.evasive.symmetric_difference_update({uid})
+    elif code == "drop":
+        runner.drop_step(uid)
+    elif code == "fill":
+        runner.fill(uid)
+    elif code == "clear":
+        runner.plans.pop(uid, None)
+    else:
+        step = STEPS[code]
+        assert step is not None
+        runner.add_step(uid, step)
+    screen.refresh_overlays()
+
+
+def _figure(screen: AirScreen, uid: str) -> None:
+    from ka_tui.rules.air.aerobatics import FigureKind
+    from ka_tui.rules.air.move_plan import Figure
+    from ka_tui.screens.air.setup import FigureMenu
+
+    def chosen(code: str | None) -> None:
+        if code is None or screen.runner is None:
+            return
+        step: Step = (SlideSlip("left") if code == "slide_left" else
+                      SlideSlip("right") if code == "slide_right" else Figure(FigureKind(code)))
+        screen.runner.add_step(uid, step)
+        screen.refresh_overlays()
+
+    screen.app.push_screen(FigureMenu(), chosen)
+
+
+
+
+def enabled(screen: AirScreen, action: str) -> bool:
+    runner, placing = screen.runner, screen.placement is not None
+    if action in ("new_battle", "list_battles"):
+        return not placing
+    if placing:
+        return action in ("go", "plan")
+    if runner is None:
+        return False
+    phase = runner.state.phase
+    if action in ("plan", "type_plan"):
+        return phase is Phase.MOVEMENT
+    if action in ("ram", "end_shooting"):
+        return phase is Phase.SHOOTING
+    if action == "undo":
+        return len(runner.battle.events) > 1
+    return True

@@ -1,0 +1,261 @@
+"""The turn runner behind the air-battle screen: which step comes next, the
+plans being built, the previews and the steps done — all through the engine
+(``rules/air/turn.py``, ``battle.py``, ``movement.validate_plan``,
+``shooting.preview_shot``, ``shot_odds``, ``reach``). No Textual here.
+
+A step is ``(kind, data)`` as ``rules/air/battle.py`` logs it, so the same
+step is rolled with the app's dice (``do``) or with the faces the table's
+dice show (``needs`` / ``do_faces``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ka_tui.rules.air import turn as t
+from ka_tui.rules.air.battle import Battle, Event
+from ka_tui.rules.air.battle_map import BattleMap
+from ka_tui.rules.air.codec import plan_to_json
+from ka_tui.rules.air.damage import out_of_battle
+from ka_tui.rules.air.hexgrid import Hex
+from ka_tui.rules.air.move_plan import (
+    Forward, Plan, PlanCheck, Step, Thrust, format_plan, parse_plan,
+)
+from ka_tui.rules.air.movement import complete_plan, validate_plan
+from ka_tui.rules.air.ramming import ram_problems, ram_target
+from ka_tui.rules.air.reach import Reach, reach
+from ka_tui.rules.air.shooting import preview_shot
+from ka_tui.rules.air.shot_odds import ShotOdds, shot_odds
+from ka_tui.rules.air.units import AirUnit
+from ka_tui.rules.core.dice import Dice
+from ka_tui.rules.core.options import AirOptions
+
+PHASES = (("initiative", "Initiative"), ("movement", "Movement"), ("shooting", "Shooting"),
+          ("heat", "Heat"), ("end", "End"))
+
+
+class Refused(ValueError):
+    """The step asked for cannot be done now; str() is the reason to show."""
+
+
+@dataclass(frozen=True)
+class PendingStep:
+    kind: str
+    data: dict[str, Any]
+    label: str
+
+
+@dataclass
+class Runner:
+    battle: Battle
+    plans: dict[str, Plan] = field(default_factory=dict)
+    evasive: set[str] = field(default_factory=set)
+    _reach: tuple[t.BattleState, str, Reach | None] | None = None
+
+    # -- reading ------------------------------------------------------------
+
+    @property
+    def state(self) -> t.BattleState:
+        return self.battle.state
+
+    @property
+    def options(self) -> AirOptions:
+        return self.battle.options
+
+    @property
+    def battle_map(self) -> BattleMap:
+        return self.battle.battle_map
+
+    def unit(self, uid: str | None) -> AirUnit | None:
+        return next((u for u in self.state.units if u.id == uid), None)
+
+    def units_at(self, h: Hex) -> list[AirUnit]:
+        return [u for u in self.state.units if u.hex == h and not out_of_battle(u)]
+
+    def next(self) -> t.NextStep:
+        return t.what_next(self.state)
+
+    def phase_key(self) -> str:
+        phase = self.state.phase
+        return "initiative" if phase is t.Phase.BETWEEN_TURNS else phase.value
+
+    # -- plans -------------------------------------------------------------
+
+    def plan(self, uid: str) -> Plan:
+        return self.plans.get(uid, ())
+
+    def add_step(self, uid: str, step: Step) -> None:
+        plan = self.plan(uid)
+        if isinstance(step, Thrust):
+            began = any(not isinstance(s, Thrust) for s in plan)
+            step = Thrust(step.points, "end" if began else "start")
+            if plan and isinstance(plan[-1], Thrust) and plan[-1].at == step.at:
+                total = plan[-1].points + step.points
+                self.plans[uid] = plan[:-1] + ((Thrust(total, step.at),) if total else ())
+                return
+        self.plans[uid] = plan + (step,)
+
+    def drop_step(self, uid: str) -> None:
+        self.plans[uid] = self.plan(uid)[:-1]
+
+    def set_text(self, uid: str, text: str) -> list[str]:
+        """The plan typed in the notation (``+1 F F R F``); errors name the token."""
+        plan, errors = parse_plan(text)
+        if not errors:
+            self.plans[uid] = plan
+        return errors
+
+    def fill(self, uid: str) -> None:
+        u = self.unit(uid)
+        if u is not None:
+            self.plans[uid] = complete_plan(u, self.plan(uid), self.battle_map, self.options)
+
+    def check(self, uid: str) -> PlanCheck | None:
+        u = self.unit(uid)
+        if u is None:
+            return None
+        return validate_plan(u, self.plan(uid), self.battle_map, self.options)
+
+    def collision_lines(self, uid: str, check: PlanCheck) -> list[str]:
+        """R-6 along the path: each place the move passes with an out-of-control
+        object, with the chance of a collision (no dice)."""
+        from ka_tui.rules.air.collisions import path_collision_checks
+
+        u = self.unit(uid)
+        if u is None or not check.legal:
+            return []
+        others = [o for o in self.state.units if o.id != uid]
+        out = []
+        for place, target in path_collision_checks(u, check.end, check.path, others):
+            col, row = place.hex.to_offset()
+            p = target.probability()
+            out.append(f"- R-6 collision check at {col},{row} level {place.altitude}: "
+                       f"{target.render()} = {float(p):.0%}")
+        return out
+
+    def plan_text(self, uid: str) -> str:
+        return format_plan(self.plan(uid))
+
+    def reach(self, uid: str) -> Reach | None:
+        """The reach overlay (rules/air/reach.py), kept while the state is the same
+        object (every step makes a new one)."""
+        cached = self._reach
+        if cached is not None and cached[0] is self.state and cached[1] == uid:
+            return cached[2]
+        u = self.unit(uid)
+        got = None if u is None else reach(u, self.battle_map, self.options)
+        self._reach = (self.state, uid, got)
+        return got
+
+    def start_lines(self) -> list[str]:
+        """Before the turn is rolled: each aircraft's R-3.2 speed decay and the
+        stall or echelon checks it will need, with their odds (no dice)."""
+        from ka_tui.rules.air.movement import preview_start
+
+        lines = [f"turn {self.state.turn + 1}: g rolls initiative (2d6 per side, R-1.1) "
+                 "and the start of the turn (R-3.2)"]
+        for u in self.state.units:
+            if out_of_battle(u):
+                continue
+            pre = preview_start(u, self.options)
+            lines.append(f"{u.id}: " + "; ".join(pre.log))
+            lines.extend(f"  {c.render()}" for c in pre.checks)
+        return lines
+
+    # -- shooting ----------------------------------------------------------
+
+    def targets(self, uid: str) -> dict[str, ShotOdds]:
+        """Aircraft the selected one may shoot now, with the exact odds."""
+        shooter = self.unit(uid)
+        if shooter is None or self.state.phase is not t.Phase.SHOOTING:
+            return {}
+        out = {}
+        for u in self.state.units:
+            if u.id != shooter.id and preview_shot(shooter, u, self.options).legal:
+                out[u.id] = shot_odds(shooter, u, self.options)
+        return out
+
+    def ram_line(self, uid: str, target_id: str) -> str:
+        a, b = self.unit(uid), self.unit(target_id)
+        if a is None or b is None:
+            return ""
+        problems = ram_problems(a, b)
+        if problems:
+            return f"ram {b.id}: {problems[0]}"
+        target = ram_target(a, b, self.options)
+        p = target.probability()
+        return f"ram {b.id} (R-7): {target.render()} = {float(p):.0%}"
+
+    # -- the next step -----------------------------------------------------
+
+    def pending(self, selected: str | None, target: str | None = None, *,
+                ram: bool = False) -> PendingStep:
+        """The step ``g`` would do now, or ``Refused`` with the reason."""
+        s = self.state
+        nxt = self.next()
+        if s.phase is t.Phase.BETWEEN_TURNS:
+            return PendingStep("turn_started", {}, f"turn {s.turn + 1}: roll initiative")
+        if s.phase is t.Phase.MOVEMENT:
+            if not nxt.units:
+                return PendingStep("phase_ended", {"phase": "movement"},
+                                   f"{nxt.side}: end the movement (R-6 collisions)")
+            if selected not in nxt.units:
+                raise Refused(f"select an aircraft that moves now (tab): {nxt.text}")
+            assert selected is not None
+            check = self.check(selected)
+            if check is None or not check.legal:
+                raise Refused(f"plan refused: {check.reason if check else '?'}"
+                              " (space flies the rest straight)")
+            plan = self.plan(selected)
+            return PendingStep("move_committed",
+                               {"unit": selected, "plan": plan_to_json(plan),
+                                "evasive": selected in self.evasive},
+                               f"move {selected}: {format_plan(plan) or '(stay)'}")
+        if s.phase is t.Phase.SHOOTING:
+            if selected not in nxt.units:
+                raise Refused(f"select an aircraft that may attack (tab), or x: {nxt.text}")
+            if target is None:
+                raise Refused("put the cursor on a target (marked T), or x ends the shooting")
+            if ram:
+                return PendingStep("ram_resolved", {"attacker": selected, "target": target},
+                                   f"{selected} rams {target}")
+            return PendingStep("shot_resolved", {"shooter": selected, "target": target,
+                                                 "weapon": "guns"},
+                               f"{selected} shoots at {target}")
+        if s.phase is t.Phase.HEAT:
+            return PendingStep("phase_ended", {"phase": "heat"}, "heat phase (R-1.4)")
+        return PendingStep("phase_ended", {"phase": "end"}, "end phase: report and recovery")
+
+    def end_shooting(self) -> PendingStep:
+        if self.state.phase is not t.Phase.SHOOTING:
+            raise Refused("not the shooting phase")
+        return PendingStep("phase_ended", {"phase": "shooting"},
+                           f"{self.state.active_side}: end the shooting")
+
+    # -- doing ---------------------------------------------------------------
+
+    def do(self, step: PendingStep, dice: Dice) -> Event:
+        """Roll the step with ``dice``; ``TurnError`` refuses it (nothing logged)."""
+        self.battle._do(step.kind, step.data, dice)
+        return self._done(step)
+
+    def needs(self, step: PendingStep, faces: list[int]) -> int | None:
+        return self.battle.needs(step.kind, step.data, faces)
+
+    def do_faces(self, step: PendingStep, faces: list[int]) -> Event:
+        self.battle.apply_faces(step.kind, step.data, faces)
+        return self._done(step)
+
+    def _done(self, step: PendingStep) -> Event:
+        if step.kind == "move_committed":
+            self.plans.pop(step.data["unit"], None)
+            self.evasive.discard(step.data["unit"])
+        return self.battle.events[-1]
+
+    def undo(self) -> Event:
+        return self.battle.undo()
+
+    def straight(self, uid: str) -> Plan:
+        u = self.unit(uid)
+        return tuple(Forward() for _ in range(u.speed)) if u else ()

@@ -1,0 +1,263 @@
+"""Air battle (issue 10; R-1 … R-10): the hex map, the selected aircraft and
+the turn runner, Initiative → Movement → Shooting → Heat → End.
+
+A line always says what happens next and who acts (``turn.what_next``); ``g``
+does it with the app's dice, ``t`` takes the faces of the table's dice
+(checked die by die, refused with the reason). In the movement the plan is
+built with keys or typed (``p``); its path, costs and every check with its
+target number and exact odds show before anything is rolled. ``v`` shows the
+reach. In the shooting the targets are marked with their odds. ``u`` undoes
+the last step; every step is saved as it is done, so the battle resumes
+where it was. The screen computes no rule (``runner.py`` asks the engine).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.widgets import Footer, Header, Input, Static
+
+from ka_tui.rules.air.hexgrid import Hex
+from ka_tui.rules.core.dice import Dice, DiceError
+from ka_tui.screens.air.io import BattleIO
+from ka_tui.screens.air.typed import TypedInput
+from ka_tui.screens.air.keys import PALETTE_HELP, PLAN_BINDINGS, plan_key
+from ka_tui.screens.air.runner import PendingStep, Refused
+from ka_tui.screens.air import views
+from ka_tui.screens.air.setup import SIDES
+from ka_tui.widgets.air_panel import AircraftPanel
+from ka_tui.widgets.hex_map import HexMap, MapAircraft, ReachMark
+
+
+class AirScreen(TypedInput, BattleIO):
+    HELP_TITLE = "Air battle"
+    CSS_PATH = "air.tcss"
+
+    BINDINGS = [
+        Binding("g", "go", "Go", id="air.go"),
+        Binding("t", "table_dice", "Table dice", id="air.dice"),
+        Binding("u", "undo", "Undo", id="air.undo"),
+        Binding("v", "reach", "Reach", id="air.reach"),
+        Binding("x", "end_shooting", "End shooting", id="air.end_shooting"),
+        Binding("o", "log", "Log", id="air.log"),
+        Binding("n", "new_battle", "New battle", show=False, id="air.new"),
+        Binding("l", "list_battles", "Battles", show=False, id="air.list"),
+        Binding("E", "end_battle", "End battle", show=False, id="air.end_battle"),
+        *PLAN_BINDINGS,
+    ]
+    PALETTE_HELP = PALETTE_HELP
+
+    # -- layout --------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="")
+        yield Static("", id="air-phases")
+        yield Static("Loading…", id="air-next")
+        with Horizontal(id="air-main"):
+            yield HexMap(id="air-map", ascii=self.ascii or None, sides=SIDES)
+            with VerticalScroll(id="air-side"):
+                yield AircraftPanel("", id="air-panel")
+        with Vertical(id="air-log-view"):
+            yield Input(placeholder="filter the log: every word (esc, then o: the map)",
+                        id="air-log-filter", compact=True)
+            with VerticalScroll(id="air-log-scroll"):
+                yield Static("", id="air-log")
+        with VerticalScroll(id="air-detail"):
+            yield Static("", id="air-detail-text")
+        yield Input(id="air-cmd", compact=True, select_on_focus=False)
+        yield Static("", id="air-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#air-log-view").display = False
+        self.query_one("#air-cmd").display = False
+        self.load(None)
+
+    # -- what the screen shows -------------------------------------------------
+
+    def refresh_view(self) -> None:
+        if self.placement is not None:
+            self.placement.show(self)
+            return
+        r = self.runner
+        if r is None:
+            return
+        hex_map = self.query_one(HexMap)
+        hex_map.set_aircraft(MapAircraft(u.id, u.hex, u.facing, u.side, u.altitude, u.speed,
+                                         u.id[:4]) for u in r.state.units
+                             if not (u.destroyed or u.crashed))
+        self.query_one("#air-phases", Static).update(
+            Content(views.phase_bar(r.state.turn, r.phase_key(), ascii=self.ascii)))
+        self.query_one("#air-next", Static).update(Content("Next: " + r.next().text))
+        self.refresh_overlays()
+        self.refresh_bindings()
+
+    def refresh_overlays(self) -> None:
+        from ka_tui.screens.air.overlays import show_overlays
+
+        if self.runner is not None and self.placement is None:
+            show_overlays(self, self.runner)
+
+    def on_hex_map_cursor_moved(self, event: HexMap.CursorMoved) -> None:
+        if self.placement is not None:
+            self.placement.cursor_moved(self, event.hex)
+            return
+        if self.hold_detail:
+            self.hold_detail = False
+            self.query_one("#air-detail").styles.height = 6
+        self.refresh_overlays()
+
+    def on_hex_map_aircraft_selected(self, event: HexMap.AircraftSelected) -> None:
+        if event.aircraft is not None:
+            hex_map = self.query_one(HexMap)
+            hex_map.call_after_refresh(hex_map.centre_on, event.aircraft.hex)
+        self.refresh_overlays()
+        self.refresh_bindings()
+
+    def on_hex_map_stack_listed(self, event: HexMap.StackListed) -> None:
+        col, row = event.hex.to_offset()
+        names = ", ".join(f"{a.key} ({a.side}, level {a.altitude})" for a in event.aircraft)
+        self._status(f"{col},{row}: {names} · enter: the next one")
+
+    def set_reach(self, marks: dict[Hex, ReachMark]) -> None:
+        self.query_one(HexMap).set_reach(marks)
+
+    # -- actions -----------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        from ka_tui.screens.air.keys import enabled
+
+        return enabled(self, action)
+
+    def action_go(self) -> None:
+        if self.placement is not None:
+            self.placement.place(self)
+            return
+        self._run(self.dice)
+
+    def _pending(self, *, ram: bool = False) -> PendingStep | None:
+        assert self.runner is not None
+        try:
+            return self.runner.pending(self.selected(), self.cursor_target(), ram=ram)
+        except Refused as refused:
+            self._status(str(refused))
+            self.app.bell()
+            return None
+
+    def _run(self, dice: Dice, step: PendingStep | None = None) -> None:
+        from ka_tui.rules.air.turn import TurnError
+
+        if self.runner is None:
+            return
+        step = step or self._pending()
+        if step is None:
+            return
+        try:
+            event = self.runner.do(step, dice)
+        except (TurnError, DiceError) as error:
+            self._status(f"refused: {error}")
+            self.app.bell()
+            return
+        self._after(step, event)
+
+    def _after(self, step: PendingStep, event: dict[str, Any]) -> None:
+        self._save(event)
+        self._status(f"done and saved: {step.label}")
+        self.refresh_view()
+        self._detail(views.event_lines(event),
+                     tall=step.kind in ("shot_resolved", "ram_resolved"))
+        if step.data.get("phase") == "end":
+            self._report(views.event_lines(event))
+        elif not self.query_one("#air-main").display:
+            self.action_log()   # back to the map
+        self.hold_detail = True   # the result stays until the cursor moves
+        units = self.runner.next().units if self.runner is not None else ()
+        if units and self.selected() not in units:
+            self.query_one(HexMap).select(units[0], move=False)   # who acts next
+
+    def action_end_shooting(self) -> None:
+        if self.runner is None:
+            return
+        try:
+            step = self.runner.end_shooting()
+        except Refused as refused:
+            self._status(str(refused))
+            return
+        self._run(self.dice, step)
+
+    def action_ram(self) -> None:
+        step = self._pending(ram=True)
+        if step is not None:
+            self._run(self.dice, step)
+
+    def action_undo(self) -> None:
+        from ka_tui.rules.air.battle import ReplayError
+
+        if self.runner is None or self.loaded is None:
+            return
+        try:
+            last = self.runner.undo()
+        except ReplayError as error:
+            self._status(f"nothing to undo: {error}")
+            return
+        self._write(self.loaded.battle_id, "undo", None, len(self.runner.battle.events) + 1)
+        self._status(f"undone: {last['kind'].replace('_', ' ')} (seq {last['seq']})")
+        self.refresh_view()
+
+    def action_reach(self) -> None:
+        self.show_reach = not self.show_reach
+        self._status("reach shown: + no check, ? a check (worst odds), x out of reach"
+                     if self.show_reach else "reach hidden")
+        self.refresh_overlays()
+
+    def action_log(self) -> None:
+        view = self.query_one("#air-log-view")
+        view.display = not view.display
+        self.query_one("#air-main").display = not view.display
+        self.query_one("#air-detail").display = not view.display
+        if view.display:
+            self._show_log()
+            self.query_one("#air-log-filter", Input).focus()
+        else:
+            self.query_one(HexMap).focus()
+
+    def _report(self, lines: list[str]) -> None:
+        """The end-phase report (R-1.4) in the log pane, whole; o goes back."""
+        view = self.query_one("#air-log-view")
+        view.display = True
+        self.query_one("#air-main").display = False
+        self.query_one("#air-detail").display = False
+        self.query_one("#air-log", Static).update(Content("\n".join(lines)))
+        self.query_one(HexMap).focus()
+        self._status("the end-phase report (R-1.4) · o: the map and the whole log")
+
+    def _show_log(self) -> None:
+        if self.runner is None:
+            return
+        text = self.query_one("#air-log-filter", Input).value
+        lines = views.log_lines(self.runner.battle.events, text)
+        self.query_one("#air-log", Static).update(Content("\n".join(lines) or "(no match)"))
+
+    # -- plan keys, setup, battles ---------------------------------------------
+
+    def action_plan(self, code: str) -> None:
+        plan_key(self, code)
+
+    def action_new_battle(self) -> None:
+        from ka_tui.screens.air.placing import start_setup
+
+        start_setup(self)
+
+    def action_list_battles(self) -> None:
+        from ka_tui.screens.air.placing import list_battles
+
+        list_battles(self)
+
+    def action_end_battle(self) -> None:
+        from ka_tui.screens.air.placing import end_battle
+
+        end_battle(self)

@@ -1,0 +1,65 @@
+"""Words for the air-battle screen: the phase bar, the plan preview, the shot
+odds and the results of a step, all from the engine's result objects."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ka_tui.rules.air.battle import Event
+from ka_tui.rules.air.move_plan import PlanCheck
+from ka_tui.rules.air.shot_odds import ShotOdds
+from ka_tui.screens.air.runner import PHASES
+
+
+def pct(p: Fraction | float) -> str:
+    v = float(p) * 100
+    return "<1%" if 0 < v < 1 else ">99%" if 99 < v < 100 else f"{v:.0f}%"
+
+
+def phase_bar(turn: int, current: str, *, ascii: bool = False) -> str:
+    arrow = " > " if ascii else " → "
+    names = [f"[{label}]" if key == current else label for key, label in PHASES]
+    return f"Turn {max(turn, 1) if current != 'initiative' else turn + 1}: " + arrow.join(names)
+
+
+def plan_lines(uid: str, text: str, evasive: bool, check: PlanCheck) -> list[str]:
+    """The plan, its costs and every check it needs with its breakdown and odds,
+    before anything is rolled (``movement.validate_plan``)."""
+    head = f"{uid} plan: {text or '(empty: f forward, [ ] turn, p type)'}"
+    if evasive:
+        head += " + evasive (R-8)"
+    lines = [head, check.summary()]
+    for c in check.checks:
+        p = c.probability
+        lines.append(f"- {c.what}: {c.target.render()} = {pct(p)} ({p.numerator}/"
+                     f"{p.denominator}); fails: {c.on_fail}")
+    return lines
+
+
+def shot_lines(shooter: str, target: str, odds: ShotOdds, to_hit: str) -> list[str]:
+    """A target's to-hit number and the exact odds of hit, critical, destroyed."""
+    return [f"{shooter} at {target}: to hit {to_hit}",
+            f"hit {pct(odds.hit)} · a critical {pct(odds.critical)} · "
+            f"destroyed {pct(odds.destroy)} · hull hits {float(odds.expected_hits):.2f} avg",
+            "g: shoot · R: ram instead · t: table dice · x: end the shooting"]
+
+
+def event_lines(event: Event) -> list[str]:
+    """What a step did: its log (every roll with its target breakdown)."""
+    faces = event.get("faces", [])
+    dice = " ".join(f"d{s}:{f}" for s, f in faces)
+    lines = list(event.get("log", []))
+    if dice:
+        lines.append(f"dice: {dice}")
+    return lines
+
+
+def log_lines(events: list[Event], text: str = "") -> list[str]:
+    """The whole battle log, one block per event, filtered by every word of ``text``."""
+    words = text.lower().split()
+    out: list[str] = []
+    for ev in events:
+        for line in event_lines(ev):
+            if all(w in line.lower() for w in words):
+                out.append(f"{ev.get('seq', 0):>3} {line}")
+    return out

@@ -1,0 +1,66 @@
+"""The air screen's turn runner (screens/air/runner.py) on plain rules values:
+what ``g`` would do in each phase (R-1), plans built step by step (R-3.1
+thrust at the start or the end), and the R-6 collision checks along a path
+shown before anything is rolled."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from ka_tui.rules.air import turn as t
+from ka_tui.rules.air.battle import Battle
+from ka_tui.rules.air.battle_map import BattleMap
+from ka_tui.rules.air.move_plan import Forward, Thrust
+from ka_tui.rules.core.dice import ScriptedDice
+from ka_tui.rules.core.options import AirOptions
+from ka_tui.screens.air.runner import Refused, Runner
+from tests.rules.air_combat_fixtures import unit
+
+
+def moving(*units: object) -> Runner:
+    bt = Battle.start(units, BattleMap(20, 20), AirOptions())  # type: ignore[arg-type]
+    bt.state = t.BattleState(bt.state.units, 1, t.Phase.MOVEMENT, ("blue", "red"), 0)
+    return Runner(bt)
+
+
+def test_r6_collision_checks_along_the_path_before_rolling() -> None:
+    """R-6: passing through the hex of an out-of-control aircraft at the same
+    level needs a collision roll; the preview names it with its odds."""
+    a = unit("a", "blue", q=5, r=10, speed=9, altitude=3)
+    b = replace(unit("b", "red", q=5, r=7, speed=9, altitude=3), out_of_control=True)
+    r = moving(a, b)
+    r.plans["a"] = (Forward(),) * 9
+    check = r.check("a")
+    assert check is not None and check.legal
+    assert r.collision_lines("a", check) == [
+        "- R-6 collision check at 5,9 level 3: 11 (collision, R-6) = 8%"]
+
+
+def test_r3_1_thrust_keys_go_to_the_start_or_the_end() -> None:
+    """R-3.1: thrust before any hex is spent at the start, after one at the end;
+    presses add up."""
+    r = moving(unit("a", "blue", speed=4), unit("b", "red", q=9))
+    r.add_step("a", Thrust(1))
+    r.add_step("a", Thrust(1))
+    r.add_step("a", Forward())
+    r.add_step("a", Thrust(-1))
+    assert r.plan("a") == (Thrust(2, "start"), Forward(), Thrust(-1, "end"))
+    assert r.plan_text("a") == "+2 F -1"
+
+
+def test_r1_2_pending_step_refuses_with_the_reason() -> None:
+    """R-1.2: only the side whose turn it is acts; a short plan is refused with
+    the engine's reason; the whole side moved: the next step ends the movement."""
+    r = moving(unit("a", "blue", speed=2), unit("b", "red", q=9))
+    with pytest.raises(Refused, match="Blue|blue moves"):
+        r.pending("b")
+    r.plans["a"] = (Forward(),)
+    with pytest.raises(Refused, match="must fly 2"):
+        r.pending("a")
+    r.fill("a")
+    step = r.pending("a")
+    assert step.kind == "move_committed" and step.data["plan"] == [{"step": "Forward"}] * 2
+    r.do(step, ScriptedDice.of([]))
+    assert r.pending(None).data == {"phase": "movement"}
