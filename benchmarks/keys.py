@@ -11,8 +11,9 @@ the time from writing the key to its last byte. Medians over the keys:
   letters and backspaces);
 - roller: typing the table's faces (``f``, then digits and spaces);
 - close combat: the cursor in the new-fight list, then typing faces in a fight;
-- air battle map: ``benchmarks/hexmap.py`` (100x100 map, 40 aircraft), its own
-  pty and headless runs, wrapped here.
+- air battle screen (``4``, the demo's battle): the map cursor;
+- air battle map widget: ``benchmarks/hexmap.py`` (100x100 map, 40 aircraft),
+  its own pty and headless runs, wrapped here.
 
 Budgets: a roster cursor move under 1.5 KB (issue 13); typing the same (a
 decision: a typed character changes less than a cursor move); 100 ms from key
@@ -90,6 +91,15 @@ def app_rows(demo: Path, folder: Path, quick: bool) -> list[Row]:
         s.settle(1.0, first_wait=1.0)
         s.key("f")
         out += _rows("close combat: typing the faces", *_measure(s, ["4", " ", "7", "backspace"]))
+        from ka_tui.app import MODE_SPECS
+
+        air = next((m for m in MODE_SPECS if m.name == "air"), None)
+        if air is not None:                 # the air battle screen, when present
+            s.key("escape")
+            s.key(air.key)
+            s.settle(1.5, first_wait=3.0)
+            loop = ["right", "right", "down", "down", "left", "left", "up", "up"]
+            out += _rows("air battle screen: map cursor", *_measure(s, loop * (1 if quick else 2)))
     finally:
         s.close(("escape", "ctrl+q"))
     return out
