@@ -62,6 +62,10 @@ MODE_SPECS: tuple[ModeSpec, ...] = (
              "Close combat on CQC cards: order, hidden cards, reveal, odds, dice, report"),
     ModeSpec("air", "Air battle", "4", "ka_tui.screens.air.screen:AirScreen",
              "Air battles on the hex map: initiative, moves with odds, shots, heat, end"),
+    ModeSpec("campaign", "Campaign", "5", "ka_tui.screens.campaign.screen:CampaignScreen",
+             "Between battles: missions, debriefs, service records, repairs, time, journal"),
+    ModeSpec("scene", "Scene order", "6", "ka_tui.screens.scene_order:SceneOrderScreen",
+             "Mixed scene order (S0 §Close combat 1): aircraft, ranged, close combat, rounds"),
 )
 
 
@@ -347,6 +351,13 @@ class KaApp(App[None]):
 
         self.push_screen(SettingsScreen())
 
+    def action_write_journal(self) -> None:
+        from ka_tui.screens.campaign.screen import write_markdown
+
+        path = write_markdown(self.screen)
+        if path is not None:
+            self.notify(f"Journal written to {path}.")
+
     def action_export_campaign(self) -> None:
         from ka_tui.screens.transfer_dialogs import ExportScreen
 
@@ -488,6 +499,10 @@ class KaApp(App[None]):
             yield SystemCommand("Import campaign from JSON",
                                 "Read a campaign JSON file into a new campaign file",
                                 self.action_import_campaign)
+            yield SystemCommand("Journal: write as Markdown",
+                                "Write the campaign journal beside the campaign file "
+                                "(a mission's debrief: x in the mission view)",
+                                self.action_write_journal)
             yield SystemCommand("Backups: list", "This campaign's backups, newest first",
                                 self.action_list_backups)
             yield SystemCommand("Backups: back up now",

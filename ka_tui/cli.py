@@ -1,5 +1,5 @@
 """Command line: ``ka-tui [--db PATH] [--demo] [--new NAME] [--where] [--force] [--ascii]
-[--read-only] [--shared-group] [export FILE | import FILE | backups | restore BACKUP]``.
+[--read-only] [--shared-group] [export FILE | import FILE | journal FILE | backups | restore BACKUP]``.
 
 Every user error is one line on stderr and exit code 2, never a traceback.
 The campaign file is checked (and migrated) here, before the app starts, with
@@ -21,6 +21,8 @@ picker when there are several; the demo on first run).
   ka-tui export FILE     write the campaign as JSON (FILE "-" = stdout)
   ka-tui import FILE     read a JSON export into --db PATH or a new file named
                          after the campaign (refuses to overwrite without --force)
+  ka-tui journal FILE    write the campaign journal as Markdown (FILE "-" = stdout);
+                         --mission ID writes that mission's debrief instead
   ka-tui backups         list the campaign's backups, newest first
                          (--keep DAILY,WEEKLY sets how many rotation keeps)
   ka-tui backup          take a backup now
@@ -40,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ka-tui", description="King's Angels campaign manager (terminal UI).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("command", nargs="?",
-                   choices=("export", "import", "backups", "backup", "restore"),
+                   choices=("export", "import", "journal", "backups", "backup", "restore"),
                    help=argparse.SUPPRESS)
     p.add_argument("file", nargs="?", help=argparse.SUPPRESS)
     p.add_argument("--db", type=Path, metavar="PATH", help="use this campaign file")
@@ -60,6 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--shared-group", action="store_true",
                    help="make the campaign, its side files and backups group read-write "
                         "(also KA_TUI_SHARED_GROUP=1)")
+    p.add_argument("--mission", type=int, metavar="ID",
+                   help="with journal: write that mission's debrief (ids: the campaign "
+                        "mode's missions list)")
     p.add_argument("--keep", metavar="DAILY,WEEKLY",
                    help="with backups: how many daily and weekly backups rotation keeps "
                         "(default 7,4)")
@@ -99,11 +104,13 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         os.environ["KA_TUI_READ_ONLY"] = "1"  # store/files.py read_only_reason
     if args.shared_group:
         os.environ["KA_TUI_SHARED_GROUP"] = "1"  # store/files.py share_requested
-    if args.command in ("export", "import", "restore") and not args.file:
+    if args.command in ("export", "import", "journal", "restore") and not args.file:
         what = "BACKUP" if args.command == "restore" else "FILE"
         example = "campaign.json" if args.command != "restore" else "BACKUP.db (see ka-tui backups)"
         raise UserError(f"{args.command} needs a {what} (try: ka-tui {args.command} {example})")
-    if args.file and args.command not in ("export", "import", "restore"):
+    if args.mission is not None and args.command != "journal":
+        raise UserError("--mission goes with the journal command")
+    if args.file and args.command not in ("export", "import", "journal", "restore"):
         raise UserError(f"unexpected argument {args.file!r} (see ka-tui --help)")
     if args.keep is not None and args.command != "backups":
         raise UserError("--keep goes with the backups command")
@@ -122,6 +129,8 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return _export(args.db, args.file, args.force)
     if args.command == "import":
         return _import(args.file, args.db, args.force)
+    if args.command == "journal":
+        return _journal(args.db, args.file, args.mission, args.force)
     if args.command == "backups":
         return _backups(args.db, args.keep)
     if args.command == "backup":
@@ -254,6 +263,32 @@ def _export(db: Path | None, file: str, force: bool) -> int:
     return 0
 
 
+def _journal(db: Path | None, file: str, mission: int | None, force: bool) -> int:
+    """The journal (or one mission's debrief) as Markdown (issue 15)."""
+    from ka_tui.store import journal, missions
+    from ka_tui.store.db import open_campaign
+
+    source = _source(db)
+    out = Path(file)
+    if file != "-" and out.exists() and not force:
+        raise UserError(f"{out} already exists; use --force to replace it")
+    with open_campaign(source) as campaign:
+        if mission is None:
+            text = journal.journal_markdown(campaign, f"Journal: {source.stem}")
+        else:
+            text = missions.debrief_markdown(campaign, mission)
+    if file == "-":
+        sys.stdout.write(text)
+        return 0
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise UserError(f"cannot write {out}: {e.strerror}") from None
+    _say(f"wrote the {'journal' if mission is None else f'debrief of mission {mission}'} "
+         f"to {out}")
+    return 0
+
+
 def _import(file: str, db: Path | None, force: bool) -> int:
     from ka_tui.store.paths import file_for
     from ka_tui.store.transfer import import_campaign, read_document
@@ -315,7 +350,21 @@ def _restore(file: str, db: Path | None) -> int:
     return 0
 
 
+def _need_terminal() -> None:
+    """The app draws on a terminal and reads keys from it. Without one (stdin or
+    stdout not a TTY: ``ka-tui </dev/null``, ``ssh host ka-tui`` without ``-t``)
+    Textual would spin a core forever waiting for keys; say so and exit 2
+    instead. Checked after the file checks (a bad file is named first) and
+    before Textual loads."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        which = "input" if not sys.stdin.isatty() else "output"
+        raise UserError(f"needs a terminal, but its {which} is not one; over SSH use "
+                        "`ssh -t HOST ka-tui` (the commands export, import, backups, "
+                        "backup, restore and --where work without one)")
+
+
 def _run_app(path: Path | None) -> int:
+    _need_terminal()
     from ka_tui.app import KaApp
 
     KaApp(path).run()

@@ -180,6 +180,7 @@ def _populate(db: CampaignDB) -> None:
         if crew:
             roster.set_crew(db, row.id, [ids[c] for c in crew])
     _demo_battle(db)
+    _demo_history(db, ids)
 
 
 def _demo_battle(db: CampaignDB) -> None:
@@ -197,6 +198,103 @@ def _demo_battle(db: CampaignDB) -> None:
     loaded.battle.begin_turn(dice)
     assert dice.exhausted, "the demo's turn start needs other dice"
     battles.commit(db, battle_id, loaded.battle.events[-1], at=DEMO_AT)
+
+
+# A short history (issue 15), so ``ka-tui --demo`` then ``5`` shows a living
+# campaign: two missions flown (their debriefs as the campaign mode confirms
+# them), a raid on the airfield that wounded Ilse Brandt (the roster's wounded
+# character: a pilot's wounds would change the roster's rows), the Il-2 in the
+# repair queue, the Spitfire's hull hit waiting, and a mission planned for
+# today. Fixed days and stamps: the demo holds no clock value.
+DEMO_DAY = "1944-06-06"
+_HISTORY: tuple[tuple[str, str, str, str, tuple[tuple[str, str | None], ...], dict[str, Any],
+                      str], ...] = (
+    ("Dawn patrol", "1944-06-03", "patrol",
+     "Two fighters along the coast at first light; report any shipping.",
+     (("Arthur Hale", "Tempest KA-A"), ("Jeanne Moreau", "Spitfire KA-B")),
+     {"kills": {"Arthur Hale": 1, "Jeanne Moreau": 1},
+      "aircraft": {"Spitfire KA-B": (1, 4, 9)}, "lines": (
+          "turn 3: Tempest KA-A shot down a Bf 109 (Dawn patrol)",
+          "turn 4: Spitfire KA-B shot down a Bf 109 (Dawn patrol)")},
+     "Two Bf 109s bounced out of the sun; both went into the sea. "
+     "Moreau's left wing holed."),
+    ("Bridge at Caen", "1944-06-04", "ground attack",
+     "Il-2 on the bridge, the Beaufighter flies top cover.",
+     (("Olga Petrova", "Il-2 KA-D"), ("Kasia Nowak", "Beaufighter KA-C"),
+      ("Sam Okoro", "Beaufighter KA-C")),
+     {"kills": {}, "aircraft": {"Il-2 KA-D": (2, 6, 8)}, "lines": ()},
+     "Bridge down on the second pass. Flak hit the Il-2's controls."),
+)
+
+
+def _demo_history(db: CampaignDB, people: dict[str, int]) -> None:
+    import json
+
+    from ka_tui.store import journal
+    from ka_tui.store.campaign_state import set_day
+
+    planes = {a.name: int(a.id or 0) for a in roster.list_aircraft(db)}
+    with db.batch() as s:
+        def sql(q: str, *args: Any) -> Any:
+            return s.connection().exec_driver_sql(q, args)
+
+        def note(kind: str, text: str, day: str, who: tuple[str, ...] = (),
+                 what: tuple[str, ...] = (), mission: int | None = None) -> None:
+            journal.add(db, kind, text, day=day, characters=[people[w] for w in who],
+                        aircraft=[planes[a] for a in what], mission=mission, at=DEMO_AT)
+
+        note("note", "The squadron moves to the Channel coast strip.\n"
+                     "Six aircraft, eleven people; the Meteor still waits for a pilot.",
+             "1944-06-01")
+        for name, day, kind, briefing, crew, result, notes in _HISTORY:
+            mid = int(sql("INSERT INTO mission (name, day, kind, briefing) VALUES (?, ?, ?, ?)",
+                          name, day, kind, briefing).lastrowid)
+            for who, plane in crew:
+                sql("INSERT INTO mission_member (mission_id, character_id, aircraft_id) "
+                    "VALUES (?, ?, ?)", mid, people[who], planes[plane] if plane else None)
+            note("mission", f"Mission “{name}” ({kind}) planned for {day}", day,
+                 tuple(w for w, _ in crew), tuple(dict.fromkeys(p for _, p in crew if p)), mid)
+            kills = result["kills"]
+            pilots = [{"character_id": people[w], "name": w, "kills": kills.get(w, 0),
+                       "wounds_taken": 0, "wounds_now": 0, "shot_down_by": "", "killed": False}
+                      for w, _ in crew]
+            aircraft = [{"aircraft_id": planes[a], "name": a, "hull_hits_taken": h,
+                         "ammo_spent": am, "fuel_spent": f, "lost": ""}
+                        for a, (h, am, f) in result["aircraft"].items()]
+            debrief = {"pilots": pilots, "aircraft": aircraft, "kills": list(result["lines"]),
+                       "fights": [], "battles": 1, "open_battles": []}
+            sql("UPDATE mission SET status = 'flown', debrief = ?, debrief_notes = ? "
+                "WHERE id = ?", json.dumps(debrief, sort_keys=True), notes, mid)
+            summary = [f"Mission “{name}” flown ({kind})", "Battles: 1",
+                       *(f"  {w}: {kills.get(w, 0)} kill{'s' if kills.get(w, 0) != 1 else ''}"
+                         for w, _ in crew), *(f"  {x}" for x in result["lines"]),
+                       f"Notes: {notes}"]
+            note("mission", "\n".join(summary), day, tuple(w for w, _ in crew),
+                 tuple(dict.fromkeys(p for _, p in crew if p)), mid)
+            for who, n in kills.items():
+                note("kill", f"{who}: {n} kill in “{name}”", day, (who,), (), mid)
+        sql("INSERT INTO repair (aircraft_id, queued_on, days_total, days_done, cost) "
+            "VALUES (?, '1944-06-04', 4, 1, 400)", planes["Il-2 KA-D"])
+        note("repair", "Il-2 KA-D into the repair queue: 4 days, cost 400", "1944-06-04",
+             (), ("Il-2 KA-D",))
+        note("wound", "Night raid on the airfield: Ilse Brandt wounded (1) at the aid post",
+             "1944-06-05", ("Ilse Brandt",))
+        sql("INSERT INTO person_state (character_id, rest_days) VALUES (?, 0)",
+            people["Ilse Brandt"])
+        note("time", "1 day passes: 1944-06-05 → 1944-06-06\nIl-2 KA-D: repair 1/4 days",
+             DEMO_DAY, (), ("Il-2 KA-D",))
+        mid = int(sql("INSERT INTO mission (name, day, kind, briefing) VALUES (?, ?, ?, ?)",
+                      "Escort the Mitchell", DEMO_DAY, "escort",
+                      "Tempest and Meteor-less: Hale alone covers Reilly's Mitchell "
+                      "to the marshalling yards.").lastrowid)
+        for who, plane in (("Arthur Hale", "Tempest KA-A"), ("Tom Reilly", "Mitchell KA-E"),
+                           ("Eddie Baker", "Mitchell KA-E"), ("Ruth Adler", "Mitchell KA-E")):
+            sql("INSERT INTO mission_member (mission_id, character_id, aircraft_id) "
+                "VALUES (?, ?, ?)", mid, people[who], planes[plane])
+        note("mission", f"Mission “Escort the Mitchell” (escort) planned for {DEMO_DAY}",
+             DEMO_DAY, ("Arthur Hale", "Tom Reilly", "Eddie Baker", "Ruth Adler"),
+             ("Tempest KA-A", "Mitchell KA-E"), mid)
+        set_day(db, DEMO_DAY)
 
 
 def create_demo(path: Path, name: str = DEMO_NAME) -> CampaignDB:

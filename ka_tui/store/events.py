@@ -38,12 +38,14 @@ if TYPE_CHECKING:
 class LogKind(StrEnum):
     FIGHT = "fight"
     BATTLE = "battle"
+    JOURNAL = "journal"   # the campaign's journal (issue 15; store/journal.py)
 
 
 # kind -> (head table, event table, the event's link column)
 _TABLES: Final[Mapping[LogKind, tuple[str, str, str]]] = {
     LogKind.FIGHT: ("fight", "fight_event", "fight_id"),
     LogKind.BATTLE: ("battle", "battle_event", "battle_id"),
+    LogKind.JOURNAL: ("journal", "journal_event", "journal_id"),
 }
 
 
@@ -142,8 +144,17 @@ def _where(done: Sequence[LogEvent], index: int | None) -> str:
     return f"event {e.seq} ({e.kind})"
 
 
+def _accept_journal(done: Sequence[LogEvent], event: LogEvent) -> str | None:
+    """A journal entry: a known kind and a day, a text and its links
+    (``rules/campaign/journal.py``)."""
+    from ka_tui.rules.campaign.journal import entry_problem
+
+    return entry_problem(event.kind, event.payload)
+
+
 ACCEPT: Final[Mapping[LogKind, Accept]] = {LogKind.FIGHT: _accept_fight,
-                                           LogKind.BATTLE: _accept_battle}
+                                           LogKind.BATTLE: _accept_battle,
+                                           LogKind.JOURNAL: _accept_journal}
 
 
 # --------------------------------------------------------------- plumbing

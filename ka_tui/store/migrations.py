@@ -214,5 +214,99 @@ CREATE TABLE battle_map (
 );
 """
 
-MIGRATIONS: Final[tuple[str, ...]] = (_V1, _V2, _V_MAPS)
+# The campaign between battles (issue 15): the campaign's date, missions with
+# their participants and linked battles and fights, people's recovery, the
+# repair queue, and the journal — a log of store/events.py (one head row, its
+# entries append-only like every log's events). Dates are campaign days
+# (YYYY-MM-DD), not clock times; fixed stamps keep the demo the same file.
+_V_CAMPAIGN: Final = """
+CREATE TABLE campaign_day (
+    id  INTEGER PRIMARY KEY CHECK (id = 1),
+    day TEXT NOT NULL CHECK (date(day) IS day)
+);
+INSERT INTO campaign_day (id, day) VALUES (1, '1944-06-01');
+
+CREATE TABLE mission (
+    id            INTEGER PRIMARY KEY,
+    name          TEXT NOT NULL CHECK (length(trim(name)) BETWEEN 1 AND 60),
+    day           TEXT NOT NULL CHECK (date(day) IS day),
+    kind          TEXT NOT NULL DEFAULT 'patrol' CHECK (kind IN ('patrol', 'escort',
+                  'intercept', 'ground attack', 'reconnaissance', 'transfer', 'other')),
+    briefing      TEXT NOT NULL DEFAULT '' CHECK (length(briefing) <= 4000),
+    status        TEXT NOT NULL DEFAULT 'planned'
+                  CHECK (status IN ('planned', 'flown', 'aborted')),
+    debrief       TEXT NOT NULL DEFAULT '{}'
+                  CHECK (json_valid(debrief) AND json_type(debrief) = 'object'),
+    debrief_notes TEXT NOT NULL DEFAULT '' CHECK (length(debrief_notes) <= 4000)
+);
+CREATE INDEX mission_day ON mission(day);
+
+CREATE TABLE mission_member (
+    mission_id   INTEGER NOT NULL REFERENCES mission(id) ON DELETE CASCADE,
+    character_id INTEGER NOT NULL REFERENCES character(id) ON DELETE CASCADE,
+    aircraft_id  INTEGER REFERENCES aircraft(id) ON DELETE SET NULL,
+    PRIMARY KEY (mission_id, character_id)
+);
+CREATE INDEX mission_member_character ON mission_member(character_id);
+
+CREATE TABLE mission_link (
+    id         INTEGER PRIMARY KEY,
+    mission_id INTEGER NOT NULL REFERENCES mission(id) ON DELETE CASCADE,
+    battle_id  INTEGER UNIQUE REFERENCES battle(id) ON DELETE CASCADE,
+    fight_id   INTEGER UNIQUE REFERENCES fight(id) ON DELETE CASCADE,
+    CHECK ((battle_id IS NULL) <> (fight_id IS NULL))
+);
+CREATE INDEX mission_link_mission ON mission_link(mission_id);
+
+CREATE TABLE person_state (
+    character_id INTEGER PRIMARY KEY REFERENCES character(id) ON DELETE CASCADE,
+    rest_days    INTEGER NOT NULL DEFAULT 0 CHECK (rest_days BETWEEN 0 AND 9999),
+    missing      INTEGER NOT NULL DEFAULT 0 CHECK (missing IN (0, 1)),
+    days_out     INTEGER NOT NULL DEFAULT 0 CHECK (days_out BETWEEN 0 AND 999999)
+);
+
+CREATE TABLE repair (
+    id          INTEGER PRIMARY KEY,
+    aircraft_id INTEGER NOT NULL REFERENCES aircraft(id) ON DELETE CASCADE,
+    queued_on   TEXT NOT NULL CHECK (date(queued_on) IS queued_on),
+    days_total  INTEGER NOT NULL CHECK (days_total BETWEEN 0 AND 9999),
+    days_done   INTEGER NOT NULL DEFAULT 0 CHECK (days_done BETWEEN 0 AND 9999),
+    cost        INTEGER NOT NULL DEFAULT 0 CHECK (cost BETWEEN 0 AND 99999999),
+    status      TEXT NOT NULL DEFAULT 'queued'
+                CHECK (status IN ('queued', 'done', 'written off')),
+    CHECK (days_done <= days_total)
+);
+CREATE UNIQUE INDEX repair_open ON repair(aircraft_id) WHERE status = 'queued';
+
+CREATE TABLE journal (
+    id         INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL CHECK (length(trim(name)) BETWEEN 1 AND 60),
+    status     TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'ended')),
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+INSERT INTO journal (id, name, created_at) VALUES (1, 'Campaign journal', '1944-01-01T00:00:00Z');
+
+CREATE TABLE journal_event (
+    id         INTEGER PRIMARY KEY,
+    journal_id INTEGER NOT NULL REFERENCES journal(id) ON DELETE CASCADE,
+    seq        INTEGER NOT NULL CHECK (seq >= 1),
+    kind       TEXT NOT NULL CHECK (length(kind) BETWEEN 1 AND 60),
+    payload    TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(payload)),
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    UNIQUE (journal_id, seq)
+);
+CREATE TRIGGER journal_event_append_only BEFORE UPDATE ON journal_event
+BEGIN SELECT RAISE(ABORT, 'journal entries are append-only'); END;
+"""
+
+# Issue 12 item 25: a mistaken roll is struck from the log, never deleted: kept,
+# marked with when (UTC, ISO 8601) and by whom (the login name); NULL = standing.
+_V_ROLL_STRIKES: Final = """
+ALTER TABLE roll_log ADD COLUMN struck_at TEXT
+    CHECK (struck_at IS NULL OR length(struck_at) BETWEEN 1 AND 40);
+ALTER TABLE roll_log ADD COLUMN struck_by TEXT NOT NULL DEFAULT ''
+    CHECK (length(struck_by) <= 60);
+"""
+
+MIGRATIONS: Final[tuple[str, ...]] = (_V1, _V2, _V_MAPS, _V_CAMPAIGN, _V_ROLL_STRIKES)
 SCHEMA_VERSION: Final = len(MIGRATIONS)

@@ -144,6 +144,8 @@ class RollLog(SQLModel, table=True):
     result: str = ""
     explanation: str = "[]"  # JSON list of lines
     created_at: Optional[str] = _created_at()
+    struck_at: Optional[str] = None  # issue 12 item 25: struck (kept) at, UTC
+    struck_by: str = ""
 
 
 class _LogHeadRow(SQLModel):
@@ -181,3 +183,67 @@ class Battle(_LogHeadRow, table=True):
 class BattleEvent(_LogEventRow, table=True):
     __tablename__ = "battle_event"
     battle_id: int = Field(foreign_key="battle.id", ondelete="CASCADE")
+
+
+# ---------------------------------------------------------------- issue 15
+
+class CampaignDay(SQLModel, table=True):
+    __tablename__ = "campaign_day"
+    id: Optional[int] = Field(default=1, primary_key=True)
+    day: str = "1944-06-01"   # the campaign's date, YYYY-MM-DD
+
+
+class Mission(SQLModel, table=True):
+    __tablename__ = "mission"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    name: str
+    day: str
+    kind: str = "patrol"      # rules/campaign/missions.py MissionKind
+    briefing: str = ""
+    status: str = "planned"   # planned | flown | aborted
+    debrief: str = "{}"       # JSON: the confirmed debrief summary
+    debrief_notes: str = ""
+
+
+class MissionMember(SQLModel, table=True):
+    __tablename__ = "mission_member"
+    mission_id: int = Field(foreign_key="mission.id", primary_key=True, ondelete="CASCADE")
+    character_id: int = Field(foreign_key="character.id", primary_key=True, ondelete="CASCADE")
+    aircraft_id: Optional[int] = Field(default=None, foreign_key="aircraft.id",
+                                       ondelete="SET NULL")
+
+
+class MissionLink(SQLModel, table=True):
+    __tablename__ = "mission_link"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    mission_id: int = Field(foreign_key="mission.id", ondelete="CASCADE")
+    battle_id: Optional[int] = Field(default=None, foreign_key="battle.id", ondelete="CASCADE")
+    fight_id: Optional[int] = Field(default=None, foreign_key="fight.id", ondelete="CASCADE")
+
+
+class PersonState(SQLModel, table=True):
+    __tablename__ = "person_state"
+    character_id: int = Field(foreign_key="character.id", primary_key=True, ondelete="CASCADE")
+    rest_days: int = 0
+    missing: bool = False
+    days_out: int = 0
+
+
+class Repair(SQLModel, table=True):
+    __tablename__ = "repair"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    aircraft_id: int = Field(foreign_key="aircraft.id", ondelete="CASCADE")
+    queued_on: str
+    days_total: int
+    days_done: int = 0
+    cost: int = 0
+    status: str = "queued"    # queued | done | written off
+
+
+class Journal(_LogHeadRow, table=True):
+    __tablename__ = "journal"
+
+
+class JournalEvent(_LogEventRow, table=True):
+    __tablename__ = "journal_event"
+    journal_id: int = Field(foreign_key="journal.id", ondelete="CASCADE")

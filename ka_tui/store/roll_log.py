@@ -48,6 +48,12 @@ class LoggedRoll:
     result: str
     explanation: tuple[str, ...]
     created_at: str  # UTC, e.g. 2026-11-30T12:04:05Z
+    struck_at: str | None = None  # issue 12 item 25: struck (kept) at, UTC
+    struck_by: str = ""
+
+    @property
+    def struck(self) -> bool:
+        return self.struck_at is not None
 
     @property
     def time(self) -> datetime:
@@ -84,6 +90,38 @@ def append_roll(db: CampaignDB, entry: RollEntry, *, at: datetime | None = None)
         s.flush()
         s.refresh(row)
     return _logged(row)
+
+
+def strike_roll(db: CampaignDB, roll_id: int, *, by: str, at: datetime | None = None,
+                undo: bool = False) -> LoggedRoll:
+    """Mark roll ``roll_id`` struck (a mistaken roll: kept in the log, marked,
+    with who and when), or standing again with ``undo``. One transaction;
+    ``StoreError`` if there is no such roll."""
+    from ka_tui.store.errors import StoreError
+    from ka_tui.store.models import RollLog
+
+    with db.transaction() as s:
+        row = s.get(RollLog, roll_id)
+        if row is None:
+            raise StoreError(f"roll #{roll_id} is not in the log (deleted elsewhere?)")
+        row.struck_at = None if undo else utc_stamp(at or datetime.now(timezone.utc))
+        row.struck_by = "" if undo else by[:60]
+        s.add(row)
+        s.flush()
+        s.refresh(row)
+    return _logged(row)
+
+
+def last_standing_roll(db: CampaignDB) -> LoggedRoll | None:
+    """The newest roll not struck (what "undo the last roll" strikes)."""
+    from sqlmodel import col, select
+    from ka_tui.store.models import RollLog
+
+    statement = select(RollLog).where(col(RollLog.struck_at).is_(None)) \
+        .order_by(col(RollLog.id).desc()).limit(1)
+    with db.read() as s:
+        row = s.exec(statement).first()
+    return _logged(row) if row is not None else None
 
 
 def _like(text: str) -> str:
@@ -143,4 +181,5 @@ def _logged(row: Any) -> LoggedRoll:
         id=int(row.id), who=row.who, what=row.what, pool=row.pool,
         faces=_pairs(json.loads(row.faces or "[]")), result=row.result,
         explanation=tuple(str(x) for x in json.loads(row.explanation or "[]")),
-        created_at=str(row.created_at))
+        created_at=str(row.created_at), struck_at=row.struck_at,
+        struck_by=row.struck_by or "")

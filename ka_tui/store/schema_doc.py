@@ -436,6 +436,88 @@ class MapDoc(Strict):
     notes: Text = ""
 
 
+# ------------------------------------------------------------ the campaign between battles
+# (issue 15: store/campaign_transfer.py checks references and writes these)
+
+def _day(value: str) -> str:
+    from datetime import date
+
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        raise ValueError("must be a date YYYY-MM-DD") from None
+    return value
+
+
+Day = Annotated[str, AfterValidator(_day)]
+Count = Annotated[int, Field(ge=0, le=99_999_999)]
+
+
+class MissionMemberDoc(Strict):
+    character_id: RowId
+    aircraft_id: Optional[RowId] = None
+
+
+class MissionDoc(Strict):
+    id: RowId
+    name: Name
+    day: Day
+    kind: Literal["patrol", "escort", "intercept", "ground attack", "reconnaissance",
+                  "transfer", "other"] = "patrol"
+    briefing: Text = ""
+    status: Literal["planned", "flown", "aborted"] = "planned"
+    debrief: dict[str, JsonValue] = {}
+    debrief_notes: Text = ""
+    members: list[MissionMemberDoc] = []
+    battles: list[RowId] = []
+    fights: list[RowId] = []
+
+
+class RepairDoc(Strict):
+    id: RowId
+    aircraft_id: RowId
+    queued_on: Day
+    days_total: Annotated[int, Field(ge=0, le=9999)]
+    days_done: Annotated[int, Field(ge=0, le=9999)] = 0
+    cost: Count = 0
+    status: Literal["queued", "done", "written off"] = "queued"
+
+
+class PersonStateDoc(Strict):
+    character_id: RowId
+    rest_days: Annotated[int, Field(ge=0, le=9999)] = 0
+    missing: bool = False
+    days_out: Annotated[int, Field(ge=0, le=999_999)] = 0
+
+
+class JournalPayloadDoc(Strict):
+    day: Day
+    text: Annotated[str, Field(min_length=1, max_length=TEXT_MAX)]
+    characters: list[RowId] = []
+    aircraft: list[RowId] = []
+    mission: Optional[RowId] = None
+
+
+class JournalEntryDoc(Strict):
+    seq: Annotated[int, Field(ge=1)]
+    kind: Literal["mission", "battle", "fight", "death", "kill", "wound", "repair", "time",
+                  "note"]
+    payload: JournalPayloadDoc
+    created_at: Optional[Stamp] = None
+
+
+class HistoryDoc(Strict):
+    """The campaign between battles: its date, missions, repairs, people's
+    recovery and the journal (its entries in ``seq`` order)."""
+
+    day: Day = "1944-06-01"
+    missions: list[MissionDoc] = []
+    repairs: list[RepairDoc] = []
+    people: list[PersonStateDoc] = []
+    journal: list[JournalEntryDoc] = []
+
+
+
 class Document(Strict):
     """The whole export (``transfer.campaign_document``)."""
 
@@ -448,6 +530,7 @@ class Document(Strict):
     fights: list[FightDoc] = []
     battles: list[BattleDoc] = []
     maps: list[MapDoc] = []
+    history: HistoryDoc = Field(default_factory=HistoryDoc)
 
 
 # ------------------------------------------------------------ errors

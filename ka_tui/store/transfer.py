@@ -29,7 +29,7 @@ from sqlmodel import SQLModel, col, select
 
 from ka_tui.rules.core.options import HouseRules
 from ka_tui.store import field_checks as checks
-from ka_tui.store import maps, schema_doc
+from ka_tui.store import campaign_transfer, maps, schema_doc
 from ka_tui.store.campaign import changed_rules
 from ka_tui.store.db import CampaignDB, backup_file, check_file, create_campaign, translate_error
 from ka_tui.store.errors import StoreError, ValidationError
@@ -91,6 +91,7 @@ def campaign_document(db: CampaignDB) -> dict[str, Any]:
         bevents = s.exec(select(BattleEvent).order_by(col(BattleEvent.battle_id),
                                                        col(BattleEvent.seq))).all()
         saved_maps = maps.document_rows(s)
+        history = campaign_transfer.document_rows(s)   # issue 15
     characters = []
     for c in chars:
         doc = _plain(c)
@@ -116,6 +117,7 @@ def campaign_document(db: CampaignDB) -> dict[str, Any]:
         "battles": [_plain(b) | {"events": [_plain(e) for e in bevents if e.battle_id == b.id]}
                     for b in battles],
         "maps": saved_maps,
+        "history": history,
     }
 
 
@@ -286,6 +288,9 @@ def _checked(top: dict[str, Any]) -> dict[str, Any]:
             d.fail("name", "another map has this name")
         map_names.add(row["name"].casefold())
         out["maps"].append(row)
+    out["history"] = campaign_transfer.checked(   # issue 15: the campaign between battles
+        top.get("history"), char_ids, plane_ids, {b["id"] for b in out["battles"]},
+        {f["id"] for f in out["fights"]})
     return out
 
 
@@ -439,6 +444,7 @@ def _writer(doc: dict[str, Any]) -> Callable[[CampaignDB], None]:
                     s.add(model(**values))
                 s.flush()
             maps.insert_document_rows(s, doc.get("maps", []))
+            campaign_transfer.insert_document_rows(s, doc.get("history", {}))
     return write
 
 

@@ -8,14 +8,24 @@ the widget shows the engine's "spent / left" figure and its reasons and
 computes no rule itself. The screen asks ``errors`` before accepting a card.
 
 Keys: ``a d f s e c`` pick the action row (Attack, Defence, Feint, diSarm,
-Evade, Control), ``up/down`` move, ``1`` adds a Basic, ``3`` a Deliberate,
-``S`` makes it the Special, ``-`` takes the last one off, ``0`` clears the
-row, ``x`` clears the card, ``w`` the weapon, ``t`` what a Disarm takes,
-``g`` disengage, ``o`` the card against the next opponent.
+Evade, Control), ``up/down`` move, ``b`` (or ``+``) adds a Basic, ``D`` a
+Deliberate, ``S`` makes it the Special, ``-`` takes the last one off,
+``delete`` clears the row, ``x`` clears the card, ``w`` the weapon, ``t``
+what a Disarm takes, ``g`` disengage, ``o`` the card against the next
+opponent. No digit: the app's keys rule (a digit switches mode except in a
+text field) holds on the card too (issue 12 item 2), so a GM pressing ``1``
+for the roster never adds an action to a hidden card.
+
+The weapon (``w``) is the fighter's choice for his Attacks: a card carries
+it while it has an Attack (S0 §2.2: a weapon goes with an Attack), so the
+choice is never lost when the Attack row is cleared and filled again.
+``load(..., weapon=)`` starts with a choice already made (the screen passes
+the one of his last round, issue 12 item 13).
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -98,11 +108,11 @@ class CqcCardEditor(Widget, can_focus=True):
                   id=f"cqc_card.row_{kind.value}") for k, kind in ROW_KEYS.items()),
         Binding("up", "move(-1)", "Row up", show=False, id="cqc_card.up"),
         Binding("down", "move(1)", "Row down", show=False, id="cqc_card.down"),
-        Binding("1", "add('basic')", "Basic", id="cqc_card.basic"),
-        Binding("3", "add('deliberate')", "Deliberate", id="cqc_card.deliberate"),
+        Binding("b,plus", "add('basic')", "Basic", id="cqc_card.basic"),
+        Binding("D", "add('deliberate')", "Deliberate", id="cqc_card.deliberate"),
         Binding("S", "add('special')", "Special", id="cqc_card.special"),
         Binding("minus,backspace", "remove", "Take one off", show=False, id="cqc_card.remove"),
-        Binding("0", "clear_row", "Clear row", show=False, id="cqc_card.clear_row"),
+        Binding("delete", "clear_row", "Clear row", show=False, id="cqc_card.clear_row"),
         Binding("x", "clear_card", "Clear card", show=False, id="cqc_card.clear_card"),
         Binding("w", "weapon", "Weapon", show=False, id="cqc_card.weapon"),
         Binding("t", "disarm_pick", "Disarm takes", show=False, id="cqc_card.disarm_pick"),
@@ -140,12 +150,14 @@ class CqcCardEditor(Widget, can_focus=True):
         self.draft: Draft | None = None
         self.refusal = ""
         self.ascii_glyphs = ascii_glyphs
+        self.weapon_choice: str | None = None  # his Attacks' weapon (None: unarmed)
 
     # -- state ------------------------------------------------------------
 
     def load(self, fight: Fight, owner: str, options: CqcOptions,
-             cards: Sequence[CqcCard] = ()) -> None:
-        """Start ``owner``'s card(s) for the round of ``fight`` (blank, or ``cards``)."""
+             cards: Sequence[CqcCard] = (), *, weapon: str | None = None) -> None:
+        """Start ``owner``'s card(s) for the round of ``fight`` (blank, or
+        ``cards``); blank cards attack with ``weapon`` when he still holds it."""
         self.fight, self.options = fight, options
         opponents = fight.opponents_of(owner)
         if options.multi_opponent is MultiOpponent.EACH:
@@ -153,6 +165,8 @@ class CqcCardEditor(Widget, can_focus=True):
         else:
             against = opponents
         given = {c.against: c for c in cards}
+        held = weapon if weapon is not None and fight.fighter(owner).weapon(weapon) else None
+        self.weapon_choice = next((c.weapon for c in cards if c.weapon), held)
         self.draft = Draft(owner, tuple(given.get(o, CqcCard(owner, o)) for o in against))
         self.row = 0
         self.index = 0
@@ -190,9 +204,14 @@ class CqcCardEditor(Widget, can_focus=True):
             return f"spent {b.spent} / {b.pool}, {b.over} over"
         return f"spent {b.spent} / {b.pool}, left {b.left}"
 
+    def _armed(self, card: CqcCard) -> CqcCard:
+        """The card with his weapon choice when it has an Attack, else none."""
+        weapon = self.weapon_choice if card.count(ActionKind.ATTACK) else None
+        return card if card.weapon == weapon else replace(card, weapon=weapon)
+
     def _set_card(self, card: CqcCard) -> None:
         assert self.draft is not None
-        self.draft = self.draft.with_card(self.index, card)
+        self.draft = self.draft.with_card(self.index, self._armed(card))
         self.refusal = ""
         self._changed()
 
@@ -253,7 +272,8 @@ class CqcCardEditor(Widget, can_focus=True):
             self.app.bell()
             self.refresh()
             return
-        self._set_card(replace(self.card, weapon=self._cycle(self.card.weapon, names)))
+        self.weapon_choice = self._cycle(self.weapon_choice, names)
+        self._set_card(self.card)
 
     def action_disarm_pick(self) -> None:
         assert self.fight is not None
@@ -277,12 +297,12 @@ class CqcCardEditor(Widget, can_focus=True):
     # -- drawing ----------------------------------------------------------
 
     def get_content_height(self, container: object, viewport: object, width: int) -> int:
-        return len(self._lines())
+        return len(self._lines(width))
 
     def render(self) -> Content:
-        return Content("\n").join(self._lines())
+        return Content("\n").join(self._lines(self.content_region.width))
 
-    def _lines(self) -> list[Content]:
+    def _lines(self, width: int = 0) -> list[Content]:
         if self.draft is None or self.fight is None:
             return [Content("No card to fill in.")]
         me, card = self.fighter, self.card
@@ -320,7 +340,7 @@ class CqcCardEditor(Widget, can_focus=True):
             if here:
                 line = line.stylize("reverse", 0, 2)
             out.append(line)
-        weapon = me.weapon(card.weapon)
+        weapon = me.weapon(self.weapon_choice)
         armed = f"{weapon.name} (damage {weapon.damage})" if weapon else \
             f"unarmed (Strength {me.strength})"
         out.append(Content.assemble(
@@ -338,11 +358,15 @@ class CqcCardEditor(Widget, can_focus=True):
                                     Content(self.budget_text()).stylize(budget_style),
                                     Content(f"{kept} · unspent AP are lost (S0 §2)")
                                     .stylize("$text-muted")))
+        # issue 12 item 9: the reason reads whole at 80 columns (wrapped)
+        wrap = max(20, width) if width > 0 else 10_000
         if errors:
             cross = "x" if self.ascii_glyphs else "✗"
-            out.append(Content(f"{cross} {errors[0].message}").stylize("bold $error"))
+            out += [Content(line).stylize("bold $error")
+                    for line in textwrap.wrap(f"{cross} {errors[0].message}", wrap)]
         elif self.refusal:
-            out.append(Content(self.refusal).stylize("$warning"))
+            out += [Content(line).stylize("$warning")
+                    for line in textwrap.wrap(self.refusal, wrap)]
         else:
             tick = "ok" if self.ascii_glyphs else "✓"
             out.append(Content(f"{tick} a valid card: enter to hand it in").stylize("$success"))

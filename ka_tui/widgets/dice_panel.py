@@ -19,7 +19,9 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from ka_tui.rules.core.any_dice import DiceExpr, DiceOdds
 from ka_tui.rules.core.skill_tests import DieResult, OpposedResult, TestResult
+from ka_tui.rules.core.target import TargetNumber
 from ka_tui.rules.core.odds import OpposedOdds, PoolOdds, percent, render_histogram
 
 LEGEND = ("+ success  - fail  ! critical  * critical spent on a 1  "
@@ -200,6 +202,32 @@ def opposed_lines(names: tuple[str, str], needs: tuple[int, int],
         hist = render_histogram(side.successes, width=width, ascii=ascii).splitlines()
         cols.append([name, *hist])
     return lines + _side_by_side(cols[0], cols[1])
+
+
+def any_dice_lines(expr: DiceExpr, odds: DiceOdds, target: TargetNumber | None = None, *,
+                   width: int = 12, ascii: bool = False) -> list[str]:
+    """Odds of any dice (issue 12 item 24): the chance to reach an ``@`` total
+    (R-2), the count at a face, or the spread of a plain total; a histogram
+    (totals beyond 13 rows are grouped at the ends to fit the box)."""
+    mean = f"{float(odds.mean):.1f}"
+    if odds.counting:
+        head = f"{expr.render()} · dice at {expr.face_at_least}+ · mean {mean}"
+    elif odds.p_pass is not None:
+        head = f"{expr.render()} · pass {percent(odds.p_pass)} · mean {mean}"
+    else:
+        head = f"{expr.render()} · total {min(odds.dist)}–{max(odds.dist)} · mean {mean}"
+    lines = [head]
+    if target is not None:
+        lines.append(f"target {target.render()}")
+    dist = odds.dist
+    if len(dist) > 13:  # keep the box readable: the middle 13 rows
+        keys = sorted(dist)
+        mid = min(range(len(keys)), key=lambda i: -dist[keys[i]])
+        lo = max(0, min(mid - 6, len(keys) - 13))
+        shown = keys[lo:lo + 13]
+        dist = {k: dist[k] for k in shown}
+    lines += render_histogram(dist, width=width, ascii=ascii).splitlines()
+    return lines
 
 
 def pass_style(p: Fraction) -> str:

@@ -149,11 +149,26 @@ class RollLogPane(Vertical):
         self._to_newest()
         self._update_title()
 
-    def _add_row(self, roll: LoggedRoll) -> None:
-        cells = (time_cell(roll, self._with_date), roll.who, roll.what, roll.result,
+    def _cells(self, roll: LoggedRoll) -> list[Text]:
+        """A row's cells; a struck roll (issue 12 item 25) reads ``STRUCK`` in its
+        result and is drawn struck through and dim (readable without colour)."""
+        result = f"STRUCK {roll.result}" if roll.struck else roll.result
+        cells = (time_cell(roll, self._with_date), roll.who, roll.what, result,
                  roll.pool, roll.faces_text)
-        self.table.add_row(*(Text(f" {c}", no_wrap=True, overflow="ellipsis") for c in cells),
-                           key=str(roll.id))
+        style = "strike dim" if roll.struck else ""
+        return [Text(f" {c}", style=style, no_wrap=True, overflow="ellipsis") for c in cells]
+
+    def _add_row(self, roll: LoggedRoll) -> None:
+        self.table.add_row(*self._cells(roll), key=str(roll.id))
+
+    def replace_roll(self, roll: LoggedRoll) -> None:
+        """Show ``roll`` again in place (struck or standing again)."""
+        for i, old in enumerate(self.rolls):
+            if old.id == roll.id:
+                self.rolls[i] = roll
+                for (title, _), cell in zip(COLUMNS, self._cells(roll)):
+                    self.table.update_cell(str(roll.id), title.lower(), cell)
+                return
 
     def _to_newest(self) -> None:
         if self.rolls:

@@ -27,7 +27,10 @@ def test_models_match_the_migrated_schema(db_path: Path) -> None:
     tables = SQLModel.metadata.tables
     assert set(tables) == {"ka_meta", "campaign", "character", "skill", "weapon", "aircraft",
                            "aircraft_crew", "roll_log", "fight", "fight_event", "battle",
-                           "battle_event"}
+                           "battle_event",
+                           # issue 15: the campaign between battles
+                           "campaign_day", "mission", "mission_member", "mission_link",
+                           "person_state", "repair", "journal", "journal_event"}
     for name, table in tables.items():
         in_db = _columns(db_path, name)
         assert set(in_db) == {c.name for c in table.columns}, name

@@ -21,11 +21,15 @@ from ka_tui.store.models import RollLog
 from ka_tui.store.transfer import export_campaign, import_campaign
 
 _TABLES = ("campaign", "character", "skill", "weapon", "aircraft", "aircraft_crew",
-           "roll_log", "fight", "fight_event", "battle", "battle_event")
+           "roll_log", "fight", "fight_event", "battle", "battle_event",
+           # issue 15: the campaign between battles round-trips too
+           "campaign_day", "mission", "mission_member", "mission_link", "person_state",
+           "repair", "journal", "journal_event")
 _JSON = {"campaign": ("house_rules",),
          "aircraft": ("manoeuvres", "test_echelons", "traits", "turn_mode", "damage"),
          "roll_log": ("faces", "explanation"), "fight_event": ("payload",),
-         "battle_event": ("payload",)}
+         "battle_event": ("payload",), "mission": ("debrief",),
+         "journal_event": ("payload",)}
 
 
 def _dump(path: Path) -> dict[str, list[dict[str, Any]]]:

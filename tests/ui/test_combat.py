@@ -94,9 +94,9 @@ async def test_s0_close_combat_fight_ending_in_disengage(demo_db: Path) -> None:
     app = make_app(demo_db, INIT + MIKE_WINS)
     async with app.run_test(size=SIZE) as pilot:
         screen = await mike_vs(pilot, "Jeanne Moreau")
-        await keys(pilot, "f", "1", "enter")          # Mike: Basic Feint
+        await keys(pilot, "f", "b", "enter")          # Mike: Basic Feint
         assert "card entered" in text_of(screen, "#fighters")
-        await keys(pilot, "d", "1", "enter")          # Jeanne: Basic Defence
+        await keys(pilot, "d", "b", "enter")          # Jeanne: Basic Defence
         assert screen.view_step == 3
         await keys(pilot, "v")
         assert screen.view_step == 4
@@ -111,8 +111,8 @@ async def test_s0_close_combat_fight_ending_in_disengage(demo_db: Path) -> None:
         assert p.fight.fighter(jeanne).pool == 7
         await keys(pilot, "enter")                    # round 2
         assert screen.view_step == 2 and "round 2" in screen.sub_title
-        await keys(pilot, "a", "1", "enter")          # Mike: Basic Attack
-        await keys(pilot, "e", "3", "g", "enter")     # Jeanne: Deliberate Evade, disengage
+        await keys(pilot, "a", "b", "enter")          # Mike: Basic Attack
+        await keys(pilot, "e", "D", "g", "enter")     # Jeanne: Deliberate Evade, disengage
         await keys(pilot, "v")
         dice = screen.query_one("#input-dice", Input)
         assert dice.has_focus
@@ -151,14 +151,17 @@ async def test_s0_close_combat_fight_ending_at_zero_k_points(demo_db: Path) -> N
     async with app.run_test(size=SIZE) as pilot:
         screen = await mike_vs(pilot, "Olga Petrova")
         editor = screen.query_one(CqcCardEditor)
-        await keys(pilot, "a", "3", "s", "1", "w")    # Deliberate Attack, Basic Disarm, Sten gun
+        await keys(pilot, "a", "D", "s", "b", "w")    # Deliberate Attack, Basic Disarm, Sten gun
         assert editor.card.weapon == "Sten gun" and editor.budget_text() == "spent 4 / 8, left 4"
-        await keys(pilot, "enter", "f", "1", "enter", "v", "r", "enter")
+        await keys(pilot, "enter", "f", "b", "enter", "v", "r", "enter")
         assert screen.view_step == 6
         assert "Olga Petrova takes" not in text_of(screen, "#info")
         assert "takes TT pistol" in text_of(screen, "#info")
         await keys(pilot, "enter")                    # round 2
-        await keys(pilot, "a", "3", "w", "enter", "d", "1", "enter", "v", "r", "enter")
+        # issue 12 item 13: his card starts with the Sten gun of his last card
+        await keys(pilot, "a", "D")
+        assert editor.card.weapon == "Sten gun"
+        await keys(pilot, "enter", "d", "b", "enter", "v", "r", "enter")
         p = screen.progress
         assert p is not None and p.over and screen.view_step == 6
         olga = next(f for f in p.fight.fighters if f.name == "Olga Petrova")
@@ -185,7 +188,7 @@ async def test_s0_2_invalid_card_is_refused_at_entry(demo_db: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await mike_vs(pilot, "Jeanne Moreau")
         editor = screen.query_one(CqcCardEditor)
-        await keys(pilot, "a", "3", "3", "3")
+        await keys(pilot, "a", "D", "D", "D")
         assert editor.budget_text() == "spent 9 / 8, 1 over"
         assert "spends 9 AP but the pool holds 8" in text_of(screen, "#status")
         await keys(pilot, "enter")
@@ -194,7 +197,7 @@ async def test_s0_2_invalid_card_is_refused_at_entry(demo_db: Path) -> None:
         assert "must be the only action" in editor.errors()[0].message
         await keys(pilot, "enter")
         assert kinds(demo_db) == ["fight_started", "initiative"]
-        await keys(pilot, "0", "enter")               # Deliberate + Basic... now 6 AP: valid
+        await keys(pilot, "delete", "enter")               # Deliberate + Basic... now 6 AP: valid
         assert kinds(demo_db)[-1] == "card_entered"
 
 
@@ -203,12 +206,12 @@ async def test_cards_stay_masked_until_the_reveal(demo_db: Path) -> None:
     app = make_app(demo_db, INIT)
     async with app.run_test(size=SIZE) as pilot:
         screen = await mike_vs(pilot, "Jeanne Moreau")
-        await keys(pilot, "a", "3", "d", "1", "enter")
+        await keys(pilot, "a", "D", "d", "b", "enter")
         editor = screen.query_one(CqcCardEditor)
         assert editor.fighter.name == "Jeanne Moreau" and editor.card.is_empty
         fighters = text_of(screen, "#fighters")
         assert "card entered" in fighters and "Attack" not in fighters
-        await keys(pilot, "e", "1", "enter")
+        await keys(pilot, "e", "b", "enter")
         assert screen.view_step == 3
         info = text_of(screen, "#info")
         assert "card entered" in info and "Attack" not in info and "Evade" not in info
@@ -233,7 +236,7 @@ async def test_typed_dice_are_refused_at_the_field(demo_db: Path) -> None:
         assert "1 face(s) too many" in field.error
         await keys(pilot, "backspace", "backspace", "enter")
         assert screen.view_step == 2 and kinds(demo_db)[-1] == "initiative"
-        await keys(pilot, "a", "1", "enter", "d", "1", "enter", "v")
+        await keys(pilot, "a", "b", "enter", "d", "b", "enter", "v")
         field = screen.query_one("#field-dice", RollTextField)
         await pilot.press(*"8 13")
         await settle(pilot)
@@ -255,9 +258,9 @@ async def test_undo_the_last_round(demo_db: Path) -> None:
     app = make_app(demo_db, INIT + MIKE_WINS)
     async with app.run_test(size=SIZE) as pilot:
         screen = await mike_vs(pilot, "Jeanne Moreau")
-        await keys(pilot, "a", "1", "enter", "d", "1", "enter", "v", "r", "enter")
+        await keys(pilot, "a", "b", "enter", "d", "b", "enter", "v", "r", "enter")
         assert screen.view_step == 6
-        await keys(pilot, "u")
+        await keys(pilot, "u", "y")  # issue 12 item 11: asked first, y confirms
         assert screen.view_step == 2 and screen.progress is not None
         assert screen.progress.fight.round == 1 and not screen.progress.reports
         jeanne = next(f for f in screen.progress.fight.fighters if f.name == "Jeanne Moreau")
@@ -272,14 +275,14 @@ async def test_quit_mid_fight_and_resume(demo_db: Path) -> None:
     app = make_app(demo_db, INIT + MIKE_WINS)
     async with app.run_test(size=SIZE) as pilot:
         await mike_vs(pilot, "Jeanne Moreau")
-        await keys(pilot, "a", "1", "enter")
+        await keys(pilot, "a", "b", "enter")
     again = make_app(demo_db, MIKE_WINS)
     async with again.run_test(size=SIZE) as pilot:
         screen = await open_combat(pilot)
         assert screen.view_step == 2
         assert screen.query_one(CqcCardEditor).fighter.name == "Jeanne Moreau"
         assert "card entered" in text_of(screen, "#fighters")
-        await keys(pilot, "d", "1", "enter", "v", "r")
+        await keys(pilot, "d", "b", "enter", "v", "r")
         assert screen.view_step == 5
     third = make_app(demo_db)
     async with third.run_test(size=SIZE) as pilot:
@@ -325,15 +328,15 @@ async def test_one_character_facing_two_shares_his_pool(demo_db: Path) -> None:
         for _ in range(3):
             editor = screen.query_one(CqcCardEditor)
             if editor.fighter.id != mike:
-                await keys(pilot, "d", "1", "enter")
+                await keys(pilot, "d", "b", "enter")
                 continue
             assert len(editor.cards) == 2
-            await keys(pilot, "a", "3", "o", "a", "3", "d", "3")
+            await keys(pilot, "a", "D", "o", "a", "D", "d", "D")
             assert editor.budget_text() == "spent 9 / 8, 1 over"
             assert "spend 9 AP together" in text_of(screen, "#status")
             await keys(pilot, "enter")
             assert kinds(demo_db).count("card_entered") < 3
-            await keys(pilot, "-", "1", "enter")
+            await keys(pilot, "-", "b", "enter")
         assert screen.view_step == 3
         payloads = [json.loads(x) for (x,) in rows(
             demo_db, "SELECT payload FROM fight_event WHERE kind='card_entered'")]

@@ -49,8 +49,8 @@ async def fistfight_round(db: Path) -> tuple[str, str, str]:
         await open_combat(pilot)
         screen = await new_fight(pilot, ("Arthur Hale", "Kasia Nowak"))
         await keys(pilot, "r")                         # S0 §1
-        await keys(pilot, "a", "1", "enter")           # Arthur: Basic Attack, unarmed
-        await keys(pilot, "a", "1", "enter")           # Kasia: Basic Attack, unarmed
+        await keys(pilot, "a", "b", "enter")           # Arthur: Basic Attack, unarmed
+        await keys(pilot, "a", "b", "enter")           # Kasia: Basic Attack, unarmed
         await keys(pilot, "v")
         assert screen.view_step == 4
         odds = text_of(screen, "#info")
@@ -117,7 +117,7 @@ async def test_s0_close_combat_1_order_rerolled_at_round_2_every_round(demo_db: 
         screen = await new_fight(pilot, ("Mike Dunn", "Jeanne Moreau"))
         await keys(pilot, "r")
         assert text_of(screen, "#fighters").startswith("1. Mike Dunn")
-        await keys(pilot, "f", "1", "enter", "d", "1", "enter", "v", "r", "enter")
+        await keys(pilot, "f", "b", "enter", "d", "b", "enter", "v", "r", "enter")
         assert screen.view_step == 6
         await keys(pilot, "enter")                     # determine next step: round 2
         assert screen.view_step == 1 and "round 2" in screen.sub_title
@@ -147,7 +147,7 @@ async def test_s0_close_combat_1_the_gm_rerolls_with_o_and_once_forbids_it(
     async with app.run_test(size=SIZE) as pilot:
         await open_combat(pilot)
         screen = await new_fight(pilot, ("Mike Dunn", "Jeanne Moreau"))
-        await keys(pilot, "r", "f", "1", "enter", "d", "1", "enter", "v", "r", "enter", "enter")
+        await keys(pilot, "r", "f", "b", "enter", "d", "b", "enter", "v", "r", "enter", "enter")
         assert screen.view_step == 2 and "round 2" in screen.sub_title
         assert screen.check_action("reorder", ()) is True
         await keys(pilot, "o")
@@ -158,7 +158,7 @@ async def test_s0_close_combat_1_the_gm_rerolls_with_o_and_once_forbids_it(
         assert screen.view_step == 2
         assert text_of(screen, "#fighters").startswith("1. Jeanne Moreau")
         assert screen.check_action("reorder", ()) is False  # once a round (log's accept)
-        await keys(pilot, "a", "1", "enter")          # Jeanne's card
+        await keys(pilot, "a", "b", "enter")          # Jeanne's card
         assert screen.check_action("reorder", ()) is False
     assert rows(demo_db, "SELECT count(*) FROM fight_event WHERE kind='order_rerolled'") == [(1,)]
 
@@ -167,7 +167,7 @@ async def test_s0_close_combat_1_the_gm_rerolls_with_o_and_once_forbids_it(
     async with app.run_test(size=SIZE) as pilot:
         await open_combat(pilot)
         screen = await new_fight(pilot, ("Mike Dunn", "Olga Petrova"))
-        await keys(pilot, "r", "f", "1", "enter", "d", "1", "enter", "v", "r", "enter", "enter")
+        await keys(pilot, "r", "f", "b", "enter", "d", "b", "enter", "v", "r", "enter", "enter")
         assert screen.view_step == 2 and "round 2" in screen.sub_title
         assert screen.check_action("reorder", ()) is None
         await keys(pilot, "o")

@@ -28,24 +28,24 @@ def test_s0_2_card_entry_with_budget_and_an_invalid_card(demo_db: Path,
                                                          snap_compare: Any) -> None:
     """Mike (8 AP): a Deliberate Attack with the Sten gun, three Basic
     Defences and a Deliberate Evade: 9 AP, one over -- the reason is on screen."""
-    assert snap(demo_db, snap_compare, INIT, "a", "3", "w", "d", "1", "1", "1", "e", "3")
+    assert snap(demo_db, snap_compare, INIT, "a", "D", "w", "d", "b", "b", "b", "e", "D")
 
 
 def test_s0_3_cards_masked_until_the_reveal(demo_db: Path, snap_compare: Any) -> None:
-    assert snap(demo_db, snap_compare, INIT, "a", "3", "w", "s", "1", "enter",
-                "f", "1", "enter")
+    assert snap(demo_db, snap_compare, INIT, "a", "D", "w", "s", "b", "enter",
+                "f", "b", "enter")
 
 
 def test_s0_4_reveal_with_odds(demo_db: Path, snap_compare: Any) -> None:
-    assert snap(demo_db, snap_compare, INIT, "a", "3", "w", "s", "1", "enter",
-                "f", "1", "enter", "v")
+    assert snap(demo_db, snap_compare, INIT, "a", "D", "w", "s", "b", "enter",
+                "f", "b", "enter", "v")
 
 
 def test_s0_5_round_report(demo_db: Path, snap_compare: Any) -> None:
-    assert snap(demo_db, snap_compare, INIT + MIKE_WINS + [2, 12], "a", "3", "w", "s", "1",
-                "enter", "f", "1", "enter", "v", "r")
+    assert snap(demo_db, snap_compare, INIT + MIKE_WINS + [2, 12], "a", "D", "w", "s", "b",
+                "enter", "f", "b", "enter", "v", "r")
 
 
 def test_s0_6_damage_and_next_step(demo_db: Path, snap_compare: Any) -> None:
-    assert snap(demo_db, snap_compare, INIT + MIKE_WINS + [2, 12], "a", "3", "w", "s", "1",
-                "enter", "f", "1", "enter", "v", "r", "enter")
+    assert snap(demo_db, snap_compare, INIT + MIKE_WINS + [2, 12], "a", "D", "w", "s", "b",
+                "enter", "f", "b", "enter", "v", "r", "enter")

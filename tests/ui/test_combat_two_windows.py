@@ -96,7 +96,7 @@ async def test_two_windows_on_one_fight_refuse_the_late_step_and_reload(demo_db:
         sb = await keys(pb, "3")
         assert sb.view_step == 2 and sb.progress is not None and sb.progress.seq == 2
 
-        await keys(pa, "a", "3", "d", "3", "enter")        # A: Jeanne's card
+        await keys(pa, "a", "D", "d", "D", "enter")        # A: Jeanne's card
         assert kinds(demo_db)[-1] == "card_entered" and last_seq(demo_db) == 3
 
         sb = await keys(pb, "e", "S", "enter")             # B: Jeanne's card again: late
@@ -105,11 +105,11 @@ async def test_two_windows_on_one_fight_refuse_the_late_step_and_reload(demo_db:
         assert sb.progress is not None and sb.progress.seq == 3  # reloaded
         assert sb.progress.to_enter == (sb.progress.fight.order[1],)
 
-        sb = await keys(pb, "a", "1", "enter")             # B: Mike's card (now current)
+        sb = await keys(pb, "a", "b", "enter")             # B: Mike's card (now current)
         sb = await keys(pb, "v", "r", "enter")             # reveal, roll, resolve
         assert sb.view_step == 6 and last_seq(demo_db) == 7
 
-        sa = await keys(pa, "d", "1", "enter")             # A: Mike's card again: late
+        sa = await keys(pa, "d", "b", "enter")             # A: Mike's card again: late
         assert STALE in status(sa) and "now at step 7" in status(sa)
         assert last_seq(demo_db) == 7 and sa.view_step == 6
         await keys(pa, "enter", "v", "r")                  # A: on to round 2
@@ -146,7 +146,7 @@ async def test_a_fight_damaged_by_two_windows_names_its_first_bad_event_and_undo
         assert screen.progress is not None and screen.progress.broken_seq == 4
         assert "event 4 (card_entered) cannot be replayed" in status(screen)
         assert "already in" in status(screen)
-        screen = await keys(pilot, "u")
+        screen = await keys(pilot, "u", "y")
         assert last_seq(db_file) == 3
         p = screen.progress
         assert p is not None and not p.broken and p.step == 2 and p.seq == 3

@@ -153,8 +153,8 @@ async def test_a_saved_house_rule_reaches_the_open_roller_and_close_combat(
         assert pilot.app.screen is combat
         combat = await new_fight(pilot, ("Mike Dunn", "Jeanne Moreau"))
         await keys(pilot, "r")                       # S0 §1 order
-        await keys(pilot, "f", "1", "enter")         # Mike: Basic Feint
-        await keys(pilot, "d", "1", "enter")         # Jeanne: Basic Defence
+        await keys(pilot, "f", "b", "enter")         # Mike: Basic Feint
+        await keys(pilot, "d", "b", "enter")         # Jeanne: Basic Defence
         await keys(pilot, "v")                       # S0 §3 reveal: the odds of §4
         progress = combat.progress
         assert progress is not None and combat.view_step == 4

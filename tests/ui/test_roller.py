@@ -105,10 +105,10 @@ async def test_odds_update_as_the_gm_types_a_pool(demo_db: Path) -> None:
         assert screen.query_one(OddsView).lines[0] == (
             f"each die needs 8+ · pass {percent(odds.p_pass)}")
         await type_into(pilot, screen, "pool_a", "2d7 @5")
-        assert "d7 is not a skill die" in field_error(screen, "field-pool-a")
+        assert "d7 is not a die" in field_error(screen, "field-pool-a")
         assert screen.setup is None
         assert screen.query_one(OddsView).has_class("-error")
-        await type_into(pilot, screen, "pool_a", "3d10")  # no '@' skill number
+        await type_into(pilot, screen, "pool_a", "3d10 @")  # '@' without a number
         assert "skill number" in field_error(screen, "field-pool-a")
         await pilot.press("r")
         await settle(pilot)
@@ -249,7 +249,7 @@ async def test_a_tie_asks_for_the_d12_roll_off_s0_close_combat_4(demo_db: Path) 
         await choose(pilot, screen, "who", TYPED)
         await choose(pilot, screen, "versus", TYPED)
         assert field_error(screen, "field-pool-a") == ""  # empty is a prompt, not an error
-        assert screen.query_one(OddsView).lines[0].startswith("Type a pool")
+        assert screen.query_one(OddsView).lines[0].startswith("Nothing to roll yet")
         await type_into(pilot, screen, "pool_a", "1d12 @5")
         await type_into(pilot, screen, "pool_b", "1d12 @5")
         await type_into(pilot, screen, "faces", "8 8")

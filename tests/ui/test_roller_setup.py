@@ -31,7 +31,8 @@ def test_choices_are_skills_then_base_skills_then_characteristics_s0_skills() ->
     c = character_of_row(ROW, SKILLS)
     assert [x.key for x in c.choices[:4]] == ["skill:1", "skill:2", "skill:3",
                                               "base:base_weapons"]
-    assert len(c.choices) == 3 + 5 + 5
+    assert len(c.choices) == 3 + 5 + 5 + 2  # + the Piloting and Gunnery checks
+    assert [x.key for x in c.choices[-2:]] == ["check:piloting", "check:gunnery"]
     assert c.choice("skill:2") is not None and c.choice("nope") is None
     assert c.close_combat == 7 and c.agility == 4
     assert dict(c.bases)["Weapons"] == 6 and dict(c.bases)["Armour"] == 2

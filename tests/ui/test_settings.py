@@ -13,8 +13,8 @@ from ka_tui.app import KaApp
 from ka_tui.rules.core.options import HouseRules
 from ka_tui.screens.confirm import ConfirmScreen
 from ka_tui.screens.settings import (
-    OptionForm,
     SettingsScreen,
+    TableForm,
     option_docs,
     options_of,
     parse_value,
@@ -82,8 +82,10 @@ async def test_toggle_a_flag_and_save_writes_the_campaign(demo_db: Path) -> None
     assert HouseRules.from_dict(stored_rules(demo_db)).cqc.loser_defence_blocks is False
 
 
-async def test_edit_a_number_shows_the_error_and_keeps_the_old_value(demo_db: Path) -> None:
-    """RULES-NOTES B default AP: typed as a whole number in the option form."""
+async def test_edit_a_list_as_a_table_shows_the_error_and_keeps_the_old_value(
+        demo_db: Path) -> None:
+    """RULES-NOTES D range band modifiers: a list edited a row at a time
+    (issue 12 item 17); a wrong row is refused at the field (item 8)."""
     app = KaApp(demo_db)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_settings(pilot)
@@ -91,14 +93,23 @@ async def test_edit_a_number_shows_the_error_and_keeps_the_old_value(demo_db: Pa
         await pilot.press("e")
         await pilot.pause()
         form = app.screen
-        assert isinstance(form, OptionForm)
-        form.query_one("#input-value", Input).value = "0, one"
+        assert isinstance(form, TableForm) and form.rows == [("1", "0"), ("2", "1"), ("3", "2")]
+        await pilot.press("down", "enter")  # row 2
         await pilot.pause()
-        assert form.query_one("#field-value").error
-        await pilot.press("ctrl+s")
+        await pilot.press("backspace", *"one")
         await pilot.pause()
-        assert app.screen is form
-        form.query_one("#input-value", Input).value = "0, 2, 4"
+        assert "whole numbers" in form.query_one("#cell-error").render().plain  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert form.rows[1] == ("2", "1")  # not taken
+        form.query_one("#cell-input", Input).value = "99"
+        await pilot.pause()
+        assert "-12 to 12" in form.error
+        form.query_one("#cell-input", Input).value = "2"
+        await pilot.press("enter", "down", "enter")
+        await pilot.pause()
+        form.query_one("#cell-input", Input).value = "4"
+        await pilot.press("enter")
         await pilot.pause()
         await pilot.press("ctrl+s")
         await pilot.pause()

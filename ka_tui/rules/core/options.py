@@ -386,11 +386,49 @@ class RollerOptions:
 
 
 @dataclass(frozen=True)
+class CampaignOptions:
+    """Between battles (issue 15). The seeds stop at the end of a battle or a
+    fight (R-5 counts wounds, S0 §Close combat spends K-points); how fast people
+    heal, how long repairs take and what they cost is nowhere in them, so every
+    rate here is a house rule with the default a GM would expect."""
+
+    # Seeds silent on healing (R-5 only counts wounds, 6 = dead): one wound
+    # heals after this many days of rest.
+    heal_days_per_wound: int = 3
+    # Seeds silent on coming to: an unconscious (not dead) character wakes
+    # after this many days.
+    wake_days: int = 1
+    # S0 §Close combat spends K-points and never restores them: points back
+    # per day of rest, up to the character's maximum.
+    k_points_per_day: int = 2
+    # R-5 lets a wounded pilot keep flying in battle; between battles a pilot
+    # with more wounds than this is refused by the mission ready-check.
+    fit_max_wounds: int = 2
+    # Seeds silent on repairs: days of work per hull hit (R-1.3) ...
+    repair_days_per_hull_hit: int = 1
+    # ... and per location effect in force (a critical's effect, R-6.1/R-10)
+    repair_days_per_effect: int = 2
+    # Cost in the campaign's money (unnamed in the seeds) per hull hit and per
+    # location effect.
+    repair_cost_per_hull_hit: int = 50
+    repair_cost_per_effect: int = 150
+    # Aircraft repaired at the same time (the first ones in the queue).
+    repair_crews: int = 2
+    # A repair of this share of the hull (percent) or more is advised to be
+    # written off instead (the GM decides).
+    write_off_percent: int = 75
+    # Seeds silent on supply between battles: each day that passes refuels and
+    # rearms every aircraft not lost, and its engine cools (overheat 0).
+    rearm_each_day: bool = True
+
+
+@dataclass(frozen=True)
 class HouseRules:
     skills: SkillOptions = field(default_factory=SkillOptions)
     cqc: CqcOptions = field(default_factory=CqcOptions)
     air: AirOptions = field(default_factory=AirOptions)
     roller: RollerOptions = field(default_factory=RollerOptions)
+    campaign: CampaignOptions = field(default_factory=CampaignOptions)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = _jsonable(asdict(self))
@@ -404,6 +442,7 @@ class HouseRules:
             cqc=_section(CqcOptions, data.get("cqc", {}), "cqc"),
             air=_section(AirOptions, data.get("air", {}), "air"),
             roller=_section(RollerOptions, data.get("roller", {}), "roller"),
+            campaign=_section(CampaignOptions, data.get("campaign", {}), "campaign"),
         )
 
     def with_changes(self, section: str, **changes: Any) -> HouseRules:
@@ -421,6 +460,82 @@ def _jsonable(value: Any) -> Any:
 
 
 T = TypeVar("T")
+
+# Issue 12 item 8: every number a GM can set is bounded, so a typo
+# ("99999999999999999999") is refused at the field instead of saved. The
+# bounds are wide (house rules vary) but keep each value meaningful: die faces
+# within a d20, 2d6 modifiers within the 2d6 range, counts a table can play.
+# "section.option": (low, high) for a number, a list's items or a table's values.
+DEFAULT_BOUNDS: tuple[int, int] = (-100, 100)
+TABLE_KEY_BOUNDS: tuple[int, int] = (-100, 100)
+MAX_TABLE_ENTRIES = 100
+MAX_TEXT = 60
+BOUNDS: dict[str, tuple[int, int]] = {
+    "skills.opposed_table": (1, 40),      # a face; above 20 only criticals succeed
+    "skills.challenging_table": (1, 40),
+    "cqc.default_ap": (0, 30),
+    "cqc.save_target": (1, 40),           # d12 + armour
+    "cqc.attack_hits": (0, 10),
+    "cqc.special_min_ap": (0, 30),
+    "air.echelon_of_level": (1, 6),       # S0: echelons 1 Deck … 6 Edge
+    "air.range_band_hexes": (1, 20),
+    "air.range_band_mods": (-12, 12),     # 2d6 target modifiers
+    "air.long_range_mod": (-12, 12),
+    "air.firepower_hit_on": (1, 6),       # faces of a d6
+    "air.firepower_crit_on": (1, 6),
+    "air.evasion_cancel_on": (1, 6),
+    "air.points_per_hit": (1, 100),
+    "air.ram_damage_extra": (0, 20),
+    "air.ram_rammer_min": (0, 20),
+    "air.random_move_max_sides": (1, 3),
+    "air.heat_threshold": (0, 20),
+    "air.heat_base": (-12, 12),
+    "air.fire_arc_degrees": (30, 360),
+    "air.long_range_max_band": (3, 10),
+    "air.critical_default_count": (0, 10),
+    "air.bulky_light_arms_firepower": (0, 10),
+    "air.gunnery_wound_mod": (-12, 12),
+    "air.gunnery_control_surface_mod": (-12, 12),
+    "air.crash_min_speed": (0, 10),
+    "air.collision_damage_extra": (0, 20),
+    "air.anti_torpedo_mod": (-12, 12),
+    "air.fuel_per_turn": (0, 20),
+    "air.fuel_leak_per_turn": (0, 20),
+    "air.ammo_per_shot": (0, 20),
+    "air.echelon_test_penalty": (-12, 12),
+    "air.s0_hexes_per_level": (1, 20),
+    "air.wm_fuel_cost": (0, 20),
+    "air.gload_airframe_hits": (0, 10),
+    "air.narrow_strip_mod": (-12, 12),
+    "air.open_ground_landing_mod": (-12, 12),
+    # the campaign between battles (issue 15): days, K-points, money, percent
+    "campaign.heal_days_per_wound": (0, 365),
+    "campaign.wake_days": (0, 365),
+    "campaign.k_points_per_day": (0, 99),
+    "campaign.fit_max_wounds": (0, 6),    # R-5: six wounds is death
+    "campaign.repair_days_per_hull_hit": (0, 365),
+    "campaign.repair_days_per_effect": (0, 365),
+    "campaign.repair_cost_per_hull_hit": (0, 1_000_000),
+    "campaign.repair_cost_per_effect": (0, 1_000_000),
+    "campaign.repair_crews": (1, 99),
+    "campaign.write_off_percent": (1, 100),
+}
+TABLE_KEYS: dict[str, tuple[int, int]] = {
+    "air.echelon_of_level": (1, 20),
+    "air.hit_locations": (2, 12),         # a 2d6 roll
+}
+
+
+def bounds_of(where: str) -> tuple[int, int]:
+    """The (low, high) a number of option ``where`` must lie in (issue 12 item 8)."""
+    return BOUNDS.get(where, DEFAULT_BOUNDS)
+
+
+def _bounded(value: int, where: str, what: str = "") -> int:
+    low, high = bounds_of(where)
+    if not low <= value <= high:
+        raise ValueError(f"house rules: {where}{what} must be {low} to {high} (got {value})")
+    return value
 
 
 def _section(cls: type[T], data: Any, name: str) -> T:
@@ -450,23 +565,35 @@ def _coerce(default: Any, raw: Any, where: str) -> Any:
     if isinstance(default, int):
         if isinstance(raw, bool) or not isinstance(raw, int):
             raise ValueError(f"house rules: {where} must be a whole number")
-        return raw
+        return _bounded(raw, where)
     if isinstance(default, tuple):
         if not isinstance(raw, (list, tuple)) or not all(
                 isinstance(v, int) and not isinstance(v, bool) for v in raw):
             raise ValueError(f"house rules: {where} must be a list of whole numbers")
+        if not 1 <= len(raw) <= 10:
+            raise ValueError(f"house rules: {where} takes 1 to 10 numbers")
+        for i, v in enumerate(raw):
+            _bounded(v, where, f"[{i + 1}]")
         return tuple(raw)
     if isinstance(default, dict):
         if not isinstance(raw, dict):
             raise ValueError(f"house rules: {where} must be a table")
         sample = next(iter(default.values()))
         text_keys = all(isinstance(k, str) for k in default)
+        if len(raw) > MAX_TABLE_ENTRIES:
+            raise ValueError(f"house rules: {where} has {len(raw)} rows; at most "
+                             f"{MAX_TABLE_ENTRIES}")
+        if not raw and not text_keys:
+            raise ValueError(f"house rules: {where} needs at least one row")
         out: dict[Any, Any] = {}
         for k, v in raw.items():
             if text_keys:  # names, e.g. cqc.passive_fight_skills: skill -> kind
                 key: Any = str(k).strip().casefold()
                 if not key or not isinstance(v, str) or not isinstance(sample, str):
                     raise ValueError(f"house rules: {where}[{k}] must be a name and a text")
+                if len(key) > MAX_TEXT or len(v) > MAX_TEXT:
+                    raise ValueError(f"house rules: {where}[{k}]: at most {MAX_TEXT} "
+                                     "characters")
                 out[key] = v.strip().casefold()
                 continue
             try:
@@ -475,10 +602,20 @@ def _coerce(default: Any, raw: Any, where: str) -> Any:
                 raise ValueError(f"house rules: {where} key {k!r} must be a whole number") from None
             if not isinstance(v, type(sample)) or isinstance(v, bool):
                 raise ValueError(f"house rules: {where}[{k}] has the wrong type")
+            low, high = TABLE_KEYS.get(where, TABLE_KEY_BOUNDS)
+            if not low <= key <= high:
+                raise ValueError(f"house rules: {where} key {key} must be {low} to {high}")
+            if isinstance(v, int):
+                _bounded(v, where, f"[{key}]")
+            elif isinstance(v, str) and not 1 <= len(v.strip()) <= MAX_TEXT:
+                raise ValueError(f"house rules: {where}[{key}] must be 1 to {MAX_TEXT} "
+                                 "characters")
             out[key] = v
         return out
     if isinstance(default, str) and not isinstance(raw, str):
         raise ValueError(f"house rules: {where} must be text")
+    if isinstance(raw, str) and len(raw) > MAX_TEXT:
+        raise ValueError(f"house rules: {where}: at most {MAX_TEXT} characters")
     return raw
 
 

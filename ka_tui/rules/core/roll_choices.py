@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 
 import re
 
+from ka_tui.rules.core.any_dice import DiceExpr
 from ka_tui.rules.core.skill_tests import Contestant, opposed_test
+from ka_tui.rules.core.target import TargetNumber
 from ka_tui.rules.core.dice import DiceError, ScriptedDice
 from ka_tui.rules.core.options import OpposedTiebreak, RollerOptions, SkillOptions
 from ka_tui.rules.core.dice_notation import PoolSpec, check_faces
@@ -29,6 +31,8 @@ CHARACTERISTICS: tuple[tuple[str, str], ...] = (
 # S0 §Close combat 4: equal successes → higher Close Combat skill, then Agility.
 TIEBREAK_SKILL = "Close Combat"
 TIEBREAK_CHARACTERISTIC = "Agility"
+# R-2: the 2d6 ratings a character rolls checks on (the air engine's target base).
+RATING_CHECKS: tuple[str, ...] = ("piloting", "gunnery")
 # Typed faces may mark where side A ends: "9 2 2 16 ; 12 5 12 1".
 SEPARATORS = re.compile(r"[|;,]")
 
@@ -40,6 +44,8 @@ class RollChoice:
     key: str
     label: str
     skill: Skill
+    # "piloting" / "gunnery": a 2d6 check on the airman's rating (R-2), not a pool
+    check: str = ""
 
     @property
     def passive(self) -> bool:
@@ -113,6 +119,12 @@ def character_of_row(row: dict[str, object], skills: list[dict[str, object]]
                                   skill))
     close_combat = next((c.skill.number for c in choices
                          if c.skill.name.casefold() == TIEBREAK_SKILL.casefold()), None)
+    for check in RATING_CHECKS:  # R-2: 2d6 against the rating (lower is better)
+        rating = number(check)
+        skill = Skill(check.capitalize(), SkillKind.BASE, rating)
+        choices.append(RollChoice(f"check:{check}",
+                                  f"{check.capitalize()} check 2d6 (rating {rating})",
+                                  skill, check))
     return RollerCharacter(int(str(row["id"])), str(row["name"]), tuple(choices),
                            tuple(bases), number("agility"), close_combat)
 
@@ -136,7 +148,10 @@ def tiebreaks(rule: OpposedTiebreak, number: int, character: RollerCharacter | N
 
 def notation_for(choice: RollChoice, base_number: int | None = None) -> str:
     """The pool text for ``choice`` (``roll_setup``, S0 §Skills), e.g. ``3d10+1d12 @7``;
-    a Passive adds its number as a bonus on ``base_number``."""
+    a Passive adds its number as a bonus on ``base_number``; a rating check is
+    ``2d6 @rating`` (R-2)."""
+    if choice.check:
+        return f"2d6 @{choice.skill.number}"
     setup = roll_setup(choice.skill, base_number=base_number if choice.passive else None)
     return PoolSpec(setup.pool, setup.number, setup.bonus).render()
 
@@ -238,3 +253,41 @@ def count_message(setup: Setup, got: int) -> str:
         return f"{n} face{'s' if n != 1 else ''} expected for {pool_text(a.spec.pool)}, got {got}"
     return (f"{len(setup.pools)} faces expected: {a.who}'s {pool_text(a.spec.pool)} then "
             f"{b.who}'s {pool_text(b.spec.pool)}, got {got}")
+
+
+def same_skill_key(character: RollerCharacter, choice: RollChoice | None) -> str | None:
+    """The choice of ``character`` matching ``choice`` by name (an opposed test
+    is usually the same skill on both sides, S0 §Close combat 4: Close Combat
+    against Close Combat), or None when he has no such skill."""
+    if choice is None:
+        return None
+    name = choice.skill.name.casefold()
+    found = next((c for c in character.choices
+                  if c.skill.name.casefold() == name and c.check == choice.check), None)
+    return found.key if found is not None else None
+
+
+def opponents(characters: tuple[RollerCharacter, ...], who: int | None
+              ) -> tuple[RollerCharacter, ...]:
+    """Who may oppose ``who``: everyone but himself."""
+    return tuple(c for c in characters if c.id != who)
+
+
+@dataclass(frozen=True)
+class AnySetup:
+    """A roll of any dice (issue 12 item 24): who, what, the expression, and
+    for a rating check the engine's ``TargetNumber`` (R-2)."""
+
+    who: str
+    what: str
+    expr: DiceExpr
+    target: TargetNumber | None = None
+
+
+def any_faces_problem(expr: DiceExpr, text: str) -> tuple[tuple[int, ...] | None, str]:
+    """The faces typed for ``expr`` (in its dice order), or the message refusing them."""
+    words = SEPARATORS.sub(" ", text).split()
+    check = check_faces(expr.dice, " ".join(words))
+    if not check.ok:
+        return None, check.message
+    return check.faces, ""

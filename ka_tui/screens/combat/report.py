@@ -40,19 +40,30 @@ def step_bar(current: int, *, ascii_glyphs: bool = False) -> Content:
     return Content.assemble(*parts)
 
 
+def short_names(fight: Fight) -> dict[str, str]:
+    """Each fighter's first name where no other fighter shares it, else his
+    full name (issue 12 item 9: never "Billy vs Billy")."""
+    first = {f.id: (f.name.split() or [f.name])[0] for f in fight.fighters}
+    seen: dict[str, int] = {}
+    for name in first.values():
+        seen[name] = seen.get(name, 0) + 1
+    return {f.id: first[f.id] if seen[first[f.id]] == 1 else f.name for f in fight.fighters}
+
+
 def fighter_lines(fight: Fight, *, entered: Sequence[str] = (), waiting: str | None = None,
                   show_cards: bool = False, ascii_glyphs: bool = False) -> list[Content]:
     """One line per fighter in the order of combat: AP (pool), K-points,
     opponents, status; during planning whether his card is in (never what
     is on it)."""
     names = {f.id: f.name for f in fight.fighters}
+    short = short_names(fight)
     width = max(len(n) for n in names.values())
     order = list(fight.order) or [f.id for f in fight.fighters]
     tick = "ok" if ascii_glyphs else "✓"
     out = []
     for rank, fid in enumerate(order, 1):
         f = fight.fighter(fid)
-        opps = ", ".join(names[o].split()[0] for o in fight.opponents_of(fid)) or "-"
+        opps = ", ".join(short[o] for o in fight.opponents_of(fid)) or "-"
         kept = f"+{f.ap_retained}" if f.ap_retained else ""
         state: Content | str = ""
         if f.out:
@@ -68,7 +79,7 @@ def fighter_lines(fight: Fight, *, entered: Sequence[str] = (), waiting: str | N
             state = Content("waiting").stylize("$text-muted")
         extra = []
         if f.controlled_by:
-            extra.append(f"held by {names[f.controlled_by].split()[0]}")
+            extra.append(f"held by {short[f.controlled_by]}")
         if f.feint:
             extra.append("feint " + " ".join(f"+{b}" for _, b in f.feint))
         out.append(Content.assemble(
@@ -111,6 +122,7 @@ def revealed_lines(fight: Fight, cards: Sequence[CqcCard]) -> list[Content]:
 def odds_lines(fight: Fight, odds: Sequence[RoundOdds]) -> list[Content]:
     """S0 §4: the exact chance of each way the opposed round goes."""
     out = [Content("Odds of winning the round (S0 §4, exact)").stylize("bold")]
+    short = short_names(fight)
     for o in odds:
         a, b = fight.fighter(o.a).name, fight.fighter(o.b).name
         out.append(Content.assemble(
@@ -118,8 +130,8 @@ def odds_lines(fight: Fight, odds: Sequence[RoundOdds]) -> list[Content]:
             Content(" vs ").stylize("$text-muted"),
             Content(f"{b} {percent(o.p_b_wins)}").stylize("bold"),
             Content(f" · stand-off {percent(o.p_standoff)}").stylize("$text-muted")))
-        out.append(Content(f"    critical fail (a 1 not negated): {a.split()[0]} "
-                           f"{percent(o.p_a_crit_fail)}, {b.split()[0]} "
+        out.append(Content(f"    critical fail (a 1 not negated): {short[o.a]} "
+                           f"{percent(o.p_a_crit_fail)}, {short[o.b]} "
                            f"{percent(o.p_b_crit_fail)}").stylize("$text-muted"))
         out += passive_lines(o.passives)
     return out
@@ -161,6 +173,7 @@ def resolve_lines(fight: Fight, report: RoundReport, typed: bool, *,
     """S0 steps 4-5: each pairing's opposed test and every action's fate;
     ``detail`` adds the rules core's die-by-die explanation."""
     names = {f.id: f.name for f in fight.fighters}
+    short = short_names(fight)
     source = "dice typed from the table" if typed else "dice rolled by ka-tui"
     out = [Content(f"Round {report.round} · {source}").stylize("bold")]
     for p in report.pairings:
@@ -169,7 +182,7 @@ def resolve_lines(fight: Fight, report: RoundReport, typed: bool, *,
         head = f"{names[p.a]} vs {names[p.b]} "
         verdict = (Content(f" {winner} WINS ").stylize("bold reverse $accent") if winner
                    else Content(" NOBODY WINS (stand-off) ").stylize("bold $warning"))
-        faces = " · ".join(f"{names[x].split()[0]} {' '.join(map(str, fs))}"
+        faces = " · ".join(f"{short[x]} {' '.join(map(str, fs))}"
                            for x, fs in zip((c.a, c.b), c.faces))
         out.append(Content.assemble(Content(head).stylize("bold"), verdict,
                                     f" {c.successes[0]} vs {c.successes[1]} successes"))

@@ -15,7 +15,12 @@ order (the same roll-or-type entry); never, under ``once``.
 The screen computes no rule: the engine (``rules/cqc*``) validates cards,
 resolves rounds and gives odds; ``store/fights`` keeps each step as one
 event and rebuilds the fight by replaying them, so a fight resumes exactly
-where it was after a restart. ``u`` undoes the last round.
+where it was after a restart. ``u`` undoes the last round once the GM
+confirms; ``y`` then puts it back (redo), until anything else is written
+(issue 12 item 11). On an ended fight ``u`` says why it cannot undo (item 4).
+``h`` shows the fight's whole history, round by round, and exports it
+(``screens/history.py``, item 12). Each fighter's card starts with the
+weapon of his last card (item 13).
 
 The dice are injectable: ``CombatScreen(dice=…)`` or the door's
 ``dice("combat")`` (``app.combat_dice`` in tests). A fight plays under the
@@ -57,6 +62,7 @@ from ka_tui.widgets.cqc_card import CqcCardEditor
 
 if TYPE_CHECKING:
     from ka_tui.store.db import CampaignDB
+    from ka_tui.store.events import LogEvent
     from ka_tui.store.fights import Candidate, FightProgress
 
 FACE_CHARS = r"[0-9 ,;]"
@@ -80,6 +86,11 @@ class CombatScreen(Screen[None]):
         Binding("enter", "next_round", "Next round", id="combat.next_round"),
         Binding("enter", "finish", "End fight", id="combat.finish"),
         Binding("u", "undo", "Undo round", id="combat.undo"),
+        Binding("u", "undo_refused", "Undo round", show=False, id="combat.undo_refused"),
+        Binding("y", "redo", "Redo", id="combat.redo"),
+        Binding("h", "history", "History", id="combat.history"),
+        # the same at step 2, out of the footer (the card's b D S need the room)
+        Binding("h", "history_quiet", "History", show=False, id="combat.history_quiet"),
         Binding("o", "reorder", "Reorder", id="combat.reorder"),
         Binding("t", "detail", "Dice detail", show=False, id="combat.detail"),
         Binding("n", "new_fight", "New fight", id="combat.new"),
@@ -98,7 +109,11 @@ class CombatScreen(Screen[None]):
         "combat.next_round": "Start the next round: new cards, the state carries on",
         "combat.finish": "End the fight and write K-points and taken weapons to the roster",
         "combat.detail": "Show or hide every die of the opposed tests with what it needed",
-        "combat.undo": "Undo the last round (or the half-played one) and replay the rest",
+        "combat.undo": "Undo the last round (or the half-played one), after a yes; y redoes it",
+        "combat.undo_refused": "Say why this fight cannot be undone (it has ended)",
+        "combat.redo": "Put back the round just undone (until anything else is written)",
+        "combat.history": "Every round of this fight, readable and exportable (text, Markdown)",
+        "combat.history_quiet": "Every round of this fight, readable and exportable",
         "combat.reorder": "Re-roll the order of combat at the start of this round "
                           "(S0 §Close combat 1; house rule cqc.initiative_reroll); o again "
                           "keeps the order",
@@ -122,6 +137,9 @@ class CombatScreen(Screen[None]):
         self._roster_stale = False
         self._stale_note = ""  # a refused write's message, kept over the card editor's first change
         self._write_lock = threading.Lock()
+        self._last_weapons: dict[str, str | None] = {}  # issue 12 item 13
+        # issue 12 item 11: (fight id, seq after the undo, the dropped events)
+        self._redo: tuple[int, int, list[LogEvent]] | None = None
 
     # -- injectables -------------------------------------------------------
 
@@ -166,14 +184,14 @@ class CombatScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="combat-load", exit_on_error=False)
     def load(self, fight_id: int | None = None) -> None:
         """The given fight, else the newest open one (resume), else none."""
-        from ka_tui.store.fights import load_progress, open_fights
+        from ka_tui.store.fights import open_fights
 
         try:
             db = self.campaign_db()
             if fight_id is None:
                 fight_id = next((i for i, _, status in open_fights(db) if status == "open"),
                                 None)
-            progress = load_progress(db, fight_id) if fight_id is not None else None
+            progress = self._read_fight(db, fight_id)
         except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
             from ka_tui.store.damage import load_failure
 
@@ -183,6 +201,18 @@ class CombatScreen(Screen[None]):
             self.app.call_from_thread(self._failed, "Cannot read the fight", failure)
             return
         self.app.call_from_thread(self.call_later, self.show_progress, progress)
+
+    def _read_fight(self, db: CampaignDB, fight_id: int | None) -> FightProgress | None:
+        """(Worker thread) the fight replayed, and each fighter's last weapon
+        (issue 12 item 13), set before the screen shows the fight."""
+        from ka_tui.store.fights import load_progress
+        from ka_tui.store.history import last_weapons
+
+        if fight_id is None:
+            return None
+        progress = load_progress(db, fight_id)
+        self._last_weapons = last_weapons(db, fight_id)
+        return progress
 
     def _failed(self, title: str, error: Exception) -> None:
         self.busy = False
@@ -249,11 +279,17 @@ class CombatScreen(Screen[None]):
         content = Content(text).stylize("bold $error" if error else "$text-muted")
         self.query_one("#status", Static).update(content)
 
+    def _dice_error(self, message: str | None) -> None:
+        """The dice field's error, re-laid out so a long one wraps whole at 80
+        columns (issue 12 item 9) instead of being cut."""
+        self.query_one("#field-dice", RollTextField).set_error(message)
+        self.query_one("#field-dice .ff-error", Static).refresh(layout=True)
+
     def _dice_field(self, on: bool, placeholder: str = "") -> None:
         field = self.query_one("#field-dice", RollTextField)
         field.display = on
         field.input.value = ""
-        field.set_error(None)
+        self._dice_error(None)
         if placeholder:
             field.input.placeholder = placeholder
         if on:
@@ -309,7 +345,7 @@ class CombatScreen(Screen[None]):
         editor = self.query_one(CqcCardEditor)
         if waiting is None:
             return
-        editor.load(fight, waiting, p.rules.cqc)
+        editor.load(fight, waiting, p.rules.cqc, weapon=self._last_weapons.get(waiting))
         note = self.query_one("#card-note", Static)
         note.display = (p.initiative is not None and p.order_round == fight.round
                         and not self.moved_on)
@@ -319,7 +355,7 @@ class CombatScreen(Screen[None]):
         self.query_one(ContentSwitcher).current = "pane-card"
         editor.focus()
         name = fight.fighter(waiting).name
-        self._status(f"{name}'s card · a d f s e c: row · 1 3 S: grade · enter: hand in")
+        self._status(f"{name}'s card · a d f s e c: row · b D S: grade · enter: hand in")
 
     def _show_step3(self, p: FightProgress) -> None:
         fight = p.fight
@@ -407,7 +443,18 @@ class CombatScreen(Screen[None]):
         if action == "undo":
             if p.broken:
                 return True
-            return None if p.ended or (step == 1) else True
+            if p.ended:
+                return False  # item 4: undo_refused says why instead
+            return None if step == 1 else True
+        if action == "undo_refused":
+            return p.ended and not p.broken
+        if action == "redo":
+            r = self._redo
+            return r is not None and r[0] == p.fight_id and r[1] == p.seq
+        if action == "history":
+            return step != 2
+        if action == "history_quiet":
+            return step == 2
         if action == "reorder":
             if self.reordering:
                 return True
@@ -516,7 +563,7 @@ class CombatScreen(Screen[None]):
         if self.view_step == 4:
             self._hint_next_die(value)
         elif self.view_step == 1:
-            self.query_one("#field-dice", RollTextField).set_error(None)
+            self._dice_error(None)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id != "input-dice":
@@ -536,10 +583,9 @@ class CombatScreen(Screen[None]):
             self._resolve(self.dice, typed=False)
 
     def _initiative_typed(self, text: str) -> None:
-        field = self.query_one("#field-dice", RollTextField)
         faces = _numbers(text)
         if faces is None:
-            field.set_error("type numbers: the faces in order")
+            self._dice_error("type numbers: the faces in order")
             self.app.bell()
             return
         self._initiative(ScriptedDice.of(faces), typed=True)
@@ -548,18 +594,17 @@ class CombatScreen(Screen[None]):
         """S0 §Close combat 1 through the engine; typed faces must all be used."""
         p = self.progress
         assert p is not None
-        field = self.query_one("#field-dice", RollTextField)
         again = p.initiative is not None  # issue 17: a later round's order
         try:
             result = (reroll_order(p.fight, dice, p.rules) if again
                       else initiative_order(p.start.fighters, dice, p.rules))
         except DiceError as error:
             more = error.reason is DiceFault.EXHAUSTED
-            field.set_error(f"more faces needed: next a d{error.sides}" if more else str(error))
+            self._dice_error(f"more faces needed: next a d{error.sides}" if more else str(error))
             self.app.bell()
             return
         if typed and isinstance(dice, ScriptedDice) and not dice.exhausted:
-            field.set_error(f"{len(dice.faces)} face(s) too many")
+            self._dice_error(f"{len(dice.faces)} face(s) too many")
             self.app.bell()
             return
         from ka_tui.store import fights
@@ -582,9 +627,8 @@ class CombatScreen(Screen[None]):
         p = self.progress
         if p is None:
             return
-        field = self.query_one("#field-dice", RollTextField)
         faces, problem, nxt = self._faces_state(text)
-        field.set_error(problem or None)
+        self._dice_error(problem or None)
         if problem:
             self._status(problem, error=True)
         elif nxt is None:
@@ -618,14 +662,13 @@ class CombatScreen(Screen[None]):
         return faces, "", None if need is None else f"{need.label}"
 
     def _round_typed(self, text: str) -> None:
-        field = self.query_one("#field-dice", RollTextField)
         faces, problem, nxt = self._faces_state(text)
         if problem or faces is None:
-            field.set_error(problem or "type the faces")
+            self._dice_error(problem or "type the faces")
             self.app.bell()
             return
         if nxt is not None:
-            field.set_error(f"more faces needed: next {nxt}")
+            self._dice_error(f"more faces needed: next {nxt}")
             self.app.bell()
             return
         self._resolve(faces, typed=True)
@@ -637,7 +680,7 @@ class CombatScreen(Screen[None]):
         try:
             _, report = resolve_round(p.fight, p.round_cards, dice, p.rules)
         except (DiceError, CardsInvalid) as error:
-            self.query_one("#field-dice", RollTextField).set_error(str(error))
+            self._dice_error(str(error))
             self.app.bell()
             return
         from ka_tui.store import fights
@@ -721,16 +764,78 @@ class CombatScreen(Screen[None]):
         self._roster_stale = True
 
     def action_undo(self) -> None:
+        """Issue 12 item 11: undo asks first (a whole round goes with one key);
+        ``y`` puts it back right after."""
         p = self.progress
         if p is None or self.busy:
             return
-        from ka_tui.store import fights
+        from ka_tui.screens.confirm import ConfirmScreen
+
+        if p.broken_seq is not None:
+            question = (f"Drop every event of “{p.name}” from event {p.broken_seq} on "
+                        "(the damaged part of its log)?")
+        else:
+            rnd = p.fight.round if p.step != 6 or p.ended else p.fight.round - 1
+            question = (f"Undo round {rnd} of “{p.name}”? Its cards, dice and result "
+                        "go; right after, y on the fight puts them back (redo).")
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._undo(p)
+            else:
+                self._status("Nothing undone.")
+
+        self.app.push_screen(ConfirmScreen(question, yes="Undo", no="Keep",
+                                           title="Undo round"), answered)
+
+    def _undo(self, p: FightProgress) -> None:
+        from ka_tui.store.events import LogRef, last_seq
+        from ka_tui.store.history import undo_round
 
         fid, seq = p.fight_id, p.seq
         done = (f"Undone: back to before event {p.broken_seq}." if p.broken_seq is not None
-                else "Undone: the last round is gone.")
-        self._write(lambda db: fights.undo_last_round(db, fid, expect_seq=seq), "Undo failed",
-                    done=done)
+                else "Undone: the last round is gone. y: redo it.")
+
+        def step(db: CampaignDB) -> None:
+            dropped = undo_round(db, fid, expect_seq=seq)
+            self._redo = (fid, last_seq(db, LogRef.fight(fid)), dropped) if dropped else None
+
+        self._write(step, "Undo failed", done=done)
+
+    def action_undo_refused(self) -> None:
+        """Issue 12 item 4: an ended fight's outcome is on the roster; say so."""
+        self.app.bell()
+        note = ("This fight has ended and its outcome is on the roster: it cannot be "
+                "undone. h: its history · n: a new fight")
+        self._status(note, error=True)
+        self.notify(note, title="Cannot undo", severity="warning")
+
+    def action_redo(self) -> None:
+        p, r = self.progress, self._redo
+        if p is None or r is None or self.busy:
+            return
+        from ka_tui.store.history import redo_round
+
+        fid, seq, dropped = r
+        self._redo = None
+
+        def step(db: CampaignDB) -> None:
+            redo_round(db, fid, dropped, expect_seq=seq)
+
+        self._write(step, "Redo failed", done="Redone: the round is back.")
+
+    def action_history_quiet(self) -> None:
+        self.action_history()
+
+    def action_history(self) -> None:
+        """Issue 12 item 12: the fight's whole history, round by round."""
+        from ka_tui.screens.history import HistoryScreen
+        from ka_tui.store.events import LogRef
+
+        p = self.progress
+        if p is None:
+            return
+        self.app.push_screen(HistoryScreen(LogRef.fight(p.fight_id)))
 
     # -- writing -----------------------------------------------------------------------
 
@@ -745,7 +850,7 @@ class CombatScreen(Screen[None]):
     def _write_step(self, step: Callable[[CampaignDB], object], title: str, new: bool,
                     done: str) -> None:
         from ka_tui.store.errors import StoreError
-        from ka_tui.store.fights import FightLogError, Refused, StaleLog, load_progress
+        from ka_tui.store.fights import FightLogError, Refused, StaleLog
 
         try:
             with self._write_lock:
@@ -756,13 +861,13 @@ class CombatScreen(Screen[None]):
                     # Another window wrote first (or the step no longer fits the
                     # log): nothing was written; show the fight as it is now.
                     fight_id = self.progress.fight_id if self.progress else None
-                    progress = load_progress(db, fight_id) if fight_id is not None else None
+                    progress = self._read_fight(db, fight_id)
                     self.app.call_from_thread(self.call_later, self._reloaded, progress,
                                               title, stale)
                     return
                 fight_id = int(result) if new and isinstance(result, int) else (
                     self.progress.fight_id if self.progress else None)
-                progress = load_progress(db, fight_id) if fight_id is not None else None
+                progress = self._read_fight(db, fight_id)
         except (StoreError, FightLogError, ValueError) as error:
             self.app.call_from_thread(self._failed, title, error)
             return

@@ -1,6 +1,9 @@
 """Pick who fights whom (S0 §Close combat): pairs of opponents from the
 roster; one character may face several. Returns the pairs as character ids.
 
+Long names are cut in the list (the highlighted one is shown whole below
+it) and wrap in the Pairs panel (issue 12 item 9).
+
 Keys: up/down move, enter picks the highlighted character (the first pick
 waits for an opponent, the second makes the pair), x drops the last pair,
 ctrl+s starts the fight, escape cancels.
@@ -17,7 +20,20 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ka_tui.screens.door import door
 from ka_tui.store.fights import Candidate
+
+NAME_WIDTH = 15
+SKILL_WIDTH = 17
+ROW_WIDTH = 44  # the people list is 46 columns wide at 80x24 (box 78, pairs 28)
+
+
+def cut(text: str, width: int, ascii_glyphs: bool = False) -> str:
+    """``text`` in at most ``width`` columns, a mark where it was cut (issue 12
+    item 9: a long name no longer pushes the columns into the Pairs panel)."""
+    if len(text) <= width:
+        return text
+    return text[:width - 1] + ("~" if ascii_glyphs else "…")
 
 
 class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
@@ -29,7 +45,7 @@ class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
     #setup-lists { height: 1fr; }
     #setup-people { width: 1fr; height: 1fr; }
     #setup-pairs { width: 28; height: 1fr; padding: 0 1; }
-    #setup-status { height: 2; color: $text-muted; }
+    #setup-status { height: 3; color: $text-muted; }
     """
 
     BINDINGS = [
@@ -68,17 +84,34 @@ class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
         people.highlighted = next((i for i, c in enumerate(self.candidates) if not c.unable), None)
         self._show()
 
+    @property
+    def ascii(self) -> bool:
+        try:
+            return door(self).ascii_glyphs
+        except Exception:  # noqa: BLE001 — not mounted yet
+            return False
+
+    def _skill(self, c: Candidate) -> str:
+        f = c.fighter
+        return (f"Close Combat {f.cc_number}" if c.skill_note.startswith("Close Combat")
+                else c.skill_note.replace("no Close Combat: ", "").replace(" (d12)", "")
+                + " (no CC)")
+
     def _options(self) -> list[Option]:
         out = []
+        a = self.ascii
         for c in self.candidates:
             f = c.fighter
-            skill = (f"Close Combat {f.cc_number}" if c.skill_note.startswith("Close Combat")
-                     else c.skill_note.replace("no Close Combat: ", "").replace(" (d12)", "")
-                     + " (no CC)")
-            text = (f"{c.name:<15} {skill:<17} AP {f.ap_max:<2} K {f.k_points}"
-                    if not c.unable else f"{c.name:<15} cannot fight: {c.unable}")
-            out.append(Option(text, id=str(c.id), disabled=bool(c.unable)))
+            name = f"{cut(c.name, NAME_WIDTH, a):<{NAME_WIDTH}}"
+            skill = cut(self._skill(c), SKILL_WIDTH, a)
+            text = (f"{name} {skill:<{SKILL_WIDTH}} AP {f.ap_max:<2} K {f.k_points}"
+                    if not c.unable else f"{name} cannot fight: {c.unable}")
+            out.append(Option(cut(text, ROW_WIDTH, a), id=str(c.id), disabled=bool(c.unable)))
         return out
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """The highlighted character in full, whatever the list cut."""
+        self._show()
 
     def name_of(self, cid: int) -> str:
         return next(c.name for c in self.candidates if c.id == cid)
@@ -94,7 +127,16 @@ class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
         hint = ("enter: pick his opponent" if self.pending is not None else
                 "enter: pick a fighter" if not self.pairs else
                 "enter: another pair, ctrl+s: start the fight")
-        self.query_one("#setup-status", Static).update(self.message or hint)
+        people = self.query_one(OptionList)
+        here = (self.candidates[people.highlighted] if people.highlighted is not None
+                and people.highlighted < len(self.candidates) else None)
+        whole = ""
+        if here is not None:
+            f = here.fighter
+            whole = (f"{here.name}: cannot fight: {here.unable}" if here.unable else
+                     f"{here.name}: {self._skill(here)}, AP {f.ap_max}, K {f.k_points}")
+        status = self.query_one("#setup-status", Static)
+        status.update("\n".join(x for x in (whole, self.message or hint) if x))
         self.message = ""
 
     def action_pick(self) -> None:
@@ -143,14 +185,16 @@ class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
 
 
 class FightListScreen(ModalScreen[int | None]):
-    """The campaign's fights, newest first: enter opens one."""
+    """The campaign's fights, newest first: enter opens one, h shows its
+    whole history (issue 12 item 12: an ended fight is more than "(ended)")."""
 
     HELP_TITLE = "Fights"
     DEFAULT_CSS = """
     FightListScreen { align: center middle; }
     #fights-box { width: 70; height: 16; border: round $primary; }
     """
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="combat_list.cancel")]
+    BINDINGS = [Binding("h", "history", "History", id="combat_list.history"),
+                Binding("escape", "cancel", "Cancel", id="combat_list.cancel")]
 
     def __init__(self, fights: Sequence[tuple[int, str, str]]) -> None:
         super().__init__()
@@ -163,8 +207,18 @@ class FightListScreen(ModalScreen[int | None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#fights-box").border_title = "Fights (enter opens)"
+        self.query_one("#fights-box").border_title = "Fights (enter opens, h: history)"
         self.query_one(OptionList).focus()
+
+    def action_history(self) -> None:
+        from ka_tui.screens.history import HistoryScreen
+        from ka_tui.store.events import LogRef
+
+        options = self.query_one(OptionList)
+        if options.highlighted is None:
+            return
+        option = options.get_option_at_index(options.highlighted)
+        self.app.push_screen(HistoryScreen(LogRef.fight(int(option.id or 0))))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -14,7 +14,7 @@ from textual.widgets import Input, Label, Select
 from ka_tui.widgets.form_fields import TextField
 
 # What pool notation and faces are typed with; other letters go to the bindings.
-POOL_CHARS = r"[0-9dDbBtTeEmMlL@+\-\[\] ]"
+POOL_CHARS = r"[0-9dDbBtTeEmMlL@+\-\[\] ><=≥]"
 FACE_CHARS = r"[0-9 ,;|]"
 
 

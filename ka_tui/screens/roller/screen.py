@@ -15,6 +15,7 @@ house rules saved in settings, the roster edited) reads it again.
 
 from __future__ import annotations
 
+import getpass
 import threading
 from collections.abc import Callable
 from datetime import datetime
@@ -29,12 +30,16 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Select
 
+from ka_tui.rules.core.any_dice import (
+    DiceNotationError, dice_odds, parse_dice, parse_modifiers, rating_check, roll_dice,
+)
 from ka_tui.rules.core.dice import Dice, RecordingDice, ScriptedDice
 from ka_tui.rules.core.dice_notation import NotationError, PoolSpec, parse_pool
 from ka_tui.rules.core.odds import opposed_odds, unopposed_odds
 from ka_tui.rules.core.roll_choices import (
-    RollChoice, RollerCharacter, RollerData, Setup, Side, distinct_names, faces_hint,
-    faces_problem, notation_for, tiebreaks,
+    AnySetup, RollChoice, RollerCharacter, RollerData, Setup, Side, any_faces_problem,
+    distinct_names, faces_hint, faces_problem, notation_for, opponents, same_skill_key,
+    tiebreaks,
 )
 from ka_tui.rules.core.skill_tests import (
     OpposedResult, TestResult, opposed_need, opposed_test, unopposed_needed, unopposed_test,
@@ -43,9 +48,12 @@ from ka_tui.screens.door import CampaignChanged, Change, door
 from ka_tui.screens.roller.fields import FACE_CHARS, POOL_CHARS, PickRow, RollTextField
 from ka_tui.store.damage import load_failure
 from ka_tui.store.errors import StoreError
-from ka_tui.store.roll_log import LoggedRoll, RollEntry, append_roll, count_rolls, query_rolls
+from ka_tui.store.roll_log import (
+    LoggedRoll, RollEntry, append_roll, count_rolls, last_standing_roll, query_rolls, strike_roll,
+)
 from ka_tui.store.roller_reads import load_roller_data
-from ka_tui.widgets.dice_panel import DicePanel, OddsView, opposed_lines, unopposed_lines
+from ka_tui.widgets.dice_panel import DicePanel, OddsView, any_dice_lines, opposed_lines
+from ka_tui.widgets.dice_panel import unopposed_lines
 from ka_tui.widgets.dice_panel import log_summary, opposed_summary, pass_style
 from ka_tui.widgets.form_fields import TextField
 from ka_tui.widgets.roll_log_pane import RollLogPane
@@ -78,6 +86,8 @@ class RollerScreen(Screen[None]):
         Binding("l", "focus_log", "Log", show=False, id="roller.log"),
         Binding("z", "zoom_log", "Big log", show=False, id="roller.zoom_log"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="roller.reload"),
+        Binding("d,delete", "strike", "Strike", show=False, id="roller.strike"),
+        Binding("u", "undo_last", "Undo", id="roller.undo_last"),
     ]
 
     PALETTE_HELP = {
@@ -90,6 +100,10 @@ class RollerScreen(Screen[None]):
         "roller.log": "Move to the roll log (enter shows a roll in full)",
         "roller.zoom_log": "Show the roll log on the whole screen (again to go back)",
         "roller.reload": "Read characters, skills and house rules from the campaign again",
+        "roller.strike": "Strike the roll under the log's cursor (kept, marked struck; "
+                         "again to stand it again)",
+        "roller.undo_last": "Undo the last roll: strike the newest standing roll (kept, "
+                            "marked struck, with who and when)",
     }
 
     def __init__(self, *, dice: Dice | None = None,
@@ -100,8 +114,9 @@ class RollerScreen(Screen[None]):
         self.data = RollerData()
         self.loaded = False
         self.setup: Setup | None = None
+        self.any_setup: AnySetup | None = None  # any dice (issue 12 item 24)
         self.setup_error = "loading…"
-        self.last_result: TestResult | OpposedResult | None = None
+        self.last_result: TestResult | OpposedResult | object | None = None
         self._write_lock = threading.Lock()
         self._log_filter = ""
         self._keep_typed = False  # a reload after a change elsewhere keeps typed pools
@@ -133,12 +148,14 @@ class RollerScreen(Screen[None]):
                 yield PickRow("Who", self._new_select("who"), id="row-who")
                 yield PickRow("Roll", self._new_select("skill"), id="row-skill")
                 yield PickRow("On", self._new_select("base"), id="row-base")
-                yield RollTextField("Pool", key="pool_a", placeholder="3d10+1d12 @7",
+                yield TextField("Mods", key="mods", placeholder="+2 long range, -1 tail",
+                                label_width=7, id="field-mods")
+                yield RollTextField("Pool", key="pool_a", placeholder="type: 2d6 @7",
                                     allowed=POOL_CHARS, label_width=7, id="field-pool-a")
                 yield PickRow("Versus", self._new_select("versus"), id="row-versus")
                 yield PickRow("Roll", self._new_select("vskill"), id="row-vskill")
                 yield PickRow("On", self._new_select("vbase"), id="row-vbase")
-                yield RollTextField("Pool", key="pool_b", placeholder="2d10 @5",
+                yield RollTextField("Pool", key="pool_b", placeholder="type: 2d10 @5",
                                     allowed=POOL_CHARS, label_width=7, id="field-pool-b")
             with VerticalScroll(id="odds-box"):
                 yield OddsView(id="odds")
@@ -154,7 +171,7 @@ class RollerScreen(Screen[None]):
         return Select([("…", 0)], allow_blank=False, compact=True, id=f"select-{name}")
 
     def on_mount(self) -> None:
-        for row in ("row-base", "row-vskill", "row-vbase", "field-pool-b"):
+        for row in ("row-base", "field-mods", "row-vskill", "row-vbase", "field-pool-b"):
             self.query_one(f"#{row}").display = False
         self.query_one(OddsView).show_lines(["Loading the campaign…"])
         self.query_one(DicePanel).show_message(
@@ -214,17 +231,28 @@ class RollerScreen(Screen[None]):
         ids = {c.id for c in data.characters} | {TYPED, NOBODY}
         with self.prevent(Select.Changed):
             who.set_options([*people, typed])
-            versus.set_options([(Text("nobody: against 13"), NOBODY), *people, typed])
             if not first and keep_who in ids:
                 who.value = keep_who
-            if not first and keep_versus in ids:
-                versus.value = keep_versus
+            self._versus_options(keep_versus if not first else NOBODY)
         keep, self._keep_typed = self._keep_typed and not first, False
         for side in ("a", "b"):
             typed_pool = self._pool_field(side).input.value
             self.apply_side(side, pool=typed_pool if keep and self._character(side) is None
                             else None)
         self.query_one(RollLogPane).set_rolls(rolls, total)
+
+    def _versus_options(self, keep: object) -> None:
+        """The versus list: nobody, everyone but who rolls, a typed pool
+        (issue 12 item 14: a character does not oppose himself)."""
+        who = self.query_one("#select-who", Select).value
+        people = opponents(self.data.characters, who if isinstance(who, int) else None)
+        versus = self.query_one("#select-versus", Select)
+        with self.prevent(Select.Changed):
+            versus.set_options([(Text("nobody: against 13"), NOBODY),
+                                *[(Text(c.name), c.id) for c in people],
+                                (Text("(typed pool)"), TYPED)])
+            if keep in {c.id for c in people} | {TYPED, NOBODY}:
+                versus.value = keep
 
     # -- the sides -----------------------------------------------------------------
 
@@ -248,12 +276,25 @@ class RollerScreen(Screen[None]):
         if not self.loaded:
             return
         side = "a" if name in ("who", "skill", "base") else "b"
-        if name in ("who", "versus"):
-            self.apply_side(side)
+        if name == "who":
+            before = self.query_one("#select-versus", Select).value
+            self._versus_options(before)
+            self.apply_side("a")
+            if self.query_one("#select-versus", Select).value != before:
+                self.apply_side("b")  # he was his own opponent: now nobody
+        elif name == "versus":
+            self.apply_side("b", skill=self._same_skill_as_a())
         elif name in ("skill", "vskill"):
             self.apply_side(side, skill=event.value)
+            if side == "a" and self._character("b") is not None:
+                self.apply_side("b", skill=self._same_skill_as_a())
         else:
             self.apply_side(side, skill=self._select(side, 1).value, base=event.value)
+
+    def _same_skill_as_a(self) -> str | None:
+        """Side B's choice of the skill A rolls, if he has it (issue 12 item 14)."""
+        other = self._character("b")
+        return same_skill_key(other, self._choice("a")) if other is not None else None
 
     def _select(self, side: str, part: int) -> Select[Any]:
         return self.query_one(f"#select-{self._ids(side)[part]}", Select)
@@ -272,6 +313,8 @@ class RollerScreen(Screen[None]):
         base_row = self.query_one(f"#row-{self._ids(side)[2]}")
         skill_row.display = character is not None
         base_row.display = False
+        if side == "a":
+            self.query_one("#field-mods").display = False
         text = pool
         with self.prevent(Select.Changed):
             if character is not None:
@@ -281,6 +324,8 @@ class RollerScreen(Screen[None]):
                 if character.choice(str(keep)) is not None:
                     skills.value = keep
                 choice = character.choice(str(skills.value))
+                if side == "a" and choice is not None and choice.check:
+                    self.query_one("#field-mods").display = True
                 if choice is not None and choice.passive:
                     base_row.display = True
                     bases = self._select(side, 2)
@@ -325,7 +370,7 @@ class RollerScreen(Screen[None]):
     # -- odds -------------------------------------------------------------------------
 
     def on_form_field_changed(self, event: TextField.Changed) -> None:
-        if event.key in ("pool_a", "pool_b"):
+        if event.key in ("pool_a", "pool_b", "mods"):
             self._update_odds()
         elif event.key == "faces":
             self._check_faces_field()
@@ -333,22 +378,26 @@ class RollerScreen(Screen[None]):
     def _update_odds(self) -> None:
         """Parse both pools and show the exact odds (rules core ``odds``)."""
         view = self.query_one(OddsView)
-        self.setup, self.setup_error = None, ""
+        self.setup, self.any_setup, self.setup_error = None, None, ""
         empty = [side for side in ("a", "b") if (side == "a" or self._opposed())
                  and not self._pool_field(side).input.value.strip()]
         if empty:
             for side in empty:
                 self._pool_field(side).set_error(None)
-            self.setup_error = "Type a pool, e.g. 3d10+1d12 @7 (or d12+4 @6)."
-            view.show_lines([self.setup_error, "", "[L2] @7 is Legendary with 2 upgrades."],
-                            first_style="")
+            self.setup_error = "Nothing to roll yet: type dice in Pool."
+            view.show_lines([self.setup_error, "a skill pool: 3d10+1d12 @7, d12+4 @6, [L2] @7",
+                             "any dice: 2d6+1 @8 (total), 4d6 >=4 (count)"],
+                            first_style="bold")
             self._check_faces_field()
             return
         try:
             a = self._side("a")
         except NotationError as error:
-            self._pool_field("a").set_error(error.message)
-            self.setup_error = f"Pool: {error}"
+            if self._any_dice(view, error):
+                return
+            self._pool_field("a").set_error(self.setup_error.removeprefix("Pool: ")
+                                            or error.message)
+            self.setup_error = self.setup_error or f"Pool: {error}"
         else:
             self._pool_field("a").set_error(None)
         b: Side | None = None
@@ -384,6 +433,51 @@ class RollerScreen(Screen[None]):
         self.query_one("#input-faces", Input).placeholder = faces_hint(self.setup)
         self._check_faces_field()
 
+    def _any_dice(self, view: OddsView, skill_error: NotationError) -> bool:
+        """Side A as any dice (issue 12 item 24: ``2d6+1 @8``, ``4d6 >=4``), with
+        a rating check's named modifiers (R-2). True when shown; otherwise
+        ``setup_error`` holds the message that fits what was typed."""
+        text = self._pool_field("a").input.value
+        mods_field = self.query_one("#field-mods", TextField)
+        try:
+            expr = parse_dice(text)
+        except DiceNotationError as error:
+            skill_like = "skill die" not in skill_error.message and not any(
+                ch in text for ch in "≥>")
+            self.setup_error = "" if skill_like else f"Pool: {error}"
+            return False
+        if self._opposed():
+            self.setup_error = "Pool: any dice roll alone (set Versus to nobody)"
+            return False
+        character, choice = self._character("a"), self._choice("a")
+        target = None
+        who = character.name if character is not None else "GM"
+        what = "dice"
+        if choice is not None and choice.check and mods_field.display:
+            try:
+                mods = parse_modifiers(mods_field.input.value)
+            except DiceNotationError as error:
+                mods_field.set_error(error.message)
+                self.setup_error = f"Mods: {error}"
+                view.show_problem(self.setup_error)
+                self._pool_field("a").set_error(None)
+                return True
+            mods_field.set_error(None)
+            if text.strip() == notation_for(choice):  # the rating as filled: add the mods
+                target = rating_check(choice.skill.number, f"{who} {choice.check}", mods)
+                expr = parse_dice(f"2d6 @{target.value}")
+                what = f"{choice.check} check"
+            else:
+                what = f"{choice.check} check (edited)"
+        self._pool_field("a").set_error(None)
+        self.any_setup = AnySetup(who, what, expr, target)
+        view.show_lines(any_dice_lines(expr, dice_odds(expr), target, ascii=self.ascii),
+                        first_style="bold")
+        dice = "+".join(f"{n}d{d}" for n, d in expr.groups)
+        self.query_one("#input-faces", Input).placeholder = f"faces of {dice}, or r"
+        self._check_faces_field()
+        return True
+
     # -- faces typed at the table -------------------------------------------------------
 
     def _check_faces_field(self) -> None:
@@ -392,8 +486,12 @@ class RollerScreen(Screen[None]):
         if not text.strip():
             field.set_error(None)
             return
-        _, problem = faces_problem(self.setup, text, self.data.options)
-        field.set_error(problem or None)
+        field.set_error(self._faces(text)[1] or None)
+
+    def _faces(self, text: str) -> tuple[tuple[int, ...] | None, str]:
+        if self.any_setup is not None:
+            return any_faces_problem(self.any_setup.expr, text)
+        return faces_problem(self.setup, text, self.data.options)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id == "input-faces":
@@ -408,10 +506,13 @@ class RollerScreen(Screen[None]):
         field = self.query_one("#field-faces", RollTextField)
         text = field.input.value
         if not text.strip():
+            if self.setup is None and self.any_setup is None:
+                self._nothing_to_roll()
+                return
             field.set_error("type the faces, or press r to roll")
             self.app.bell()
             return
-        faces, problem = faces_problem(self.setup, text, self.data.options)
+        faces, problem = self._faces(text)
         if faces is None:
             field.set_error(problem)
             self.app.bell()
@@ -428,10 +529,11 @@ class RollerScreen(Screen[None]):
 
     def resolve(self, dice: Dice, *, typed: bool) -> bool:
         """Run the test on ``dice``, show it, and log it. False if nothing was rolled."""
+        if self.any_setup is not None:
+            return self._resolve_any(self.any_setup, dice, typed)
         setup = self.setup
         if setup is None:
-            self.notify(self.setup_error or "Nothing to roll yet.", title="Cannot roll",
-                        severity="warning")
+            self._nothing_to_roll()
             return False
         recording = RecordingDice(dice)
         options = self.data.options
@@ -454,6 +556,39 @@ class RollerScreen(Screen[None]):
         entry_faces = tuple(recording.used)
         self.last_result = result
         self.write_log(self._entry(setup, entry_faces, summary, result, typed))
+        return True
+
+    def _nothing_to_roll(self) -> None:
+        """``r`` or enter with nothing to roll says why where the GM looks
+        (issue 12 item 21: in an empty campaign it did nothing visible)."""
+        message = self.setup_error or "Nothing to roll yet: type dice in Pool."
+        if not self.data.characters:
+            message += " No characters yet: add them in the roster (1)."
+        pool = self._pool_field("a")
+        if not pool.input.value.strip():
+            pool.set_error("type dice here, e.g. 2d6 @7")
+        self.query_one(DicePanel).show_message(message, title="Cannot roll")
+        self.notify(message, title="Cannot roll", severity="warning")
+        self.app.bell()
+
+    def _resolve_any(self, setup: AnySetup, dice: Dice, typed: bool) -> bool:
+        """Roll any dice (issue 12 item 24; a 2d6 check succeeds on a total at
+        or above its target, R-2), show it, log it."""
+        recording = RecordingDice(dice)
+        rolled = roll_dice(setup.expr, recording)
+        summary = rolled.summary()
+        source = "table dice" if typed else "rolled"
+        lines = [f"Target {setup.target.render()}"] if setup.target is not None else []
+        if rolled.passed is not None:
+            lines.append("R-2: the total must be equal to or greater than the target.")
+        self.query_one(DicePanel).show_lines(f"Result · {source}",
+                                             f"{setup.who}  {summary}", lines)
+        self.last_result = rolled
+        faces = tuple(recording.used)
+        origin = "Faces typed from the table's dice" if typed else "Faces rolled by ka-tui"
+        what = setup.what + (" · table dice" if typed else "")
+        self.write_log(RollEntry(setup.who, what, setup.expr.render(), faces, rolled.short(),
+                                 (origin, summary, *lines)))
         return True
 
     def _entry(self, setup: Setup, faces: tuple[tuple[int, int], ...], summary: str,
@@ -521,10 +656,66 @@ class RollerScreen(Screen[None]):
     def on_roll_log_pane_picked(self, event: RollLogPane.Picked) -> None:
         roll = event.roll
         when = roll.time.astimezone().strftime("%Y-%m-%d %H:%M")
+        struck = ()
+        if roll.struck_at is not None:
+            at = datetime.fromisoformat(roll.struck_at.replace("Z", "+00:00"))
+            struck = (f"STRUCK by {roll.struck_by or '?'} at "
+                      f"{at.astimezone().strftime('%Y-%m-%d %H:%M')} (d stands it again)",)
         self.query_one(DicePanel).show_lines(
             f"Logged roll #{roll.id} · {when}",
             f"{roll.who} · {roll.what} · {roll.pool} · faces {roll.faces_text} → {roll.result}",
-            roll.explanation)
+            (*struck, *roll.explanation))
+
+    # -- striking a mistaken roll (issue 12 item 25) --------------------------------------
+
+    def action_strike(self) -> None:
+        """Strike the roll under the log's cursor, or stand a struck one again."""
+        roll = self.query_one(RollLogPane).current()
+        if roll is None:
+            self.notify("No roll in the log to strike.", title="Roll log", severity="warning")
+            return
+        self.strike(roll.id, undo=roll.struck)
+
+    def action_undo_last(self) -> None:
+        self.strike(None, undo=False)
+
+    @work(thread=True, group="roll-log-write", exit_on_error=False)
+    def strike(self, roll_id: int | None, *, undo: bool) -> None:
+        at = self.now()
+        try:
+            with self._write_lock:
+                db = self.campaign_db()
+                if roll_id is None:
+                    last = last_standing_roll(db)
+                    if last is None:
+                        self.app.call_from_thread(self.notify, "No roll to undo.",
+                                                  title="Roll log", severity="warning")
+                        return
+                    roll_id = last.id
+                roll = strike_roll(db, roll_id, by=_login(), at=at, undo=undo)
+        except StoreError as error:
+            self.app.call_from_thread(self.notify, str(error), title="Not struck",
+                                      severity="error")
+            return
+        self.app.call_from_thread(self._struck, roll)
+
+    def _struck(self, roll: LoggedRoll) -> None:
+        self.query_one(RollLogPane).replace_roll(roll)
+        door(self).campaign_changed(CampaignChanged(Change.ROLLS, self))
+        if roll.struck:
+            text = f"Roll #{roll.id} struck ({roll.who}); d on it stands it again."
+        else:
+            text = f"Roll #{roll.id} stands again."
+        self.query_one(DicePanel).show_message(text, title="Roll log")
+        self.notify(text, title="Roll log", timeout=4)
+        self.post_message(RollerScreen.RollStruck(roll))
+
+    class RollStruck(Message):
+        """Posted after a roll is struck or stood again (tests wait for it)."""
+
+        def __init__(self, roll: LoggedRoll) -> None:
+            super().__init__()
+            self.roll = roll
 
     # -- actions ------------------------------------------------------------------------------
 
@@ -568,7 +759,7 @@ class RollerScreen(Screen[None]):
                  for side in ("a", "b")}
         with self.prevent(Select.Changed):
             self._select("a", 0).value = state["b"][0]
-            self._select("b", 0).value = state["a"][0]
+        self._versus_options(state["a"][0])
         for side, other in (("a", "b"), ("b", "a")):
             _, skill, base, pool = state[other]
             self.apply_side(side, skill=skill, base=base, pool=pool)
@@ -584,6 +775,14 @@ def _same_pool(spec: PoolSpec, text: str, choice: RollChoice, character: RollerC
         return parse_pool(notation_for(choice, base_number)) == spec
     except NotationError:
         return False
+
+
+def _login() -> str:
+    """Who strikes a roll: the login name (several GMs may share a campaign over SSH)."""
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "GM"
 
 
 def _matches(roll: LoggedRoll, text: str) -> bool:
