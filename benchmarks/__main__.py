@@ -60,6 +60,27 @@ def form_rows(quick: bool) -> list[Row]:
     return out
 
 
+def campaign_rows(quick: bool) -> list[Row]:
+    """``benchmarks/campaign.py`` (issue 15: the campaign mode on a big campaign),
+    wrapped: headless first frames of the overview and the journal, store reads."""
+    import asyncio
+    import statistics
+
+    campaign = importlib.import_module("benchmarks.campaign")
+    out = [section("Campaign mode, big campaign (benchmarks/campaign.py, headless)")]
+    with tempfile.TemporaryDirectory(prefix="ka-campaign-") as name:
+        path = Path(name) / "big.db"
+        campaign.build(path)
+        for what, took in campaign.store_reads(path).items():
+            out.append(row(f"campaign store read: {what}", took * 1000, "ms"))
+        runs = [asyncio.run(campaign.run_once(path)) for _ in range(1 + (2 if quick else 5))]
+        for i, what in enumerate(("overview", "journal")):
+            ms = statistics.median(r[i][0] for r in runs[1:]) * 1000
+            out.append(row(f"campaign: key to first frame of the {what}", ms, "ms", "< 300 ms",
+                           ms < 300))
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
@@ -83,6 +104,9 @@ def main() -> int:
         table += _guard("keys", lambda: keys.rows(campaigns.demo, folder, quick))
         print("memory...", file=sys.stderr)
         table += _guard("memory", lambda: memory.rows(campaigns.demo, campaigns.large, folder))
+    if (Path(__file__).parent / "campaign.py").exists():
+        print("campaign mode...", file=sys.stderr)
+        table += _guard("campaign", lambda: campaign_rows(quick))
     print("compute...", file=sys.stderr)
     table += _guard("odds", lambda: odds.rows(quick))
     table += _guard("air", lambda: air_turn.rows(quick))
