@@ -51,8 +51,9 @@ def patched_show(self, found):
     self.call_after_refresh(lambda: record(self.app, "picker"))
 campaign_picker.CampaignPickerScreen._show = patched_show
 
-from ka_tui.cli import main
-code = main(sys.argv[1:])
+import ka_tui.cli
+ka_tui.cli._need_terminal = lambda: None  # headless here: no terminal to need
+code = ka_tui.cli.main(sys.argv[1:])
 print("RESULT " + json.dumps({"code": code, **seen}))
 """
 
