@@ -9,11 +9,12 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from ka_tui.widgets.form_fields import LightModal
 
-class ConfirmScreen(ModalScreen[bool]):
+
+class ConfirmScreen(LightModal[bool]):
     DEFAULT_CSS = """
     ConfirmScreen {
         align: center middle;

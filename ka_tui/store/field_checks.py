@@ -150,3 +150,40 @@ def aircraft_errors(values: Values) -> list[ValidationError]:
             seen.add((fe.field, fe.message))
             errors.append(ValidationError(fe.field, fe.message))
     return errors
+
+
+# --------------------------------------------------------------- seats (issue 12 #6)
+# Seed gap: neither S0 §Flight card nor R-3…R-10 counts the seats of an aircraft.
+# House default: the pilot's seat plus crew seats by the profile's class -- a
+# fighter is single-seat, a heavy fighter or attack aircraft carries a gunner /
+# radio operator, a bomber a crew of five, a large aircraft eight.
+CREW_SEATS: dict[str, int] = {"fighter": 0, "heavy_fighter": 1, "attack": 1,
+                              "bomber": 5, "large": 8}
+CLASS_NAMES: dict[str, str] = {"fighter": "fighter", "heavy_fighter": "heavy fighter",
+                               "attack": "attack aircraft", "bomber": "bomber",
+                               "large": "large aircraft"}
+
+
+def crew_seats(aircraft_class: str) -> int:
+    """Crew seats besides the pilot's (see ``CREW_SEATS``)."""
+    return CREW_SEATS.get(aircraft_class, 0)
+
+
+def seats_text(aircraft_class: str) -> str:
+    """``pilot only (single-seat fighter)`` / ``pilot + 1 crew (heavy fighter)``."""
+    seats = crew_seats(aircraft_class)
+    kind = CLASS_NAMES.get(aircraft_class, aircraft_class)
+    if seats == 0:
+        return f"pilot only (single-seat {kind})"
+    return f"pilot + {seats} crew ({kind})"
+
+
+def crew_error(aircraft_name: str, aircraft_class: str, crew_count: int) -> str | None:
+    """Why ``crew_count`` crew do not fit, or ``None``."""
+    seats = crew_seats(aircraft_class)
+    if crew_count <= seats:
+        return None
+    if seats == 0:
+        kind = CLASS_NAMES.get(aircraft_class, aircraft_class)
+        return f"{aircraft_name} is a single-seat {kind}: no crew seat"
+    return f"{aircraft_name} is full: {seats_text(aircraft_class)}"

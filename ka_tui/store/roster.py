@@ -143,9 +143,44 @@ def update_character(db: CampaignDB, character_id: int, **changes: Any) -> Chara
 
 
 def delete_character(db: CampaignDB, character_id: int) -> None:
-    """Deletes his skills, weapons and crew places; aircraft he flew lose their pilot."""
+    """Deletes his skills, weapons and crew places; aircraft he flew lose their pilot.
+    Refused while he is in a fight not ended: the fight writes its outcome back
+    to him (issue 12 #5)."""
+    fights = open_fights_of(db, character_id)
     with db.transaction() as s:
-        s.delete(_need(s, Character, character_id))
+        row = _need(s, Character, character_id)
+        if fights:
+            raise ValidationError("fight", f"{row.name} is in the open fight "
+                                           f"\"{fights[0]}\": end or delete it first")
+        s.delete(row)
+
+
+def open_fights_of(db: CampaignDB, character_id: int) -> list[str]:
+    """Names of the fights not yet ended that ``character_id`` takes part in
+    (the ``fight_started`` event's characters)."""
+    from ka_tui.store import events as ev
+
+    names: list[str] = []
+    for head in ev.heads(db, ev.LogKind.FIGHT):
+        if head.status == "ended":
+            continue
+        log = ev.events(db, ev.LogRef.fight(head.id))
+        if log and character_id in (log[0].payload.get("characters") or {}).values():
+            names.append(head.name)
+    return names
+
+
+def delete_warnings(db: CampaignDB, character_id: int) -> list[str]:
+    """What deleting a character also touches, for the delete prompt: his seat
+    in an aircraft, the open fights he is in (issue 12 #5)."""
+    out: list[str] = []
+    aircraft, seat = aircraft_of(db, character_id)
+    if aircraft is not None:
+        out.append(f"{'pilot' if seat == 'pilot' else 'crew'} of {aircraft.name}: "
+                   "the seat is freed")
+    out += [f"in the open fight \"{name}\": cannot be deleted until it ends"
+            for name in open_fights_of(db, character_id)]
+    return out
 
 
 def duplicate_character(db: CampaignDB, character_id: int, name: str | None = None) -> Character:
@@ -422,6 +457,33 @@ def _leave_other_crews(s: Session, aircraft_id: int | None, character_id: int, n
     s.flush()
 
 
+def copy_profile(db: CampaignDB, profile: AircraftProfile, name: str) -> int:
+    """A library profile into the campaign as a new aircraft called ``name``
+    (fuel and ammunition full); a name already used is refused at the field."""
+    from dataclasses import replace
+
+    row = add_aircraft(db, replace(profile, name=name.strip()))
+    assert row.id is not None
+    return row.id
+
+
+def taken_aircraft_names(db: CampaignDB) -> list[str]:
+    return [a.name for a in list_aircraft(db)]
+
+
+def save_aircraft(db: CampaignDB, columns: dict[str, Any]) -> int:
+    """One transaction: add (no ``id``) or update an aircraft from the aircraft
+    form's columns; returns its id. Raises ``ValidationError`` naming the field."""
+    cols = dict(columns)
+    aircraft_id = cols.pop("id", None)
+    if aircraft_id is None:
+        row = add_aircraft(db, **cols)
+    else:
+        row = update_aircraft(db, aircraft_id, **cols)
+    assert row.id is not None
+    return row.id
+
+
 def assign_pilot(db: CampaignDB, aircraft_id: int, character_id: int | None, *,
                  move: bool = False) -> Aircraft:
     """Seat a pilot (None clears the seat). With ``move`` he leaves any other
@@ -439,6 +501,9 @@ def set_crew(db: CampaignDB, aircraft_id: int, character_ids: Sequence[int], *,
     with db.transaction() as s:
         row = _need(s, Aircraft, aircraft_id)
         wanted = list(dict.fromkeys(character_ids))
+        full = checks.crew_error(row.name, row.aircraft_class, len(wanted))
+        if full:  # seats from the profile's class (field_checks.CREW_SEATS)
+            raise ValidationError("crew", full)
         for cid in wanted:
             who = _need(s, Character, cid)
             if cid == row.pilot_id:

@@ -14,7 +14,7 @@ import contextlib
 import json
 import sqlite3
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ka_tui.store.errors import StoreError, ValidationError
@@ -44,6 +44,9 @@ class RosterData:
     default_ap: int
     characters: list[dict[str, Any]]
     aircraft: list[dict[str, Any]]
+    # open fights and battles, newest first (issue 12); ``live``: replayed
+    in_progress: list[InProgress] = field(default_factory=list)
+    live: bool = False
 
 
 @contextlib.contextmanager
@@ -75,8 +78,10 @@ def _rows(con: sqlite3.Connection, table: str, sql: str, *args: Any) -> list[Row
     return out
 
 
-def load_roster(db: CampaignDB) -> RosterData:
-    """Campaign name, default AP and every character and aircraft (one read)."""
+def load_roster(db: CampaignDB, *, live: bool = False) -> RosterData:
+    """Campaign name, default AP, every character and aircraft, with seats and
+    who is in an open fight or battle (one read). ``live``: replay those logs
+    for the state there (K-points, wounds, conscious); the startup read skips it."""
     with _reading(db) as con:
         campaign = con.execute("SELECT name, house_rules FROM campaign WHERE id = 1").fetchone()
         characters = _rows(con, "character", "SELECT * FROM character")
@@ -86,13 +91,25 @@ def load_roster(db: CampaignDB) -> RosterData:
                 "SELECT aircraft_id, character_id FROM aircraft_crew"):
             crews.setdefault(aircraft_id, []).append(character_id)
         aircraft = _rows(con, "aircraft", "SELECT * FROM aircraft")
+        fights = _open_logs(con, "fight", "fight_event", "fight_id")
+        battles = _open_logs(con, "battle", "battle_event", "battle_id")
+    by_id = {c["id"]: c for c in characters}
     for row in aircraft:
         row["pilot_name"] = names.get(row["pilot_id"]) if row["pilot_id"] else None
         row["crew_ids"] = crews.get(row["id"], [])
         row["trait_text"] = _trait_text(row["traits"])
+        if row["pilot_id"] in by_id:
+            by_id[row["pilot_id"]].setdefault("seat", ("pilot", row["name"]))
+        for cid in row["crew_ids"]:
+            if cid in by_id:
+                by_id[cid].setdefault("seat", ("crew", row["name"]))
+    rules_json = campaign["house_rules"] if campaign else "{}"
+    in_progress: list[InProgress] = []
+    _mark_fights(by_id, fights, live, in_progress)
+    _mark_battles(by_id, {a["id"]: a for a in aircraft}, battles, rules_json, live,
+                  in_progress)
     name = campaign["name"] if campaign else "?"
-    return RosterData(name, _default_ap(campaign["house_rules"] if campaign else "{}"),
-                      characters, aircraft)
+    return RosterData(name, _default_ap(rules_json), characters, aircraft, in_progress, live)
 
 
 def _default_ap(house_rules_json: str) -> int:
@@ -242,3 +259,116 @@ def delete(db: CampaignDB, tab: str, row_id: int) -> None:
         roster.delete_character(db, row_id)
     else:
         roster.delete_aircraft(db, row_id)
+
+
+# ------------------------------------------------ fights and battles in progress
+# Issue 12 (items 18, 22): the roster shows who is in an open fight or battle
+# and, once replayed, the live state there (K-points, out of the fight, wounds,
+# conscious). ``load_roster`` reads who takes part from the start events (JSON
+# only, cheap: the preloaded first frame); ``live=True`` also replays each open
+# log through the rules (``rules/cqc/log.py``, ``rules/air/battle.py``).
+
+
+@dataclass(frozen=True)
+class InProgress:
+    """An open fight or battle: what the roster's status line names."""
+
+    kind: str          # "fight" | "battle"
+    id: int
+    name: str
+    where: str = ""    # "round 2" / "turn 1", once replayed
+
+
+def _open_logs(con: sqlite3.Connection, head: str, table: str,
+               link: str) -> list[tuple[int, str, list[tuple[int, str, Any]]]]:
+    out = []
+    for log_id, name in con.execute(f"SELECT id, name FROM {head} WHERE status = 'open' "
+                                    f"ORDER BY id DESC"):
+        rows = [(int(seq), str(kind), json.loads(payload)) for seq, kind, payload in
+                con.execute(f"SELECT seq, kind, payload FROM {table} WHERE {link} = ? "
+                            f"ORDER BY seq", (log_id,))]
+        out.append((int(log_id), str(name), rows))
+    return out
+
+
+def _mark_fights(characters: dict[int, Row], fights: list[tuple[int, str, list[Any]]],
+                 live: bool, out: list[InProgress]) -> None:
+    for fight_id, name, rows in fights:
+        start = rows[0][2] if rows and rows[0][1] == "fight_started" else None
+        if not isinstance(start, dict):
+            continue
+        where = ""
+        fighters: dict[str, Any] = {}
+        if live:
+            from ka_tui.rules.cqc.log import replay_prefix
+
+            progress, _ = replay_prefix([(k, p) for _, k, p in rows], fight_id=fight_id,
+                                        name=name)
+            if progress is not None:
+                fighters = {f.id: f for f in progress.fight.fighters}
+                where = "ready to end" if progress.over else f"round {progress.fight.round}"
+        out.append(InProgress("fight", fight_id, name, where))
+        for fid, cid in dict(start.get("characters", {})).items():
+            row = characters.get(int(cid))
+            if row is None or row.get("fight_id") is not None:
+                continue
+            row["fight_id"], row["fight"] = fight_id, name
+            fighter = fighters.get(str(fid))
+            if fighter is not None:
+                row["live_k"] = int(fighter.k_points)
+                row["fight_out"] = bool(fighter.out)
+                row["fight_disengaged"] = bool(fighter.disengaged)
+
+
+def _mark_battles(characters: dict[int, Row], aircraft: dict[int, Row],
+                  battles: list[tuple[int, str, list[Any]]], rules_json: str, live: bool,
+                  out: list[InProgress]) -> None:
+    for battle_id, name, rows in battles:
+        start = rows[0][2].get("data", {}) if rows and rows[0][1] == "battle_started" else None
+        if not isinstance(start, dict):
+            continue
+        units: dict[str, Any] = {}
+        where = ""
+        if live:
+            units, where = _replay_battle(rows, start, rules_json)
+        out.append(InProgress("battle", battle_id, name, where))
+        for uid, aid in dict(start.get("aircraft", {})).items():
+            plane = aircraft.get(int(aid))
+            unit = units.get(str(uid))
+            if plane is not None and plane.get("battle_id") is None:
+                plane["battle_id"], plane["battle"] = battle_id, name
+                if unit is not None:
+                    plane["live_hull_hits"] = int(unit.damage.hull_hits)
+                    plane["live_lost"] = ("destroyed" if unit.destroyed else
+                                          "crashed" if unit.crashed else "")
+            airmen = [int(c) for c in dict(start.get("airmen", {})).get(uid, [])]
+            people = ([] if unit is None else [unit.pilot, *unit.crew])
+            for i, cid in enumerate(airmen):
+                row = characters.get(cid)
+                if row is None or row.get("battle_id") is not None:
+                    continue
+                row["battle_id"], row["battle"] = battle_id, name
+                row["battle_seat"] = "pilot" if i == 0 else "crew"
+                row["battle_aircraft"] = str(uid)
+                if i < len(people):
+                    row["live_wounds"] = int(people[i].wounds)
+                    row["live_conscious"] = bool(people[i].conscious)
+
+
+def _replay_battle(rows: list[tuple[int, str, Any]], start: Row,
+                   rules_json: str) -> tuple[dict[str, Any], str]:
+    """R-1: the battle's state after its log (the logged faces are its only dice)."""
+    from ka_tui.rules.air.battle import Battle, ReplayError
+    from ka_tui.rules.air.battle_map import parse_map
+    from ka_tui.rules.core.options import HouseRules
+
+    try:
+        fallback = HouseRules.from_dict(json.loads(rules_json or "{}")).air
+        events = [{"seq": seq - 1, "kind": kind, "data": (p or {}).get("data", {}),
+                   "faces": (p or {}).get("faces", []), "log": (p or {}).get("log", [])}
+                  for seq, kind, p in rows]
+        battle = Battle.from_events(events, parse_map(str(start.get("map") or "")), fallback)
+    except (ReplayError, ValueError, TypeError, KeyError):
+        return {}, ""  # a damaged log: who takes part still shows, not the live state
+    state = battle.state
+    return {u.id: u for u in state.units}, f"turn {state.turn}"

@@ -1,10 +1,21 @@
-"""A read-only table with fixed column widths that opens instantly with thousands of rows.
+"""A read-only table that opens instantly with thousands of rows.
 
 Textual's ``DataTable`` measures every cell of every new row (Rich markup and
 width), which costs about a second for a 1,000-character roster on a slow
-machine. Here columns have fixed widths, rows are plain strings, and only the
-visible lines are drawn (``render_line`` on a ``ScrollView``), so
-``set_rows`` of any size is a list assignment.
+machine. Here rows are plain strings and only the visible lines are drawn
+(``render_line`` on a ``ScrollView``), so ``set_rows`` of any size is a list
+assignment plus one pass over the string lengths.
+
+Widths (issue 12, items 15 and 19): a column has a width range
+(``min_width`` .. ``max_width``, both default ``width``). It takes the width of
+its longest cell within that range; when the table is narrower than that, the
+columns with the most room to give shrink first, down to their minimum;
+``optional`` columns (a level, 1, 2, …) are left out before anything is cut,
+the highest level first, all columns of a level together. A cut
+cell ends in ``~``; ``full_cells`` gives the row's cells whole, for a screen
+to show where there is room. ``set_sort`` marks the sort column with an arrow
+(``▲``/``▼``, ``^``/``v`` under ``--ascii``) that is never cut off: a column is
+at least its title plus one wide.
 
 Keys: up/down, page up/down, home/end move the cursor; enter posts
 ``FastTable.Selected``. Each cursor move posts ``FastTable.Highlighted``. The
@@ -32,6 +43,15 @@ class TableColumn:
     title: str
     width: int
     label: str = ""  # header text shown (title plus a sort mark); defaults to title
+    min_width: int = 0
+    max_width: int = 0
+    optional: int = 0  # > 0: shown only when every cell fits whole; the highest go first
+    cut: str = "end"   # "middle": a long cell keeps its start and its end (names)
+
+    def bounds(self) -> tuple[int, int]:
+        """(narrowest, widest): room for the title and a sort arrow at least."""
+        low = max(self.min_width or self.width, len(self.title) + 1)
+        return low, max(low, self.max_width or self.width)
 
 
 class FastTable(ScrollView, can_focus=True):
@@ -97,17 +117,56 @@ class FastTable(ScrollView, can_focus=True):
         self._keys: list[str] = []
         self._cells: list[tuple[str, ...]] = []
         self._index: dict[str, int] = {}
+        self._longest: list[int] = []       # per column: the longest cell
+        self._widths: list[int] = []        # per column: the width drawn (0: left out)
+        self._sort: tuple[int, bool] | None = None
 
     # -- data -----------------------------------------------------------------
 
-    def add_column(self, title: str, width: int) -> None:
-        self.columns.append(TableColumn(title, width))
+    def add_column(self, title: str, width: int, *, min_width: int = 0, max_width: int = 0,
+                   optional: int = 0, cut: str = "end") -> None:
+        """A column ``width`` wide; with ``min_width``/``max_width`` it may shrink
+        or grow to its longest cell within that range. ``cut="middle"`` shortens
+        a long cell in its middle (``Messers~G-10 (2)``), so names that differ
+        only at the end stay apart."""
+        self.columns.append(TableColumn(title, width, min_width=min_width,
+                                        max_width=max_width, optional=optional, cut=cut))
+        self._longest.append(0)
         self._resize()
 
     def set_labels(self, labels: Sequence[str]) -> None:
         for column, label in zip(self.columns, labels):
             column.label = label
         self.refresh()
+
+    def set_sort(self, index: int | None, reverse: bool = False) -> None:
+        """Mark column ``index`` as the sort column (None: no mark)."""
+        self._sort = None if index is None else (index, reverse)
+        self.refresh()
+
+    def full_cells(self, index: int | None = None) -> list[tuple[str, str, bool]]:
+        """The cells of row ``index`` (default: the cursor's) whole, as
+        ``(title, text, cut)``; ``cut`` says the table shows it shortened or not at all."""
+        row = self.cursor_row if index is None else index
+        if not 0 <= row < len(self._cells):
+            return []
+        widths = self._widths or [c.width for c in self.columns]
+        return [(c.title, cell, len(cell) > w) for c, cell, w
+                in zip(self.columns, self._cells[row], widths)]
+
+    def column_shown(self, index: int) -> bool:
+        """Whether column ``index`` is drawn at the table's present width."""
+        return not self._widths or bool(self._widths[index])
+
+    def natural_width(self, within: int | None = None) -> int:
+        """The width (scrollbar included) that shows every cell whole within
+        the columns' maximums; ``within``: the most there is, optional columns
+        left out and cells cut as they would be in a table that wide."""
+        if within is None:
+            widths = [self._want(i) for i in range(len(self.columns))]
+        else:
+            widths = self._layout(within - 1)
+        return 1 + sum(w + 1 for w in widths if w) + 1
 
     def set_rows(self, rows: Sequence[tuple[str, Sequence[str]]], *,
                  keep_key: str | None = None) -> None:
@@ -116,6 +175,8 @@ class FastTable(ScrollView, can_focus=True):
         self._keys = [key for key, _ in rows]
         self._cells = [tuple(cells) for _, cells in rows]
         self._index = {key: i for i, key in enumerate(self._keys)}
+        self._longest = [max((len(cells[i]) for cells in self._cells if i < len(cells)),
+                             default=0) for i in range(len(self.columns))]
         self._resize()
         target = self._index.get(keep_key, self.cursor_row) if keep_key else self.cursor_row
         self.cursor_row = max(0, min(target, len(self._keys) - 1))
@@ -138,9 +199,41 @@ class FastTable(ScrollView, can_focus=True):
     def move_cursor(self, *, row: int) -> None:
         self.cursor_row = max(0, min(row, len(self._keys) - 1))
 
+    def _want(self, i: int) -> int:
+        low, high = self.columns[i].bounds()
+        return max(low, min(high, self._longest[i] if i < len(self._longest) else 0))
+
+    def _layout(self, available: int) -> list[int]:
+        """Each column's width for a table ``available`` cells wide (a leading
+        cursor-mark cell, then each column and one space)."""
+        widths = [self._want(i) for i in range(len(self.columns))]
+        lows = [c.bounds()[0] for c in self.columns]
+
+        def total() -> int:
+            return 1 + sum(w + 1 for w in widths if w)
+
+        levels = sorted({c.optional for c in self.columns if c.optional}, reverse=True)
+        for level in levels:  # optional columns go first, the highest level first
+            if total() <= available:
+                break
+            widths = [0 if c.optional == level else w for c, w in zip(self.columns, widths)]
+        excess = total() - available
+        while excess > 0:
+            room = [(w - lows[i], w, -i) for i, w in enumerate(widths) if w and w > lows[i]]
+            if not room:
+                break
+            _, _, neg = max(room)
+            widths[-neg] -= 1
+            excess -= 1
+        return widths
+
     def _resize(self) -> None:
-        width = sum(c.width + 2 for c in self.columns)
+        scrollbar = 1 if self.size.height and len(self._keys) + 1 > self.size.height else 0
+        available = self.size.width - scrollbar if self.size.width else 10_000
+        self._widths = self._layout(available)
+        width = 1 + sum(w + 1 for w in self._widths if w)
         self.virtual_size = Size(width, len(self._keys) + 1)
+        self.refresh()
 
     # -- cursor -----------------------------------------------------------------
 
@@ -184,6 +277,7 @@ class FastTable(ScrollView, can_focus=True):
             self.move_cursor(row=row)
 
     def on_resize(self) -> None:
+        self._resize()
         self._scroll_to_cursor()
 
     # -- drawing ----------------------------------------------------------------
@@ -193,7 +287,7 @@ class FastTable(ScrollView, can_focus=True):
         base = self.rich_style
         if y == 0:
             style = base + self.get_component_rich_style("fast-table--header")
-            return self._strip([c.label or c.title for c in self.columns], style, width)
+            return self._strip(self._header_cells(), style, width, header=True)
         index = int(self.scroll_y) + y - 1
         if index >= len(self._keys):
             return Strip.blank(width, base)
@@ -206,15 +300,38 @@ class FastTable(ScrollView, can_focus=True):
         return self._strip(self._cells[index], style, width,
                            mark=">" if index == self.cursor_row else " ")
 
-    def _strip(self, cells: Sequence[str], style: Style, width: int, mark: str = " ") -> Strip:
-        """One line; ``mark`` replaces the first padding space (the cursor row
-        shows ``>`` so it reads without colour, e.g. NO_COLOR)."""
-        parts = []
-        for column, cell in zip(self.columns, cells):
-            value = cell if len(cell) <= column.width else cell[:column.width - 1] + "~"
-            parts.append(f" {value:<{column.width}} ")
-        full = mark + "".join(parts)[1:]
+    def _header_cells(self) -> list[str]:
+        cells = [c.label or c.title for c in self.columns]
+        if self._sort is not None and 0 <= self._sort[0] < len(cells):
+            index, reverse = self._sort
+            cells[index] = self.columns[index].title + ("▼" if reverse else "▲")
+        return cells
+
+    def _strip(self, cells: Sequence[str], style: Style, width: int, mark: str = " ",
+               header: bool = False) -> Strip:
+        """One line: ``mark`` in the first cell (the cursor row shows ``>`` so it
+        reads without colour, e.g. NO_COLOR), then each column and a space."""
+        widths = self._widths or [c.width for c in self.columns]
+        parts = [mark]
+        for column, cell, w in zip(self.columns, cells, widths):
+            if not w:
+                continue
+            parts.append(f"{shorten(cell, w, 'end' if header else column.cut):<{w}} ")
+        full = "".join(parts)
         line = full[:width].ljust(width)
         if full[width:].strip() and width > 1:
             line = line[:-1] + "~"  # a cell cut by the pane's edge says so
         return Strip([Segment(line, style)], width)
+
+
+def shorten(text: str, width: int, cut: str = "end") -> str:
+    """``text`` in ``width`` cells, a cut marked ``~``: at the end, or in the
+    middle (start and end kept, the end getting the smaller half)."""
+    if len(text) <= width:
+        return text
+    if width < 2:
+        return text[:width]
+    if cut != "middle" or width < 7:
+        return text[:width - 1] + "~"
+    tail = (width - 1) // 2
+    return text[:width - 1 - tail] + "~" + text[-tail:]

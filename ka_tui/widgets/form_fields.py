@@ -31,19 +31,25 @@ aircraft forms.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import copy
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
+from rich.style import Style
+from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.color import Color
 from textual.containers import ScrollableContainer
 from textual.geometry import Size
 from textual.widget import Widget
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabPane
 
 from ka_tui.store.errors import StoreError, ValidationError
 
@@ -126,6 +132,66 @@ class FormField(Widget):
         self._label_width = label_width
         self.set_class(required, "-required", update=False)  # styled once at mount
 
+    @property
+    def drawn(self) -> bool:
+        """Label and error drawn by the field itself (one widget less each, issue
+        13): the forms whose screen sets ``DRAWN_FIELDS``."""
+        try:
+            return bool(getattr(self.screen, "DRAWN_FIELDS", False))
+        except Exception:  # noqa: BLE001 - not attached yet
+            return False
+
+    def compose_control(self) -> ComposeResult:
+        """The focusable control (between the label and the error)."""
+        yield from ()
+
+    def compose(self) -> ComposeResult:
+        if self.drawn:
+            self.set_class(True, "-drawn", update=False)  # no CSS uses it: no restyle
+            for control in self.compose_control():
+                control.styles.margin = (0, 0, 0, self.label_width + 1)
+                yield control
+            return
+        yield self.compose_label()
+        yield from self.compose_control()
+        yield self.compose_error()
+
+    @property
+    def label_width(self) -> int:
+        return 13 if self._label_width is None else self._label_width - 1
+
+    def render(self) -> Text:
+        """Drawn mode: ``label`` left of the control, the error right of it."""
+        if not self.has_class("-drawn"):
+            return Text("")
+        styles = _drawn_styles(self.app.current_theme.error or "red")
+        if self.error:
+            label_style = styles["invalid"]
+        elif self.required:
+            label_style = styles["required"]
+        else:
+            label_style = styles["label"]
+        if self.has_focus_within:
+            label_style += styles["focus"]
+        out = Text(no_wrap=True, overflow="ellipsis", end="")
+        out.append(self.label[:self.label_width].ljust(self.label_width), label_style)
+        out.append(" ")
+        if self.error:
+            control = self.children[0] if self.children else None
+            right = (self.label_width + 1 if control is None
+                     else control.region.right - self.content_region.x)
+            out.append(" " * max(0, right - self.label_width))
+            out.append(self.error, styles["error"])
+        return out
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        if self.has_class("-drawn"):
+            self.refresh()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        if self.has_class("-drawn"):
+            self.refresh()
+
     def compose_label(self) -> Label:
         label = Label(self.label, classes="ff-label")
         if self._label_width is not None:
@@ -160,7 +226,10 @@ class FormField(Widget):
 
     def watch_error(self, message: str) -> None:
         self.set_class(bool(message), "-invalid")
-        if self.is_mounted:
+        if self.has_class("-drawn"):
+            self.refresh()  # one line, drawn by the field: no layout pass
+            self.tooltip = message or None
+        elif self.is_mounted:
             # A fixed one-line label: no layout pass needed (keeps typing fast).
             self.query_one(".ff-error", Static).update(message, layout=False)
             self.tooltip = message or None
@@ -177,6 +246,23 @@ class FormField(Widget):
     def _changed(self) -> None:
         self.validate_value()
         self.post_message(self.Changed(self))
+
+
+_STYLES: dict[str, dict[str, Style]] = {}
+
+
+def _drawn_styles(error_colour: str) -> dict[str, Style]:
+    """Rich styles of a drawn field's label and error (no component classes:
+    they cost a style pass per field when a form opens). The focused field's
+    label is reversed, visible in 16 colours and with NO_COLOR too."""
+    if error_colour not in _STYLES:
+        error = Style(color=Color.parse(error_colour).rich_color)
+        _STYLES[error_colour] = {
+            "label": Style(dim=True), "required": Style(),
+            "invalid": error + Style(bold=True), "focus": Style(bold=True, reverse=True),
+            "error": error,
+        }
+    return _STYLES[error_colour]
 
 
 class FieldInput(Input):
@@ -203,8 +289,7 @@ class _InputField(FormField):
         self._placeholder = placeholder
         self._max_length = max_length
 
-    def compose(self) -> ComposeResult:
-        yield self.compose_label()
+    def compose_control(self) -> ComposeResult:
         yield FieldInput(
             self._text,
             placeholder=self._placeholder,
@@ -215,7 +300,6 @@ class _InputField(FormField):
             classes="-narrow" if self._narrow else "",
             id=f"input-{self.key}",
         )
-        yield self.compose_error()
 
     @property
     def input(self) -> Input:
@@ -331,10 +415,8 @@ class ChoiceField(FormField, Generic[V]):
         values = [v for _, v in self.choices]
         self._index = values.index(value) if value in values else 0
 
-    def compose(self) -> ComposeResult:
-        yield self.compose_label()
+    def compose_control(self) -> ComposeResult:
         yield _Toggle(self._render_choice(), id=f"choice-{self.key}", markup=False)
-        yield self.compose_error()
 
     def _render_choice(self) -> str:
         return f"< {self.choices[self._index][0]} >"
@@ -381,10 +463,8 @@ class CheckField(FormField):
         super().__init__(label, key=key, **kwargs)
         self._checked = value
 
-    def compose(self) -> ComposeResult:
-        yield self.compose_label()
+    def compose_control(self) -> ComposeResult:
         yield _Toggle(self._render_check(), id=f"check-{self.key}", markup=False)
-        yield self.compose_error()
 
     def _render_check(self) -> str:
         return "[X] yes" if self._checked else "[ ] no"
@@ -455,7 +535,57 @@ def choices_of(values: Iterable[V], label: Callable[[V], str] = str) -> list[tup
 R = TypeVar("R")
 
 
-class FormScreen(ModalScreen[R], Generic[R]):
+class LightModal(ModalScreen[R], Generic[R]):
+    """A dialog over part of the screen that repaints only itself (issue 13).
+
+    A pushed screen marks the whole terminal dirty twice (on resume and on its
+    first layout), and a dimmed background changes every cell: 30-46 KB for a
+    dialog. With ``LIGHT = True`` the background stays as it is (see-through,
+    the screen under it shows unchanged), and while the terminal has the size it
+    had when the dialog opened, a whole-screen repaint becomes a repaint of the
+    dialog's own widgets. A resize, or a second resume (a dialog over this one
+    closed), repaints everything as before.
+    """
+
+    LIGHT = False
+    """Off for now: Textual draws a screen with a see-through background over
+    black, not over the screen under it, on a full repaint (a resize) -- see
+    the report of issue 13; the partial repaint works (delete confirm 8.9 KB)."""
+
+    DEFAULT_CSS = """
+    LightModal.-light {
+        background: $background 1%;  /* not "transparent": a full repaint (a
+                                        resize) then still shows the screen under it */
+    }
+    """
+
+    _opened_size: Any = None
+    _resumes = 0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.LIGHT:
+            self.add_class("-light")
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        self._resumes += 1
+        if self._resumes == 1:
+            self._opened_size = self.app.size
+        super()._on_screen_resume(event)
+
+    def _compositor_refresh(self) -> None:
+        compositor = self._compositor
+        full = compositor.size.region
+        if (self.LIGHT and self._resumes == 1 and self.is_current
+                and compositor.size == self._opened_size
+                and full in compositor._dirty_regions):
+            compositor._dirty_regions.discard(full)
+            compositor._dirty_regions.update(
+                child.region for child in self.children if child.region)
+        super()._compositor_refresh()
+
+
+class FormScreen(LightModal[R], Generic[R]):
     """A modal form: ctrl+s saves, escape cancels, enter moves to the next field.
 
     Subclasses compose their fields and override:
@@ -503,6 +633,52 @@ class FormScreen(ModalScreen[R], Generic[R]):
     """
 
     saving: reactive[bool] = reactive(False)
+
+    DRAWN_FIELDS = False
+    """Fields draw their own label and error (issue 13: fewer widgets per field)."""
+
+    LIGHT = False
+    """See ``LightModal``; the forms that draw their fields set it too."""
+
+    ASK_BEFORE_DISCARD = False
+    """Escape asks before throwing away a changed form (issue 12 #10)."""
+
+    _initial: dict[str, Any] | None = None
+    _keys_ready: asyncio.Event | None = None
+
+    def on_mount(self) -> None:
+        if self.ASK_BEFORE_DISCARD:
+            self.call_after_refresh(self._remember_initial)
+        self.call_after_refresh(self._ready_event().set)
+
+    def _ready_event(self) -> asyncio.Event:
+        if self._keys_ready is None:
+            self._keys_ready = asyncio.Event()
+        return self._keys_ready
+
+    async def wait_ready(self) -> None:
+        """Until the form has drawn its first frame. A priority binding (ctrl+t)
+        runs in the app's queue, before the keys after it are routed; waiting
+        here keeps them in order while the form opens (issue 12 #1)."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._ready_event().wait(), 3)
+
+    def _remember_initial(self) -> None:
+        self._initial = copy.deepcopy(self.current_values())
+
+    def current_values(self) -> dict[str, Any]:
+        """The values as the form holds them now (no checks run)."""
+        values = {f.key: f.value for f in self.form_fields()}
+        extra = self.values_extra()
+        return {**values, **extra}
+
+    def values_extra(self) -> dict[str, Any]:
+        """Values not held by a field (a table of skills), for ``changed``."""
+        return {}
+
+    @property
+    def changed(self) -> bool:
+        return self._initial is not None and self.current_values() != self._initial
 
     def cross_errors(self, values: dict[str, Any]) -> dict[str, str]:
         return {}
@@ -587,6 +763,12 @@ class FormScreen(ModalScreen[R], Generic[R]):
             status.set_class(error, "-error")
 
     def action_cancel(self) -> None:
+        if self.ASK_BEFORE_DISCARD and self.changed and not self.saving:
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self.dismiss(None)
+            self.app.push_screen(DiscardScreen(), answered)
+            return
         self.dismiss(None)
 
     def action_save(self) -> None:
@@ -641,6 +823,38 @@ class FormScreen(ModalScreen[R], Generic[R]):
         self.dismiss(result)
 
 
+class DiscardScreen(LightModal[bool]):
+    """Escape on a changed form: ``y`` throws the changes away, ``n``/escape
+    goes back to the form (issue 12 #10). Small and over the form's box only."""
+
+    DEFAULT_CSS = """
+    DiscardScreen {
+        align: center middle;
+    }
+    DiscardScreen > Static {
+        width: 50;
+        height: auto;
+        border: round $warning;
+        background: $panel;
+        padding: 0 1;
+    }
+    """
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "Discard", id="discard.yes"),
+        Binding("n,escape", "answer(False)", "Keep editing", id="discard.no"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        box = Static("The form has changes. Throw them away?\n"
+                     "y discard   n/escape keep editing   (ctrl+s saves)", markup=False)
+        box.border_title = "Discard changes?"
+        yield box
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
 class TabbedFormScreen(FormScreen[R], Generic[R]):
     """A form over the panes of one ``TabbedContent``; ``TAB_ORDER`` lists
     their ids in the order ``action_next_tab`` (bound to ctrl+t by each form,
@@ -662,11 +876,28 @@ class TabbedFormScreen(FormScreen[R], Generic[R]):
     def focus_pane(self, pane: TabPane) -> None:
         """Focus the first focusable widget of ``pane`` (after ctrl+t)."""
         for widget in pane.query("*"):
-            if widget.can_focus and not isinstance(widget, ScrollableContainer):
-                widget.focus()
+            if widget.can_focus and (isinstance(widget, DataTable)
+                                     or not isinstance(widget, ScrollableContainer)):
+                self.set_focus(widget)  # now, not after the keys already queued
                 return
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Focus never stays in a hidden tab: keys typed quickly after opening
+        the form or switching tabs (issue 12 #1) go to the shown one.
+        (Textual runs ``FormScreen.on_descendant_focus`` too.)"""
+        tabs = self.query(TabbedContent)
+        if not tabs:
+            return
+        active = tabs.first().active
+        node: Any = event.widget
+        while node is not None and not isinstance(node, TabPane):
+            node = node.parent
+        if node is not None and node.id != active and active:
+            pane = tabs.first().query_one(f"#{active}", TabPane)
+            self.call_later(self.focus_pane, pane)
+
     async def action_next_tab(self) -> None:
+        await self.wait_ready()  # a priority binding: may come before the form shows
         tabs = self.query_one(TabbedContent)
         order = list(self.TAB_ORDER)
         following = order[(order.index(tabs.active) + 1) % len(order)]

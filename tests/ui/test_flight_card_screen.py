@@ -5,6 +5,7 @@ library's copy into the campaign, and profile export / import files."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,11 @@ from textual.widgets import Input
 from ka_tui.app import KaApp
 from ka_tui.rules.air.profiles import LANCASTER, METEOR, SPITFIRE, TEMPEST
 from ka_tui.screens.aircraft.card_screen import FlightCardScreen
-from ka_tui.screens.aircraft.library import ProfileFileDialog, ProfileLibraryScreen
+from ka_tui.screens.aircraft.library import (
+    CopyNameDialog,
+    ProfileFileDialog,
+    ProfileLibraryScreen,
+)
 from ka_tui.store import roster
 from ka_tui.store.db import open_campaign
 from ka_tui.store.profiles_io import read_profiles
@@ -35,7 +40,13 @@ def campaign(db_path: Path) -> tuple[Path, int, int]:
         bob = roster.add_character(db, name="Bob Hale", role="crew", wounds=4,
                                    conscious=False)
         roster.assign_pilot(db, tempest.id, ann.id)
-        roster.set_crew(db, tempest.id, [bob.id])
+    # A campaign from before seats came from the profile (issue 12 #6): a crewman
+    # on a single-seat fighter, which the store now refuses; the card still shows him.
+    con = sqlite3.connect(db_path)
+    with con:
+        con.execute("INSERT INTO aircraft_crew (aircraft_id, character_id) VALUES (?, ?)",
+                    (tempest.id, bob.id))
+    con.close()
     return db_path, tempest.id, lanc.id
 
 
@@ -116,6 +127,8 @@ async def test_library_copies_a_profile_into_the_campaign(campaign):
         await pilot.press("down")  # Spitfire
         await until(pilot, lambda: _card(app).profile == SPITFIRE)  # the preview follows
         await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, CopyNameDialog))
+        await pilot.press("enter")  # the name offered (issue 12 #23)
         await until(pilot, lambda: isinstance(app.screen, FlightCardScreen)
                     and _card(app).profile == SPITFIRE)
         new_id = app.screen.aircraft_id

@@ -365,5 +365,7 @@ async def test_seat_pilot_and_crew_moves_them_from_other_aircraft(demo_db: Path)
         await roster(pilot)
     assert rows(demo_db, "SELECT pilot_id FROM aircraft WHERE id = ?", aircraft_id) == [(pilot_id,)]
     assert rows(demo_db, "SELECT pilot_id FROM aircraft WHERE id = ?", old_plane) == [(None,)]
+    # The unpiloted demo aircraft is a single-seat fighter: the crewman is refused
+    # (seats from the profile, issue 12 #6); the pilot's move is saved.
     assert rows(demo_db, "SELECT character_id FROM aircraft_crew WHERE aircraft_id = ?",
-                aircraft_id) == [(crew_id,)]
+                aircraft_id) == []

@@ -46,3 +46,17 @@ def test_snapshot_delete_confirmation(snap_compare: Any, demo_db: Path) -> None:
 
 def test_snapshot_help(snap_compare: Any, demo_db: Path) -> None:
     assert snap_compare(KaApp(demo_db), terminal_size=SIZE, run_before=prepared("question_mark"))
+
+
+# Issue 12, item 19: the layout where the window size is the point.
+
+def test_snapshot_roster_60x20_detail_under_the_table(snap_compare: Any, demo_db: Path) -> None:
+    assert snap_compare(KaApp(demo_db), terminal_size=(60, 20), run_before=prepared())
+
+
+def test_snapshot_roster_160x50_wide_table_and_detail(snap_compare: Any, demo_db: Path) -> None:
+    assert snap_compare(KaApp(demo_db), terminal_size=(160, 50), run_before=prepared())
+
+
+def test_snapshot_roster_aircraft_160x50(snap_compare: Any, demo_db: Path) -> None:
+    assert snap_compare(KaApp(demo_db), terminal_size=(160, 50), run_before=prepared("t"))

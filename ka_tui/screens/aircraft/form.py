@@ -28,7 +28,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
@@ -136,10 +136,8 @@ class _ListField(FormField, Generic[V]):
     cursor = 0
     items: Sequence[Any] = ()
 
-    def compose(self) -> ComposeResult:
-        yield self.compose_label()
+    def compose_control(self) -> ComposeResult:
         yield _ListControl(self, id=f"list-{self.key}")
-        yield self.compose_error()
 
     def render_items(self, focused: bool) -> Text:
         raise NotImplementedError
@@ -280,6 +278,14 @@ def _turn_mode_check(text: Any) -> str | None:
     return errors[0].message if errors else None
 
 
+def _columns(fields: Sequence[FormField]) -> Horizontal:
+    """Two columns; tab goes down the first, then the second (issue 12 #20)."""
+    half = (len(fields) + 1) // 2
+    return Horizontal(Vertical(*fields[:half], classes="form-column"),
+                      Vertical(*fields[half:], classes="form-column"),
+                      classes="form-columns")
+
+
 def profile_from_values(values: Values, base: AircraftProfile = BLANK) -> AircraftProfile:
     """The profile the form's values describe; fields still invalid keep ``base``'s."""
     changes: dict[str, Any] = {}
@@ -316,10 +322,14 @@ class AircraftForm(TabbedFormScreen[Any]):
     """The aircraft add/edit modal; ``write(values)`` stores it and returns the id."""
 
     HELP_TITLE = "Aircraft form"
+    AUTO_FOCUS = "#input-name"
+    DRAWN_FIELDS = True
+    ASK_BEFORE_DISCARD = True
     TAB_ORDER = tuple(TAB_TITLES)
 
     BINDINGS = [
-        Binding("ctrl+t", "next_tab", "Next tab", id="aircraft_form.next_tab"),
+        Binding("ctrl+t", "next_tab", "Next tab", id="aircraft_form.next_tab",
+                priority=True),
     ]
 
     DEFAULT_CSS = """
@@ -332,14 +342,12 @@ class AircraftForm(TabbedFormScreen[Any]):
     AircraftForm TabPane {
         padding: 0;
     }
-    AircraftForm Grid {
-        grid-size: 2;
-        grid-columns: 1fr 1fr;
-        grid-rows: auto;
+    AircraftForm .form-columns {
         height: auto;
     }
-    AircraftForm Grid FormField > .ff-label {
-        width: 13;
+    AircraftForm .form-column {
+        width: 1fr;
+        height: auto;
     }
     AircraftForm .form-hint {
         height: auto;
@@ -347,9 +355,6 @@ class AircraftForm(TabbedFormScreen[Any]):
     }
     AircraftForm #field-test_echelons > _ListControl {
         width: 36;
-    }
-    AircraftForm #field-traits > .ff-label {
-        width: 7;
     }
     AircraftForm #field-traits > _ListControl {
         width: 52;
@@ -421,7 +426,7 @@ class AircraftForm(TabbedFormScreen[Any]):
         hex_grid = [self._int(key, getattr(p, key)) for key in _HEX_INTS]
         turn_mode = TextField("Turn mode", format_turn_mode(p.turn_mode),
                               key="turn_mode", check=_turn_mode_check)
-        traits = TraitsField("Traits", p.traits, key="traits")
+        traits = TraitsField("Traits", p.traits, key="traits", label_width=7)
         status_grid = [self._int("hull_hits", s.damage.hull_hits),
                        self._int("fuel_left", s.fuel(p)),
                        self._int("ammo_left", s.ammo(p)),
@@ -435,18 +440,18 @@ class AircraftForm(TabbedFormScreen[Any]):
         }
         self._pending = {
             "tab-card": VerticalScroll(
-                *card, Grid(*card_grid), *card_tail,
+                *card, _columns(card_grid), *card_tail,
                 Static("Dial: A ahead, T turn, H hard turn + speed; ! = Stressful "
                        "(e.g. A1 A2 T2 !H1). Test boxes: ←/→, space.", classes="form-hint")),
             "tab-hex": VerticalScroll(
-                Grid(*hex_grid), turn_mode,
+                _columns(hex_grid), turn_mode,
                 Static("Turn mode: speed:hexes from that speed up, e.g. 1:1 4:2 "
                        "7:3. Afterburner is total thrust (n); empty = none.",
                        classes="form-hint")),
             "tab-traits": VerticalScroll(
                 traits, Static("↑/↓ move, space on/off, 1–6 dice, 0 no number "
                                "(S0 §Traits).", classes="form-hint")),
-            "tab-status": VerticalScroll(Grid(*status_grid), notes),
+            "tab-status": VerticalScroll(_columns(status_grid), notes),
         }
 
     def form_fields(self) -> list[FormField]:
@@ -475,9 +480,6 @@ class AircraftForm(TabbedFormScreen[Any]):
         if name in self.taken_names and name != own:
             return "another aircraft has this name"
         return None
-
-    def on_mount(self) -> None:
-        self.query_one("#input-name", Input).focus()
 
     # -- checks ----------------------------------------------------------
 
@@ -559,20 +561,6 @@ def aircraft_columns(values: Values) -> Values:
     return cols
 
 
-def save_aircraft(db: Any, values: Values) -> int:
-    """One transaction: add (no ``id``) or update the aircraft; returns its id.
-    Raises the store's ``ValidationError`` naming the field."""
-    from ka_tui.store import roster  # the write half (SQLModel): loaded on use only
-
-    cols = aircraft_columns(values)
-    if values.get("id") is None:
-        row = roster.add_aircraft(db, **cols)
-    else:
-        row = roster.update_aircraft(db, values["id"], **cols)
-    assert row.id is not None
-    return row.id
-
-
 def open_aircraft_form(screen: Screen[Any], aircraft: Values | None,
                        on_saved: Callable[[int | None], None]) -> None:
     """Load what the form needs off the UI thread, then show it over ``screen``.
@@ -597,7 +585,8 @@ def _load_and_open(screen: Screen[Any], aircraft_id: int | None,
 
     def write(values: Values) -> int:
         try:
-            return save_aircraft(db, values)
+            return roster.save_aircraft(db, {**aircraft_columns(values),
+                                             "id": values.get("id")})
         except StoreError:
             raise
         except Exception as error:  # noqa: BLE001 - the form must never hang on "Saving…"

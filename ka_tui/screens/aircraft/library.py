@@ -1,8 +1,9 @@
 """The library of ready aircraft profiles and the profile file dialogs (issue 4).
 
 ``ProfileLibraryScreen``: the ready profiles (``rules/air/profiles.py``) with the
-highlighted one's flight card; ``c``/enter copies it into the campaign as a new
-aircraft (fuel and ammunition full, a free name), ``x`` exports it, ``X`` the
+highlighted one's flight card; ``c``/enter asks for the new aircraft's name (a
+free one offered, issue 12 #23) and copies the profile into the campaign (fuel
+and ammunition full), ``x`` exports it, ``X`` the
 whole library, ``i`` imports a profile file. Every action is also in the
 command palette. Dismisses with the id of the aircraft copied (or None).
 
@@ -28,8 +29,9 @@ from ka_tui.rules.air.aircraft import AircraftProfile
 from ka_tui.rules.air.profiles import LIBRARY
 from ka_tui.screens.door import door
 from ka_tui.store.errors import StoreError, ValidationError
+from ka_tui.store.limits import NAME_MAX
 from ka_tui.store.profiles_io import (
-    add_profiles, default_export_path, export_profiles, import_profiles,
+    default_export_path, export_profiles, free_name, import_profiles,
 )
 from ka_tui.widgets.flight_card import FlightCard
 from ka_tui.widgets.form_fields import CheckField, FormScreen, TextField
@@ -110,19 +112,31 @@ class ProfileLibraryScreen(ModalScreen[int | None]):
         self.dismiss(None)
 
     def action_copy(self) -> None:
-        self._copy(self.current)
+        self._ask_name(self.current)
 
     @work(thread=True, exclusive=True, group="library-copy", exit_on_error=False)
-    def _copy(self, profile: AircraftProfile) -> None:
+    def _ask_name(self, profile: AircraftProfile) -> None:
+        """Read the names in use (off the UI thread), then ask for the name."""
+        from ka_tui.store import roster  # the write half (SQLModel): loaded on use only
+
+        db = door(self).campaign_db()
         try:
-            [new_id] = add_profiles(door(self).campaign_db(), [profile])
+            taken = roster.taken_aircraft_names(db)
         except StoreError as error:
             self.app.call_from_thread(self.notify, str(error), title="Not copied",
                                       severity="error")
             return
-        self.app.call_from_thread(self.notify, f"{profile.name} copied into the campaign.",
-                                  timeout=3)
-        self.app.call_from_thread(self.dismiss, new_id)
+
+        def write(values: Values) -> int:
+            return int(roster.copy_profile(db, profile, values["name"]))
+
+        def done(new_id: int | None) -> None:
+            if new_id is not None:
+                self.notify(f"{profile.name} copied into the campaign.", timeout=3)
+                self.dismiss(new_id)
+
+        dialog = CopyNameDialog(profile.name, taken, write=write)
+        self.app.call_from_thread(self.app.push_screen, dialog, done)
 
     def action_export_one(self) -> None:
         export_dialog(self, (self.current,))
@@ -136,6 +150,44 @@ class ProfileLibraryScreen(ModalScreen[int | None]):
                 self.dismiss(new_id)
 
         import_dialog(self, imported)
+
+
+class CopyNameDialog(FormScreen[Any]):
+    """The name of the aircraft a library profile becomes (issue 12 #23)."""
+
+    HELP_TITLE = "Copy into campaign"
+    DRAWN_FIELDS = True
+
+    DEFAULT_CSS = """
+    CopyNameDialog > .form-box {
+        width: 70;
+    }
+    """
+
+    def __init__(self, profile_name: str, taken: Sequence[str], *,
+                 write: Callable[[Values], Any]) -> None:
+        super().__init__()
+        self.profile_name = profile_name
+        self.taken = {t.casefold() for t in taken}
+        self.suggested = free_name(profile_name, set(taken))
+        self.write = write
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="form-box") as box:
+            box.border_title = f"Copy {self.profile_name} into the campaign"
+            yield TextField("Name", self.suggested, key="name", required=True,
+                            max_length=NAME_MAX, check=self._free)
+            yield Static("enter/ctrl+s copy, escape cancel.", classes="form-status")
+        yield Footer()
+
+    def _free(self, value: Any) -> str | None:
+        if str(value).strip().casefold() in self.taken:
+            return "another aircraft has this name"
+        return None
+
+    def on_input_submitted(self, event: Any) -> None:
+        event.stop()
+        self.action_save()
 
 
 class ProfileFileDialog(FormScreen[Any]):

@@ -19,7 +19,7 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Vertical
+from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
 from ka_tui.screens.roster.view import pool_text
@@ -80,6 +80,14 @@ class SkillForm(FormScreen[Values]):
     """Sub-form for one skill (S0 §Skills); returns its values, writes nothing."""
 
     HELP_TITLE = "Skill form"
+    DRAWN_FIELDS = True
+    ASK_BEFORE_DISCARD = True
+
+    DEFAULT_CSS = """
+    SkillForm .-passive-hidden {
+        display: none;
+    }
+    """
 
     def __init__(self, skill: Values | None, taken: Collection[str]) -> None:
         super().__init__()
@@ -104,10 +112,34 @@ class SkillForm(FormScreen[Values]):
             yield Static("", classes="form-status")
         yield Footer()
 
+    def on_mount(self) -> None:
+        self._show_kind(self.query_one("#field-kind", ChoiceField).value)
+
+    _PASSIVE_HIDDEN = ("#field-level", "#field-upgrades", "#field-legendary")
+
+    def _show_kind(self, kind: str) -> None:
+        """S0 §Skills: a Passive skill adds its number to a d12 Base or
+        characteristic roll; it has no level, no upgrades (issue 12 #7)."""
+        passive = kind == "passive"
+        for selector in self._PASSIVE_HIDDEN:
+            self.query_one(selector).set_class(passive, "-passive-hidden")
+        number = self.query_one("#field-number", IntField)
+        number.label = "Bonus (+d12)" if passive else "Number"
+        number.refresh()
+        if passive:
+            level = self.query_one("#field-level", ChoiceField)
+            if level.value != "B":
+                level.value = "B"
+            upgrades = self.query_one("#field-upgrades", IntField)
+            if upgrades.value != 0:
+                upgrades.set_text("0")
+
     def cross_errors(self, values: Values) -> dict[str, str]:
         return skill_cross_errors(values)
 
     def on_form_field_changed(self, event: FormField.Changed) -> None:
+        if event.key == "kind":
+            self._show_kind(event.field.value)
         if event.key == "level":
             legendary = self.query_one("#field-legendary", CheckField)
             if legendary.value != (event.field.value == "L"):
@@ -124,6 +156,8 @@ class WeaponForm(FormScreen[Values]):
     """Sub-form for one weapon (S0 §Close combat: quick slots, damage, firearm)."""
 
     HELP_TITLE = "Weapon form"
+    DRAWN_FIELDS = True
+    ASK_BEFORE_DISCARD = True
 
     def __init__(self, weapon: Values | None, taken_slots: Collection[int]) -> None:
         super().__init__()
@@ -179,11 +213,18 @@ class CharacterForm(TabbedFormScreen[Any]):
     """The character add/edit modal. ``write(values)`` stores it (see module doc)."""
 
     HELP_TITLE = "Character form"
+    DRAWN_FIELDS = True
+    ASK_BEFORE_DISCARD = True
 
     TAB_ORDER = ("tab-main", "tab-skills", "tab-weapons")  # ctrl+t cycles them
+    # Focus the first field as the form composes, not later: keys typed before the
+    # form finished opening then go to it in order (issue 12 #1).
+    AUTO_FOCUS = "#input-name"
 
     BINDINGS = [
-        Binding("ctrl+t", "next_tab", "Next tab", id="character_form.next_tab"),
+        # priority: run by the app before the next key is routed (issue 12 #1)
+        Binding("ctrl+t", "next_tab", "Next tab", id="character_form.next_tab",
+                priority=True),
         Binding("a", "add_row", "Add", id="character_form.add"),
         Binding("e", "edit_row", "Edit", id="character_form.edit"),
         Binding("d,delete", "delete_row", "Delete", id="character_form.delete"),
@@ -199,14 +240,12 @@ class CharacterForm(TabbedFormScreen[Any]):
     CharacterForm TabPane {
         padding: 0;
     }
-    CharacterForm Grid {
-        grid-size: 2;
-        grid-columns: 1fr 1fr;
-        grid-rows: auto;
+    CharacterForm .form-columns {
         height: auto;
     }
-    CharacterForm Grid FormField > .ff-label {
-        width: 14;
+    CharacterForm .form-column {
+        width: 1fr;
+        height: auto;
     }
     CharacterForm DataTable {
         height: 1fr;
@@ -238,24 +277,22 @@ class CharacterForm(TabbedFormScreen[Any]):
                                     check=unique_name_check(self.taken_names))
                     yield ChoiceField("Role", [(r.capitalize(), r) for r in ROLES],
                                       c.get("role", "ground"), key="role")
-                    with Grid():
-                        for left, right in zip(_LEFT, (*_RIGHT, "conscious", None)):
-                            yield self._int_field(left)
-                            if right == "conscious":
-                                yield CheckField("Conscious", bool(c.get("conscious", True)),
-                                                 key="conscious")
-                            elif right is not None:
-                                yield self._int_field(right)
+                    # Two columns, tab goes DOWN each one (issue 12 #20).
+                    with Horizontal(classes="form-columns"):
+                        with Vertical(classes="form-column"):
+                            for key in _LEFT:
+                                yield self._int_field(key)
+                        with Vertical(classes="form-column"):
+                            for key in _RIGHT:
+                                yield self._int_field(key)
+                            yield CheckField("Conscious", bool(c.get("conscious", True)),
+                                             key="conscious")
                     yield TextField("Notes", c.get("notes", ""), key="notes",
                                     max_length=TEXT_MAX)
-                with TabPane("Skills", id="tab-skills"):
-                    yield DataTable(id="skills-table", cursor_type="row", zebra_stripes=True)
-                    yield Static("a add  e/enter edit  d delete  (kept when you save)",
-                                 classes="form-hint")
-                with TabPane("Weapons", id="tab-weapons"):
-                    yield DataTable(id="weapons-table", cursor_type="row", zebra_stripes=True)
-                    yield Static("a add  e/enter edit  d delete  (kept when you save)",
-                                 classes="form-hint")
+                # Built when first shown (ensure_pane): the first view is the
+                # Character tab, and a form opens faster without them (issue 13).
+                yield TabPane("Skills", id="tab-skills")
+                yield TabPane("Weapons", id="tab-weapons")
             yield Static("", classes="form-status")
         yield Footer()
 
@@ -266,19 +303,37 @@ class CharacterForm(TabbedFormScreen[Any]):
         value = self.character.get(key, defaults.get(key, 3))
         return IntField(_LABELS[key], value, key=key, lo=lo, hi=hi)
 
-    def on_mount(self) -> None:
-        skills = self.query_one("#skills-table", DataTable)
-        skills.add_columns("Skill", "Kind", "No", "Level", "Upg", "Pool")
-        weapons = self.query_one("#weapons-table", DataTable)
-        weapons.add_columns("Weapon", "Damage", "Firearm", "Slot", "Notes")
+    _TABLES = {"tab-skills": ("skills-table", ("Skill", "Kind", "No", "Level", "Upg", "Pool")),
+               "tab-weapons": ("weapons-table",
+                               ("Weapon", "Damage", "Firearm", "Slot", "Notes"))}
+
+    async def ensure_pane(self, pane_id: str) -> None:
+        """Mount the Skills or Weapons table the first time its tab is shown."""
+        if pane_id not in self._TABLES or self.query(f"#{self._TABLES[pane_id][0]}"):
+            return
+        table_id, columns = self._TABLES[pane_id]
+        table: DataTable[str] = DataTable(id=table_id, cursor_type="row", zebra_stripes=True)
+        await self.query_one(f"#{pane_id}", TabPane).mount(
+            table, Static("a add  e/enter edit  d delete  (kept when you save)",
+                          classes="form-hint"))
+        table.add_columns(*columns)
         self._fill_tables()
-        self.query_one("#input-name").focus()
 
     def _fill_tables(self) -> None:
+        if self.query("#skills-table"):
+            self._fill_skills()
+        if self.query("#weapons-table"):
+            self._fill_weapons()
+
+    def _fill_skills(self) -> None:
         skills = self.query_one("#skills-table", DataTable)
         row = skills.cursor_row
         skills.clear()
         for s in sorted(self.skills, key=lambda s: s["name"].casefold()):
+            if s["kind"] == "passive":  # S0 §Skills: a bonus on a d12 roll, no level
+                skills.add_row(s["name"], s["kind"], str(s["number"]), "-", "-",
+                               f"+{s['number']} to d12", key=s["name"])
+                continue
             level = s["level"] + (" Leg" if s.get("legendary") else "")
             skills.add_row(s["name"], s["kind"], str(s["number"]), level,
                            str(s["upgrades"]),
@@ -286,6 +341,8 @@ class CharacterForm(TabbedFormScreen[Any]):
                            key=s["name"])
         if self.skills:
             skills.move_cursor(row=min(row, len(self.skills) - 1))
+
+    def _fill_weapons(self) -> None:
         weapons = self.query_one("#weapons-table", DataTable)
         row = weapons.cursor_row
         weapons.clear()
@@ -299,6 +356,9 @@ class CharacterForm(TabbedFormScreen[Any]):
     def cross_errors(self, values: Values) -> dict[str, str]:
         """K-points within the maximum, six wounds is death (R-5): the store's checks."""
         return store_errors(character_errors(values))
+
+    def values_extra(self) -> Values:
+        return {"skills": self.skills, "weapons": self.weapons}
 
     def values(self) -> tuple[Values, dict[str, str]]:
         values, errors = super().values()
@@ -322,10 +382,12 @@ class CharacterForm(TabbedFormScreen[Any]):
         event.stop()
         self.action_edit_row()
 
-    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+    async def on_tabbed_content_tab_activated(self,
+                                              event: TabbedContent.TabActivated) -> None:
         self.refresh_bindings()
         if event.pane.id in ("tab-skills", "tab-weapons"):
-            event.pane.query_one(DataTable).focus()
+            await self.ensure_pane(event.pane.id)
+            self.set_focus(event.pane.query_one(DataTable))
 
     def _selected(self, table_id: str) -> int | None:
         table = self.query_one(table_id, DataTable)

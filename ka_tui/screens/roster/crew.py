@@ -3,7 +3,10 @@
 Lists every character with where he sits now; ``p`` makes the highlighted one
 the pilot (again: no pilot), ``space``/``c`` toggles him as crew, ctrl+s saves
 both in one transaction (a character seated elsewhere moves here; the list
-shows where he was). Pilots are listed first.
+shows where he was). Pilots are listed first. The seats come from the profile's
+class (``store.field_checks.CREW_SEATS``): a single-seat fighter refuses crew and
+a full aircraft another one, with the reason (issue 12 #6); the store checks the
+same on save.
 """
 
 from __future__ import annotations
@@ -15,16 +18,17 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from ka_tui.store.errors import StoreError
+from ka_tui.store.field_checks import crew_error, seats_text
 from ka_tui.widgets.fast_table import FastTable
+from ka_tui.widgets.form_fields import LightModal
 
 Row = Mapping[str, Any]
 
 
-class CrewScreen(ModalScreen[bool]):
+class CrewScreen(LightModal[bool]):
     HELP_TITLE = "Pilot and crew"
 
     BINDINGS = [
@@ -71,6 +75,7 @@ class CrewScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical() as box:
             box.border_title = f"Pilot and crew of {self.aircraft['name']}"
+            box.border_subtitle = f"Seats: {self._seats_text()}"
             yield FastTable(id="crew-table")
             yield Static("p pilot  space crew  ctrl+s save", classes="form-status")
         yield Footer()
@@ -106,6 +111,14 @@ class CrewScreen(ModalScreen[bool]):
             self.crew.remove(who)
         self._fill()
 
+    def _seats_text(self) -> str:
+        return seats_text(str(self.aircraft.get("aircraft_class") or "fighter"))
+
+    def _status(self, message: str, *, error: bool = False) -> None:
+        status = self.query_one(".form-status", Static)
+        status.update(message)
+        status.set_class(error, "-error")
+
     def action_crew(self) -> None:
         who = self._current()
         if who is None:
@@ -113,6 +126,12 @@ class CrewScreen(ModalScreen[bool]):
         if who in self.crew:
             self.crew.remove(who)
         else:
+            refused = crew_error(str(self.aircraft["name"]),
+                                 str(self.aircraft.get("aircraft_class") or "fighter"),
+                                 len(self.crew) + 1)
+            if refused:
+                self._status(f"Not seated: {refused}.", error=True)
+                return
             self.crew.append(who)
             if self.pilot == who:
                 self.pilot = None
@@ -134,9 +153,7 @@ class CrewScreen(ModalScreen[bool]):
         self.app.call_from_thread(self.dismiss, True)
 
     def _failed(self, message: str) -> None:
-        status = self.query_one(".form-status", Static)
-        status.update(f"Not saved: {message}")
-        status.add_class("-error")
+        self._status(f"Not saved: {message}", error=True)
 
 
 def _seats(aircraft: Sequence[Row], *, exclude: int) -> dict[int, str]:

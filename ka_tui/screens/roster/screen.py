@@ -17,15 +17,15 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import Screen
 from textual.reactive import reactive
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Static
 
 from ka_tui.screens.door import CampaignChanged, Change, door
@@ -47,10 +47,14 @@ class TableState:
     filter: str = ""
     sort: int = 0
     reverse: bool = False
+    search: dict[int, str] = field(default_factory=dict)  # row id -> what the filter reads
 
     def visible(self) -> list[Row]:
-        needle = self.filter.casefold().strip()
-        rows = [r for r in self.rows if needle in str(r["name"]).casefold()]
+        """The rows the filter lets through (name, role, status, seat, aircraft
+        type: ``view.matches``), sorted."""
+        needle = self.filter.strip()
+        rows = [r for r in self.rows
+                if not needle or view.matches(r, self.search.get(r["id"], ""), needle)]
         column = self.columns[self.sort]
         return sorted(rows, key=column.sort_key, reverse=self.reverse)
 
@@ -82,7 +86,7 @@ class RosterScreen(Screen[None]):
         "roster.edit": "Edit the selected row in a form",
         "roster.duplicate": "Copy the selected row under a new name",
         "roster.delete": "Delete the selected row (asks first)",
-        "roster.filter": "Filter the table by name",
+        "roster.filter": "Filter by name, role, status, seat or aircraft",
         "roster.sort": "Sort the table by the next column",
         "roster.reverse_sort": "Reverse the sort order",
         "roster.switch_tab": "Switch between Characters and Aircraft",
@@ -104,6 +108,11 @@ class RosterScreen(Screen[None]):
         self._select_after_load: tuple[str, int] | None = None
         self._detail_cache: dict[int, Row] = {}
         self._footer_added = False
+        self.in_progress: list[roster_reads.InProgress] = []
+        self._filter_opening = False
+        self._detail_pending: int | None = None
+        self._left = False  # the roster was left for another mode or a dialog
+        self._warming = False  # the write half is imported once (later loads skip it)
 
     # -- layout -------------------------------------------------------------
 
@@ -111,6 +120,7 @@ class RosterScreen(Screen[None]):
         # One line for title and tabs (no Header/TabbedContent: fewer widgets,
         # a faster first frame, two more rows for the table at 80x24).
         yield Static("", id="title-bar")
+        yield Static("", id="in-progress", markup=True)
         with Horizontal(id="roster-body"):
             with Vertical(id="roster-tables"):
                 yield FastTable(id="characters-table")
@@ -122,8 +132,11 @@ class RosterScreen(Screen[None]):
         for name, state in self.tables.items():
             table = self.query_one(f"#{name}-table", FastTable)
             for column in state.columns:
-                table.add_column(column.title, column.width or 8)
+                table.add_column(column.title, column.width or 8,
+                                 min_width=column.min_width, max_width=column.max_width,
+                                 optional=column.optional, cut=column.cut)
         self.query_one("#aircraft-table").display = False
+        self.query_one("#in-progress").display = False
         self.query_one("#characters-table").focus()
         self._update_titles()
         door(self).on_campaign_changed(self, self._campaign_changed)
@@ -142,10 +155,12 @@ class RosterScreen(Screen[None]):
 
     def _preloaded(self, data: view.RosterData) -> None:
         self._loaded(data)
+        if data.in_progress and not data.live:
+            self.load()  # the live state of the open fights and battles follows
 
     def _preloaded_later(self, future: Future[Any]) -> None:
         try:
-            self._loaded(future.result())
+            self._preloaded(future.result())
         except Exception as error:  # noqa: BLE001
             self._preload_failed(error)
 
@@ -161,7 +176,7 @@ class RosterScreen(Screen[None]):
     def load(self) -> None:
         try:
             db = door(self).campaign_db()
-            data = roster_reads.load_roster(db)
+            data = roster_reads.load_roster(db, live=True)
         except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
             self.app.call_from_thread(self._load_failed, load_failure("the roster", error,
                                                                       door(self)))
@@ -178,7 +193,14 @@ class RosterScreen(Screen[None]):
         self.sub_title = data.campaign_name
         self.tables["characters"].rows = data.characters
         self.tables["aircraft"].rows = data.aircraft
+        self.tables["characters"].search = {
+            r["id"]: view.search_text(r, "characters", data.aircraft) for r in data.characters}
+        self.tables["aircraft"].search = {
+            r["id"]: view.search_text(r, "aircraft") for r in data.aircraft}
+        self.in_progress = data.in_progress
+        self._show_in_progress()
         self._detail_cache.clear()
+        self._detail_pending = None
         self.refill("characters")
         self.refill("aircraft")
         self._update_titles()
@@ -197,10 +219,16 @@ class RosterScreen(Screen[None]):
             self._footer_added = True
             self.call_after_refresh(self._add_footer)
         # After the first frames: importing SQLModel holds the GIL for a while.
-        self.set_timer(1.0, self._warm_up)
+        if not self._warming:
+            self._warming = True
+            self.set_timer(1.0, self._warm_up)
 
     async def _add_footer(self) -> None:
         await self.mount(Footer(compact=True))
+        if self._filter_box() is None:  # ready (hidden) before "/" is pressed
+            box = self._new_filter_box()
+            box.display = False
+            await self.mount(box, before="#roster-body")
         self.refresh_bindings()
 
     @work(thread=True, exclusive=True, group="roster-warm", exit_on_error=False)
@@ -211,11 +239,41 @@ class RosterScreen(Screen[None]):
     def refill(self, tab: str) -> None:
         state = self.tables[tab]
         table = self.query_one(f"#{tab}-table", FastTable)
-        table.set_labels([
-            column.title + ((" v" if state.reverse else " ^") if i == state.sort else "")
-            for i, column in enumerate(state.columns)])
+        table.set_sort(state.sort, state.reverse)
         table.set_rows([(str(row["id"]), [column.cell(row) for column in state.columns])
                         for row in state.visible()], keep_key=table.cursor_key)
+        if tab == self.active_tab:
+            self._fit_panes()
+
+    def _show_in_progress(self) -> None:
+        """Issue 12, item 22: the app opens on the roster; this line says which
+        fight or battle is still open and how to get back to it."""
+        line = self.query_one("#in-progress", Static)
+        text = view.in_progress_line(self.in_progress)
+        line.update(text)
+        line.display = bool(text)
+
+    # -- layout (issue 12, item 19) -------------------------------------------
+
+    NARROW = 72      # below this many columns the detail pane goes under the table
+    DETAIL_MIN: ClassVar[dict[str, int]] = {"characters": 36, "aircraft": 31}  # least width
+
+    def _fit_panes(self) -> None:
+        """Side by side, the table takes the width that shows its cells whole
+        (``FastTable.natural_width``; optional columns only where they fit) but
+        leaves the detail pane ``DETAIL_MIN``;
+        in a narrow window the detail pane goes under the table."""
+        width = self.size.width
+        if not width:
+            return
+        narrow = width < self.NARROW
+        self.set_class(narrow, "-narrow")
+        tables = self.query_one("#roster-tables")
+        if narrow:
+            tables.styles.width = "1fr"
+            return
+        room = width - self.DETAIL_MIN[self.active_tab] - 1
+        tables.styles.width = max(30, self.active_table().natural_width(within=room))
 
     def _update_titles(self) -> None:
         """``Campaign  [Characters (11)]  Aircraft (6)``; the active tab in reverse."""
@@ -246,8 +304,9 @@ class RosterScreen(Screen[None]):
             filter_box.value = self.tables[tab].filter
             filter_box.display = bool(self.tables[tab].filter)
         self.query_one(f"#{tab}-table", FastTable).focus()
+        self._fit_panes()
         self._update_titles()
-        self.show_detail()
+        self.call_after_refresh(self.show_detail)
         self.refresh_bindings()
 
     def active_table(self) -> FastTable:
@@ -274,7 +333,8 @@ class RosterScreen(Screen[None]):
             table.focus()
 
     def on_resize(self) -> None:
-        self.show_detail()
+        self._fit_panes()
+        self.call_after_refresh(self.show_detail)
 
     def on_fast_table_highlighted(self, event: FastTable.Highlighted) -> None:
         if event.table.id == f"{self.active_tab}-table":
@@ -301,7 +361,9 @@ class RosterScreen(Screen[None]):
             text.update(view.character_detail(row, cached, width))
         else:
             text.update(view.character_detail(row, None, width))
-            self.load_detail(row["id"])
+            if self._detail_pending != row["id"]:  # one read per row, not one per repaint
+                self._detail_pending = row["id"]
+                self.load_detail(row["id"])
 
     def _empty_detail(self) -> Content:
         """What the detail pane says when no row is selected."""
@@ -317,10 +379,15 @@ class RosterScreen(Screen[None]):
         try:
             extra = roster_reads.load_character_extra(door(self).campaign_db(), character_id)
         except Exception:  # noqa: BLE001 — the row's own text stays (issue 11: no crash)
+            self.app.call_from_thread(self._detail_loaded, character_id, None)
             return
         self.app.call_from_thread(self._detail_loaded, character_id, extra)
 
-    def _detail_loaded(self, character_id: int, extra: Row) -> None:
+    def _detail_loaded(self, character_id: int, extra: Row | None) -> None:
+        if self._detail_pending == character_id:
+            self._detail_pending = None
+        if extra is None:
+            return
         self._detail_cache[character_id] = extra
         if self._current_id() == character_id and self.active_tab == "characters":
             self.show_detail()
@@ -348,14 +415,50 @@ class RosterScreen(Screen[None]):
         found = self.query("#filter")
         return found.first(Input) if found else None
 
+    def _new_filter_box(self) -> Input:
+        return Input(placeholder="filter: name, role, wounded, fight, unseated, "
+                                 "aircraft… (esc clears)", id="filter", compact=True)
+
     def action_filter(self) -> None:
         box = self._filter_box()
         if box is None:
-            box = Input(placeholder="filter by name (esc clears)", id="filter", compact=True)
+            box = self._new_filter_box()
             self.mount(box, before="#roster-body")
         box.display = True
         box.value = self.tables[self.active_tab].filter
         box.focus()
+        self._filter_opening = True  # until the box has the focus: see on_key
+
+    def on_key(self, event: events.Key) -> None:
+        """``/`` and the letters typed right after it, before the filter box
+        has the focus, go into the box (not to the roster's one-letter keys:
+        ``/unseated`` typed fast must not open the settings with its ``s``).
+        Keys reach this handler before the app's bindings run, so ``/`` is
+        taken here too."""
+        box = self._filter_box()
+        if event.key == "slash" and isinstance(self.focused, FastTable) and (
+                not self._filter_opening or box is None or not box.display):
+            event.stop()
+            event.prevent_default()
+            self.action_filter()
+            return
+        if not self._filter_opening or box is None or self.focused is box:
+            self._filter_opening = False
+            return
+        if event.is_printable and event.character:
+            event.stop()
+            event.prevent_default()
+            box.insert_text_at_cursor(event.character)
+        elif event.key == "enter":  # as if submitted: the filter stays, the table has the keys
+            event.stop()
+            event.prevent_default()
+            self._filter_opening = False
+            self.call_after_refresh(self.active_table().focus)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        if event.widget is not self.query_one("#characters-table") and \
+                event.widget is not self.query_one("#aircraft-table"):
+            self._filter_opening = False
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id != "filter":
@@ -383,8 +486,13 @@ class RosterScreen(Screen[None]):
         self.show_detail()
 
     def action_sort(self) -> None:
+        """The next column the table shows (a column left out for room is skipped)."""
         state = self.tables[self.active_tab]
-        state.sort = (state.sort + 1) % len(state.columns)
+        table = self.active_table()
+        for _ in state.columns:
+            state.sort = (state.sort + 1) % len(state.columns)
+            if table.column_shown(state.sort):
+                break
         state.reverse = False
         self.refill(self.active_tab)
         self.notify(f"Sorted by {state.columns[state.sort].title}", timeout=1.5)
@@ -404,10 +512,25 @@ class RosterScreen(Screen[None]):
         self.load()
         door(self).campaign_changed(CampaignChanged(Change.ROSTER, self))
 
+    def on_screen_suspend(self) -> None:
+        # another mode (not a dialog of the roster's own, which reloads after it)
+        self._left = not isinstance(self.app.screen, ModalScreen)
+
+    def on_screen_resume(self) -> None:
+        """Back on the roster from another mode: an open fight or battle may have
+        moved on without a roster change (issue 12, item 18): read it again."""
+        if self._left and self.loaded and self.in_progress:
+            self.load()
+        self._left = False
+
     def _campaign_changed(self, changed: CampaignChanged) -> None:
         """Another mode changed the roster (a fight's end writes K-points and
-        taken weapons back): show it."""
-        if changed.source is not self and changed.change is Change.ROSTER:
+        taken weapons back) or a fight or battle moved on (issue 12, item 18:
+        the live K-points, wounds, conscious): show it."""
+        if changed.source is self:
+            return
+        if changed.change in (Change.ROSTER, Change.FIGHT) or "battle" in str(
+                changed.change.value):
             self.load()
 
     def _names(self, tab: str, except_id: int | None = None) -> list[str]:
@@ -529,13 +652,20 @@ class RosterScreen(Screen[None]):
         tab = self.active_tab
         what = "character" if tab == "characters" else "aircraft"
         extra = (" with its skills and weapons" if tab == "characters" else "")
+        notes = ""
+        if tab == "characters":  # his seat and open fights (issue 12 #5)
+            from ka_tui.store import roster
+
+            warnings = roster.delete_warnings(door(self).campaign_db(), row["id"])
+            notes = "".join(f"\n- {w}" for w in warnings)
 
         def answered(yes: bool | None) -> None:
             if yes:
                 self._delete(tab, row["id"], row["name"])
 
         self.app.push_screen(
-            ConfirmScreen(f"Delete the {what} {row['name']}{extra}? This cannot be undone.",
+            ConfirmScreen(f"Delete the {what} {row['name']}{extra}? This cannot be undone."
+                          f"{notes}",
                           yes="Delete", title=f"Delete {what}"),
             answered)
 
