@@ -11,6 +11,7 @@ binding with an id, and a command-palette entry.
 
 from __future__ import annotations
 
+import os
 import threading
 from concurrent.futures import Future
 from collections.abc import Callable, Iterable
@@ -20,6 +21,8 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.console import Console, ConsoleOptions, RenderResult
+from textual._compositor import CompositorUpdate
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.dom import DOMNode
@@ -28,6 +31,7 @@ from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 
 from ka_tui.screens.door import ELSEWHERE, CampaignChanged, Change, ChangeCallback, DiceMode
+from ka_tui.widgets.screen_diff import ScreenShadow
 
 if TYPE_CHECKING:
     from ka_tui.rules.core.dice import Dice
@@ -79,6 +83,11 @@ class WatchesCampaign:
             except ValueError:  # an area no view subscribes to yet
                 continue
             app.campaign_signal.publish(CampaignChanged(kind, ELSEWHERE))
+
+
+# KA_TUI_FULL_REPAINT=1: write every update whole, as Textual does (to tell a
+# drawing fault of the screen shadow from one of a widget).
+_FULL_REPAINT = os.environ.get("KA_TUI_FULL_REPAINT", "") not in ("", "0")
 
 
 @dataclass(frozen=True)
@@ -175,11 +184,12 @@ class KaApp(WatchesCampaign, App[None]):
         self._campaigns = None if campaigns is None else list(campaigns)
         self._db: CampaignDB | None = None
         self._db_lock = threading.Lock()
-        # Called once the roster shows its data (benchmarks/startup.py).
+        # Called once the roster shows its data (tests/test_startup_imports.py).
         self.on_roster_ready: Callable[[], None] | None = None
         self._preload: Future[Any] | None = None
         self._random_dice: dict[str, Dice] = {}
         self.campaign_signal: Signal[CampaignChanged] = Signal(self, "campaign-changed")
+        self._screen_shadow = ScreenShadow()
         if db_path is not None:
             self._preload = self._start_preload()
 
@@ -307,6 +317,28 @@ class KaApp(WatchesCampaign, App[None]):
         self.close_campaign()
 
     # -- actions ----------------------------------------------------------
+
+    # -- what reaches the terminal (issue 13) --------------------------------
+
+    def _display(self, screen: Screen[Any], renderable: Any) -> None:
+        """Partial updates go through the screen shadow: only changed cells are
+        written (widgets/screen_diff.py). Headless runs write nothing anyway."""
+        driver = self._driver
+        if (driver is not None and not driver.is_inline and not self.is_headless
+                and isinstance(renderable, CompositorUpdate) and not _FULL_REPAINT):
+            renderable = _ShadowedUpdate(renderable, self._screen_shadow)
+        super()._display(screen, renderable)
+
+    def _suspend_signal(self) -> None:
+        self._screen_shadow.reset()  # another program draws on the terminal meanwhile
+        super()._suspend_signal()
+
+    def _resume_signal(self) -> None:
+        self._screen_shadow.reset()
+        super()._resume_signal()
+
+    def on_resize(self) -> None:
+        self._screen_shadow.reset()
 
     def get_driver_class(self) -> type[Any]:
         base = super().get_driver_class()
@@ -578,3 +610,18 @@ def binding_commands(screen: Screen[Any]) -> Iterable[SystemCommand]:
 
 async def _run(node: Any, action: str) -> None:
     await node.app.run_action(action, node)
+
+
+class _ShadowedUpdate(CompositorUpdate):
+    """A compositor update written through the app's screen shadow."""
+
+    def __init__(self, update: CompositorUpdate, shadow: ScreenShadow) -> None:
+        self.update = update
+        self.shadow = shadow
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        # Textual's updates are Rich renderables without a typed __rich_console__
+        return self.update.__rich_console__(console, options)  # type: ignore[attr-defined,no-any-return]
+
+    def render_segments(self, console: Console) -> str:
+        return self.shadow.render(self.update, console)

@@ -186,8 +186,9 @@ def _new(name: str, db: Path | None) -> Path:
 
 
 def _demo(db: Path | None, force: bool) -> Path:
-    from ka_tui.store.db import backup_file, check_file
-    from ka_tui.store.demo import create_demo
+    # The demo builder (and SQLModel with it) loads only when a demo is made:
+    # opening an existing one goes the light way (tests/test_startup_imports.py).
+    from ka_tui.store.file_check import check_file
     from ka_tui.store.paths import default_db_path
 
     path = db or default_db_path()
@@ -195,10 +196,14 @@ def _demo(db: Path | None, force: bool) -> Path:
         check_file(path)  # refuse anything that is not a campaign, before any write
         if not force:
             return _checked(path)
+        from ka_tui.store.db import backup_file
+
         backup = backup_file(path, "before-demo-reset")
         for side in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
             side.unlink(missing_ok=True)
         _say(f"previous file kept as {backup}")
+    from ka_tui.store.demo import create_demo
+
     create_demo(path).close()
     _say(f"created the demo campaign in {path}")
     return path

@@ -72,7 +72,7 @@ class Door(Protocol):
 
     ascii_glyphs: bool
     db_path: Path | None
-    on_roster_ready: Callable[[], None] | None  # benchmarks/startup.py
+    on_roster_ready: Callable[[], None] | None  # tests/test_startup_imports.py
 
     def campaign_db(self) -> CampaignDB: ...
 

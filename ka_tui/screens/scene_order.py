@@ -102,8 +102,8 @@ class SceneOrderScreen(Screen[None]):
                             for c in cells))
         if self.scene.actors:
             table.move_cursor(row=min(max(keep, 0), len(self.scene.actors) - 1))
-        actor = self.scene.actor
-        now = f" · now: {actor.name} ({actor.band.value})" if actor else \
+        current = self.scene.actor
+        now = f" · now: {current.name} ({current.band.value})" if current else \
             " · nobody yet: add the actors below"
         self.query_one("#scene-round", Static).update(f"Round {self.scene.round}{now}")
 
