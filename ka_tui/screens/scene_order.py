@@ -94,9 +94,9 @@ class SceneOrderScreen(Screen[None]):
         keep = table.cursor_row
         table.clear()
         for i, actor in enumerate(self.scene.actors):
-            now = i == self.scene.current
-            style = "bold reverse" if now else ""
-            cells = (">" if now else "", BAND_SHORT[actor.band.value], actor.name,
+            is_now = i == self.scene.current
+            style = "bold reverse" if is_now else ""
+            cells = (">" if is_now else "", BAND_SHORT[actor.band.value], actor.name,
                      str(actor.initiative), str(actor.agility))
             table.add_row(*(Text(c, style=style, no_wrap=True, overflow="ellipsis")
                             for c in cells))
