@@ -18,6 +18,10 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ka_tui.rules.air.battle_map import parse_map
 from ka_tui.rules.air.units import Airman, AirUnit
@@ -33,6 +37,8 @@ from ka_tui.rules.air.profiles import LIBRARY
 from ka_tui.rules.air.shooting import preview_shot
 from ka_tui.rules.air.shot_odds import shot_odds
 from ka_tui.rules.air.turn import BattleState, Orders, Phase, resolve_turn
+
+from benchmarks.common import Row, row, section
 
 BUDGET_PLAN_MS = 1.0
 OPT = AirOptions()
@@ -131,6 +137,22 @@ def play_turn(battle: Battle, dice: RandomDice) -> int:
 
 
 PLAY_TIME = [0.0]
+
+
+def rows(quick: bool = False) -> list[Row]:
+    """Plan validation against its budget; a whole turn for context."""
+    elapsed, legal = bench_validate(300 if quick else 1000)
+    per_plan_ms = elapsed * 1000 / (300 if quick else 1000)
+    state = BattleState(tuple(fleet(40, random.Random(0))))
+    orders = orders_for(replace(state, units=tuple(replace(u, speed=max(0, u.speed - 5))
+                                                   for u in state.units)))
+    start = time.perf_counter()
+    resolve_turn(state, orders, MAP, RandomDice(0), OPT)
+    turn_ms = (time.perf_counter() - start) * 1000
+    return [section("Air combat engine (headless compute)"),
+            row("plan validation: one move plan", per_plan_ms, "ms",
+                f"< {BUDGET_PLAN_MS:.0f} ms", per_plan_ms < BUDGET_PLAN_MS),
+            row("resolve_turn: 40 aircraft, one turn", turn_ms, "ms")]
 
 
 def main() -> int:

@@ -1,97 +1,40 @@
-"""Startup time: process start to the roster's first frame with its rows.
+"""First frame for each way of starting ka-tui, against a bare Textual app.
 
-Usage: ``.venv/bin/python benchmarks/startup.py [--runs N]``
+Usage: ``.venv/bin/python benchmarks/startup.py [--quick]``
 
-Each run is a fresh ``python`` process on an 80x24 pseudo-terminal (the real
-Textual driver, not headless). The child reports the wall-clock time when the
-roster has drawn its data (``KaApp.on_roster_ready``, called after the refresh
-that shows the rows) and exits; the figure is that time minus the moment just
-before the process was spawned. Compared with a bare Textual app (one Static,
-timed at its first refresh) on the same machine, in the same way.
+Each run is a fresh process on an 80x24 pseudo-terminal (TERM=xterm-256color,
+the real Linux driver; a new user's environment: no TEXTUAL_ANIMATIONS). The
+figure is the time from spawning it to the last byte of its settled first
+screen (nothing more for 250 ms), taken the same way for the reference: a bare
+Textual app with Header, one Static and Footer (``common.BARE_APP``). Cases run
+in turn, round after round, so a change in the machine's load hits them alike;
+one warm-up round first (file cache, .pyc, the day's backup). Budget: the
+median within 1.3x the bare app's median from the same run (issue 13).
 
-Campaigns: the demo, and a large one made here (1,000 characters with three
-skills and a weapon each, 300 aircraft). Prints the median of N runs of each.
+Ways of starting: ``ka-tui`` with one campaign in the data folder, ``--demo``
+on an existing demo, ``--db PATH``, the picker (three campaigns), and
+``--db`` on a large campaign (1,000 characters, 300 aircraft).
 """
 
 from __future__ import annotations
 
 import argparse
-import fcntl
-import os
-import statistics
-import struct
-import subprocess
+import shutil
 import sys
 import tempfile
-import termios
-import threading
-import time
 from pathlib import Path
 
-BARE = """
-import os, sys, time
-from textual.app import App
-from textual.widgets import Static
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-class Bare(App):
-    def compose(self):
-        yield Static("hello")
-    def on_mount(self):
-        self.call_after_refresh(self.done)
-    def done(self):
-        os.write(int(sys.argv[1]), f"{time.time()}\\n".encode())
-        self.exit()
+from benchmarks.common import (  # noqa: E402
+    BARE_APP, PYTHON, PtySession, Row, median, print_table, row, section, user_env)
 
-Bare().run()
-"""
-
-KA = """
-import os, sys, time
-from pathlib import Path
-from ka_tui.app import KaApp
-
-app = KaApp(Path(sys.argv[2]))
-def ready():
-    os.write(int(sys.argv[1]), f"{time.time()}\\n".encode())
-    app.exit()
-app.on_roster_ready = ready
-app.run()
-"""
-
-
-def run_once(code: str, *args: str) -> float:
-    """Seconds from spawn to the child's reported first frame."""
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    read_end, write_end = os.pipe()
-    env = {**os.environ, "TERM": "xterm-256color", "TEXTUAL_ANIMATIONS": "none"}
-    drain = threading.Thread(target=_drain, args=(master,), daemon=True)
-    drain.start()
-    start = time.time()
-    child = subprocess.Popen(
-        [sys.executable, "-c", code, str(write_end), *args],
-        stdin=slave, stdout=slave, stderr=slave, pass_fds=(write_end,), env=env,
-        close_fds=True)
-    os.close(write_end)
-    os.close(slave)
-    with os.fdopen(read_end) as report:
-        line = report.readline()
-    child.wait(timeout=60)
-    os.close(master)
-    if not line:
-        raise RuntimeError(f"child exited ({child.returncode}) without reporting a frame")
-    return float(line) - start
-
-
-def _drain(fd: int) -> None:
-    try:
-        while os.read(fd, 65536):
-            pass
-    except OSError:
-        pass
+RATIO = 1.3
 
 
 def make_large(path: Path, characters: int = 1000, aircraft: int = 300) -> None:
+    """A large campaign: ``characters`` with three skills and a weapon each."""
     from ka_tui.store.db import create_campaign
     from ka_tui.store.models import Aircraft, Character, Skill, Weapon
 
@@ -117,45 +60,92 @@ def make_large(path: Path, characters: int = 1000, aircraft: int = 300) -> None:
     create_campaign(path, "Large campaign", populate=populate).close()
 
 
-def interleaved(runs: int, cases: list[tuple[str, ...]]) -> list[list[float]]:
-    """Run the cases in turn, ``runs`` rounds, so a change in machine load
-    affects every case alike; one warm-up round first (file cache, .pyc)."""
-    for case in cases:
-        run_once(*case)
-    times: list[list[float]] = [[] for _ in cases]
+class Campaigns:
+    """The files every benchmark drives: the demo, a large campaign, data
+    folders with one and with three campaigns. Made once per run."""
+
+    def __init__(self, folder: Path, large: bool = True) -> None:
+        from ka_tui.store.db import create_campaign
+        from ka_tui.store.demo import create_demo
+
+        self.folder = folder
+        self.demo = folder / "demo.db"
+        create_demo(self.demo).close()
+        self.large = folder / "large.db"
+        if large:
+            make_large(self.large)
+        self.one = folder / "one"                       # XDG_DATA_HOME with one campaign
+        (self.one / "ka-tui").mkdir(parents=True)
+        shutil.copy(self.demo, self.one / "ka-tui" / "demo.db")
+        self.several = folder / "several"               # ... and with three
+        (self.several / "ka-tui").mkdir(parents=True)
+        shutil.copy(self.demo, self.several / "ka-tui" / "demo.db")
+        for name in ("Normandy 1944", "Malta 1942"):
+            create_campaign(self.several / "ka-tui" / f"{name.split()[0].lower()}.db",
+                            name).close()
+        self.empty = folder / "empty"                   # for --db runs: no data folder
+        self.empty.mkdir()
+
+    def env(self, data: Path | None = None) -> dict[str, str]:
+        return user_env(XDG_DATA_HOME=str(data or self.empty))
+
+
+def cases(c: Campaigns) -> list[tuple[str, list[str], dict[str, str]]]:
+    ka = [PYTHON, "-m", "ka_tui"]
+    found = [
+        ("ka-tui (one campaign in the data folder)", ka, c.env(c.one)),
+        ("ka-tui --demo (existing demo)", ka + ["--demo"], c.env(c.one)),
+        ("ka-tui --db PATH (the demo)", ka + ["--db", str(c.demo)], c.env()),
+        ("ka-tui, picker (three campaigns)", ka, c.env(c.several)),
+    ]
+    if c.large.exists():
+        found.append(("ka-tui --db PATH (1,000 characters)", ka + ["--db", str(c.large)],
+                      c.env()))
+    return found
+
+
+def first_frame(argv: list[str], env: dict[str, str]) -> float:
+    s = PtySession(argv, env=env)
+    took = s.first_frame()
+    s.close()
+    return took
+
+
+def measure(c: Campaigns, runs: int) -> tuple[list[float], dict[str, list[float]]]:
+    """(bare times, {case: times}), interleaved, after one warm-up round."""
+    todo = [("bare", [PYTHON, "-c", BARE_APP], user_env())] + cases(c)
+    for _, argv, env in todo:
+        first_frame(argv, env)
+    times: dict[str, list[float]] = {name: [] for name, _, _ in todo}
     for _ in range(runs):
-        for i, case in enumerate(cases):
-            times[i].append(run_once(*case))
-    return times
+        for name, argv, env in todo:
+            times[name].append(first_frame(argv, env))
+    return times.pop("bare"), times
+
+
+def rows(c: Campaigns, runs: int) -> tuple[float, list[Row]]:
+    """(bare median in seconds, rows)."""
+    bare_times, times = measure(c, runs)
+    bare = median(bare_times)
+    out = [section(f"First frame (80x24 pty, spawn to settled screen, median of {runs})"),
+           row("bare Textual (Header, Static, Footer) - reference", bare * 1000, "ms")]
+    for name, t in times.items():
+        ms = median(t) * 1000
+        out.append(row(f"{name}: first frame", ms, "ms"))
+        out.append(row(f"{name}: / bare", median(t) / bare, "x", f"<= {RATIO}x bare",
+                       median(t) / bare <= RATIO))
+    return bare, out
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--quick", action="store_true", help="2 runs instead of 5")
+    parser.add_argument("--runs", type=int, default=None)
     args = parser.parse_args()
-    from ka_tui.store.demo import create_demo
-
+    runs = args.runs or (2 if args.quick else 5)
     with tempfile.TemporaryDirectory() as folder:
-        demo = Path(folder) / "demo.db"
-        create_demo(demo).close()
-        large = Path(folder) / "large.db"
-        made = time.perf_counter()
-        make_large(large)
-        print(f"(large campaign built in {time.perf_counter() - made:.1f} s)")
-        bare_all, small_all, big_all = interleaved(
-            args.runs, [(BARE,), (KA, str(demo)), (KA, str(large))])
-        bare, small, big = (statistics.median(t) for t in (bare_all, small_all, big_all))
-    print(f"runs per figure: {args.runs} (median), 80x24 pty, {os.cpu_count()} CPUs, "
-          f"load {os.getloadavg()[0]:.1f}")
-    print(f"bare Textual app, first frame:        {bare * 1000:7.0f} ms")
-    print(f"ka-tui demo roster, first data frame: {small * 1000:7.0f} ms "
-          f"({small / bare:.2f}x bare; budget 1.50x)")
-    print(f"ka-tui 1,000 chars + 300 aircraft:     {big * 1000:7.0f} ms "
-          f"(+{(big - small) * 1000:.0f} ms over the demo; budget +300 ms)")
-    print("all runs (ms): bare " + " ".join(f"{t * 1000:.0f}" for t in bare_all))
-    print("               demo " + " ".join(f"{t * 1000:.0f}" for t in small_all))
-    print("               large " + " ".join(f"{t * 1000:.0f}" for t in big_all))
-    return 0
+        _, table = rows(Campaigns(Path(folder)), runs)
+    return 1 if print_table(table) else 0
 
 
 if __name__ == "__main__":

@@ -1,56 +1,89 @@
-"""Print how long the campaign store takes for the things a GM waits on.
+"""How long the campaign store takes for the things a GM waits on.
 
-Run: .venv/bin/python benchmarks/store_timings.py  (not part of the test run)
+Run: ``.venv/bin/python benchmarks/store_timings.py [--quick]`` (not part of the
+test run). Headless compute, medians of several runs.
+
+Budgets (issue 13 names store timings without figures; these are decisions):
+what a GM waits for at a key (check a file, list the roster, save one
+character) under 100 ms; one-off jobs (create a campaign, build the demo,
+export, import) under 2 s.
 """
 
 from __future__ import annotations
 
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-def _time(label: str, fn: Callable[[], object], runs: int = 5) -> None:
+from benchmarks.common import Row, print_table, row, section  # noqa: E402
+
+KEY_MS = 100.0
+JOB_MS = 2000.0
+
+
+def _median_ms(fn: Callable[[], object], runs: int) -> float:
     samples = []
     for _ in range(runs):
         start = time.perf_counter()
         fn()
         samples.append((time.perf_counter() - start) * 1000)
-    print(f"{label:<44} median {statistics.median(samples):7.1f} ms  "
-          f"(min {min(samples):.1f}, max {max(samples):.1f}, n={runs})")
+    return statistics.median(samples)
 
 
-def main() -> None:
+def rows(quick: bool = False) -> list[Row]:
+    few, many = (2, 5) if quick else (5, 20)
+    out = [section("Store (headless, median)")]
     start = time.perf_counter()
     import ka_tui.cli  # noqa: F401
     import ka_tui.store.db  # noqa: F401
-    print(f"{'import ka_tui.cli + store.db (no SQLModel)':<44} {(time.perf_counter() - start) * 1000:7.1f} ms")
+    out.append(row("import ka_tui.cli + store.db (no SQLModel)",
+                   (time.perf_counter() - start) * 1000, "ms"))
     start = time.perf_counter()
     from ka_tui.store import roster
     from ka_tui.store.db import check_file, create_campaign, open_campaign
     from ka_tui.store.demo import create_demo
     from ka_tui.store.transfer import export_campaign, import_campaign
-    print(f"{'import roster/demo/transfer (SQLModel)':<44} {(time.perf_counter() - start) * 1000:7.1f} ms")
+    out.append(row("import roster/demo/transfer (SQLModel)",
+                   (time.perf_counter() - start) * 1000, "ms"))
 
-    folder = Path(tempfile.mkdtemp(prefix="ka-bench-"))
-    n = iter(range(10_000))
-    _time("create an empty campaign", lambda: create_campaign(folder / f"e{next(n)}.db", "X").close())
-    _time("create the demo campaign", lambda: create_demo(folder / f"d{next(n)}.db").close())
-    demo = sorted(folder.glob("d*.db"))[0]
-    _time("check a campaign file (header + quick_check)", lambda: check_file(demo), runs=20)
-    db = open_campaign(demo)
-    _time("list characters (first call warms SQLAlchemy)", lambda: roster.list_characters(db), 20)
-    people = roster.list_characters(db)
-    _time("update one character (one transaction)",
-          lambda: roster.update_character(db, people[0].id or 0, notes=str(time.time())), 20)
-    _time("export the demo to JSON",
-          lambda: export_campaign(db, folder / "demo.json", force=True))
-    _time("import the demo JSON into a new file",
-          lambda: import_campaign(folder / "demo.json", folder / f"i{next(n)}.db").db.close())
-    db.close()
-    print(f"demo file size: {demo.stat().st_size // 1024} KiB")
+    def job(name: str, fn: Callable[[], object], runs: int = few) -> None:
+        ms = _median_ms(fn, runs)
+        out.append(row(f"store: {name}", ms, "ms", f"< {JOB_MS / 1000:.0f} s", ms < JOB_MS))
+
+    def key(name: str, fn: Callable[[], object], runs: int = many) -> None:
+        ms = _median_ms(fn, runs)
+        out.append(row(f"store: {name}", ms, "ms", f"< {KEY_MS:.0f} ms", ms < KEY_MS))
+
+    with tempfile.TemporaryDirectory(prefix="ka-bench-") as name:
+        folder = Path(name)
+        n = iter(range(10_000))
+        job("create an empty campaign",
+            lambda: create_campaign(folder / f"e{next(n)}.db", "X").close())
+        job("create the demo campaign", lambda: create_demo(folder / f"d{next(n)}.db").close())
+        demo = sorted(folder.glob("d*.db"))[0]
+        key("check a campaign file (header + quick_check)", lambda: check_file(demo))
+        db = open_campaign(demo)
+        roster.list_characters(db)  # the first call warms SQLAlchemy
+        key("list characters", lambda: roster.list_characters(db))
+        people = roster.list_characters(db)
+        key("update one character (one transaction)",
+            lambda: roster.update_character(db, people[0].id or 0, notes=str(time.time())))
+        job("export the demo to JSON",
+            lambda: export_campaign(db, folder / "demo.json", force=True))
+        job("import the demo JSON into a new file",
+            lambda: import_campaign(folder / "demo.json", folder / f"i{next(n)}.db").db.close())
+        db.close()
+    return out
+
+
+def main() -> None:
+    print_table(rows("--quick" in sys.argv))
 
 
 if __name__ == "__main__":

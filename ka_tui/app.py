@@ -11,6 +11,7 @@ binding with an id, and a command-palette entry.
 
 from __future__ import annotations
 
+import os
 import threading
 from concurrent.futures import Future
 from collections.abc import Callable, Iterable
@@ -20,17 +21,74 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.console import Console, ConsoleOptions, RenderResult
+from textual._compositor import CompositorUpdate
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.dom import DOMNode
+from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 
-from ka_tui.screens.door import AirPreset, CampaignChanged, ChangeCallback, DiceMode
+from ka_tui.screens.door import (AirPreset, ELSEWHERE, CampaignChanged, Change, ChangeCallback,
+                                  DiceMode)
+from ka_tui.widgets.screen_diff import ScreenShadow
 
 if TYPE_CHECKING:
     from ka_tui.rules.core.dice import Dice
     from ka_tui.store.db import CampaignDB
+    from ka_tui.store.watch import CampaignWatcher
+
+
+class ChangedElsewhere(Message):
+    """The watcher saw another connection's commit (``areas``: store/watch.py)."""
+
+    def __init__(self, areas: frozenset[str]) -> None:
+        super().__init__()
+        self.areas = areas
+
+
+class WatchesCampaign:
+    """Live views across processes (issue 14): a light watcher thread
+    (``store/watch.py``: ``PRAGMA data_version`` a few times a second) turns
+    another process's commit into ``CampaignChanged(kind, source=ELSEWHERE)``
+    on the app's campaign signal, so every open view reads again within a
+    second without a key press. Mixed into ``KaApp`` and the player's app."""
+
+    # seconds between two looks at the file; None: no watching
+    watch_interval: float | None = 0.25
+    _watcher: CampaignWatcher | None = None
+
+    def start_watching(self) -> None:
+        from ka_tui.store.watch import CampaignWatcher
+
+        self.stop_watching()
+        app: Any = self
+        if app.db_path is None or self.watch_interval is None:
+            return
+        self._watcher = CampaignWatcher(lambda: app.campaign_db().connect(),
+                                        lambda areas: app.post_message(ChangedElsewhere(areas)),
+                                        interval=self.watch_interval)
+        self._watcher.start()
+
+    def stop_watching(self) -> None:
+        if self._watcher is not None:
+            self._watcher.stop()
+            self._watcher = None
+
+    def on_changed_elsewhere(self, message: ChangedElsewhere) -> None:
+        app: Any = self
+        for area in sorted(message.areas):
+            try:
+                kind = Change(area)
+            except ValueError:  # an area no view subscribes to yet
+                continue
+            app.campaign_signal.publish(CampaignChanged(kind, ELSEWHERE))
+
+
+# KA_TUI_FULL_REPAINT=1: write every update whole, as Textual does (to tell a
+# drawing fault of the screen shadow from one of a widget).
+_FULL_REPAINT = os.environ.get("KA_TUI_FULL_REPAINT", "") not in ("", "0")
 
 
 @dataclass(frozen=True)
@@ -69,7 +127,7 @@ def _screen_factory(spec: ModeSpec) -> Callable[[], Screen[Any]]:
     return make
 
 
-class KaApp(App[None]):
+class KaApp(WatchesCampaign, App[None]):
     """The app; it is the screens' door (``ka_tui.screens.door.Door``)."""
 
     TITLE = "ka-tui"
@@ -127,11 +185,12 @@ class KaApp(App[None]):
         self._campaigns = None if campaigns is None else list(campaigns)
         self._db: CampaignDB | None = None
         self._db_lock = threading.Lock()
-        # Called once the roster shows its data (benchmarks/startup.py).
+        # Called once the roster shows its data (tests/test_startup_imports.py).
         self.on_roster_ready: Callable[[], None] | None = None
         self._preload: Future[Any] | None = None
         self._random_dice: dict[str, Dice] = {}
         self.campaign_signal: Signal[CampaignChanged] = Signal(self, "campaign-changed")
+        self._screen_shadow = ScreenShadow()
         if db_path is not None:
             self._preload = self._start_preload()
 
@@ -183,6 +242,8 @@ class KaApp(App[None]):
 
     def campaign_changed(self, change: CampaignChanged) -> None:
         """Tell every subscribed mode that the campaign changed (any thread)."""
+        if change.source != ELSEWHERE and self._watcher is not None:
+            self._watcher.written_here(change.change.value)  # issue 14: no echo
         if threading.get_ident() != self._thread_id:
             self.call_from_thread(self.campaign_signal.publish, change)
         else:
@@ -239,6 +300,7 @@ class KaApp(App[None]):
         self.show_access()
         if self.db_path is not None:
             self.switch_mode("roster")
+            self.start_watching()
         else:
             self.show_picker()
 
@@ -254,6 +316,7 @@ class KaApp(App[None]):
         self.db_path = path
         self.show_access()
         self.switch_mode("roster")
+        self.start_watching()
 
     def show_store_error(self, title: str, error: Exception) -> None:
         """A full-screen message for a campaign that cannot be opened."""
@@ -262,9 +325,32 @@ class KaApp(App[None]):
         self.push_screen(MessageScreen(title, str(error)))
 
     def on_unmount(self) -> None:
+        self.stop_watching()
         self.close_campaign()
 
     # -- actions ----------------------------------------------------------
+
+    # -- what reaches the terminal (issue 13) --------------------------------
+
+    def _display(self, screen: Screen[Any], renderable: Any) -> None:
+        """Partial updates go through the screen shadow: only changed cells are
+        written (widgets/screen_diff.py). Headless runs write nothing anyway."""
+        driver = self._driver
+        if (driver is not None and not driver.is_inline and not self.is_headless
+                and isinstance(renderable, CompositorUpdate) and not _FULL_REPAINT):
+            renderable = _ShadowedUpdate(renderable, self._screen_shadow)
+        super()._display(screen, renderable)
+
+    def _suspend_signal(self) -> None:
+        self._screen_shadow.reset()  # another program draws on the terminal meanwhile
+        super()._suspend_signal()
+
+    def _resume_signal(self) -> None:
+        self._screen_shadow.reset()
+        super()._resume_signal()
+
+    def on_resize(self) -> None:
+        self._screen_shadow.reset()
 
     def get_driver_class(self) -> type[Any]:
         base = super().get_driver_class()
@@ -418,6 +504,7 @@ class KaApp(App[None]):
 
             if not yes:
                 return
+            self.stop_watching()
             self.close_campaign()
             try:
                 done = restore(newest.path, path)
@@ -441,6 +528,7 @@ class KaApp(App[None]):
     def open_campaign_file(self, path: Path) -> None:
         """Close the open campaign and show ``path`` in a fresh roster (other
         modes start again from scratch when next visited)."""
+        self.stop_watching()
         self.close_campaign()
         self.db_path = path
         self.show_access()
@@ -459,6 +547,7 @@ class KaApp(App[None]):
 
         self.switch_mode("roster")
         self.call_after_refresh(reset)
+        self.start_watching()
 
     # -- command palette --------------------------------------------------
 
@@ -533,3 +622,18 @@ def binding_commands(screen: Screen[Any]) -> Iterable[SystemCommand]:
 
 async def _run(node: Any, action: str) -> None:
     await node.app.run_action(action, node)
+
+
+class _ShadowedUpdate(CompositorUpdate):
+    """A compositor update written through the app's screen shadow."""
+
+    def __init__(self, update: CompositorUpdate, shadow: ScreenShadow) -> None:
+        self.update = update
+        self.shadow = shadow
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        # Textual's updates are Rich renderables without a typed __rich_console__
+        return self.update.__rich_console__(console, options)  # type: ignore[attr-defined,no-any-return]
+
+    def render_segments(self, console: Console) -> str:
+        return self.shadow.render(self.update, console)

@@ -27,6 +27,9 @@ picker when there are several; the demo on first run).
                          (--keep DAILY,WEEKLY sets how many rotation keeps)
   ka-tui backup          take a backup now
   ka-tui restore BACKUP  put a backup back (the current file is backed up first)
+  ka-tui play --as NAME  a player's view: NAME's sheet, aircraft and fights, and
+                         his own CQC card when the GM asks for cards (README:
+                         Players at their own terminals)
 files are private to you (0600, folders 0700); --shared-group (or
 KA_TUI_SHARED_GROUP=1) makes a campaign and its backups group read-write, for
 players reading it over SSH; it stays shared afterwards.
@@ -42,7 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ka-tui", description="King's Angels campaign manager (terminal UI).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("command", nargs="?",
-                   choices=("export", "import", "journal", "backups", "backup", "restore"),
+                   choices=("export", "import", "journal", "backups", "backup", "restore",
+                            "play"),
                    help=argparse.SUPPRESS)
     p.add_argument("file", nargs="?", help=argparse.SUPPRESS)
     p.add_argument("--db", type=Path, metavar="PATH", help="use this campaign file")
@@ -65,6 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mission", type=int, metavar="ID",
                    help="with journal: write that mission's debrief (ids: the campaign "
                         "mode's missions list)")
+    p.add_argument("--as", dest="player", metavar="NAME",
+                   help="with play: the character you play (full or first name)")
     p.add_argument("--keep", metavar="DAILY,WEEKLY",
                    help="with backups: how many daily and weekly backups rotation keeps "
                         "(default 7,4)")
@@ -112,6 +118,9 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         raise UserError("--mission goes with the journal command")
     if args.file and args.command not in ("export", "import", "journal", "restore"):
         raise UserError(f"unexpected argument {args.file!r} (see ka-tui --help)")
+    if (args.player is not None) != (args.command == "play"):
+        raise UserError("play needs --as NAME (the character you play), and --as goes "
+                        "with play only")
     if args.keep is not None and args.command != "backups":
         raise UserError("--keep goes with the backups command")
     if sum(bool(x) for x in (args.command, args.demo, args.new, args.where)) > 1:
@@ -137,6 +146,8 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return _backup_now(args.db)
     if args.command == "restore":
         return _restore(args.file, args.db)
+    if args.command == "play":
+        return _play(args.db, args.player)
     if args.new is not None:
         return _run_app(_new(args.new, args.db))
     if args.demo:
@@ -175,8 +186,9 @@ def _new(name: str, db: Path | None) -> Path:
 
 
 def _demo(db: Path | None, force: bool) -> Path:
-    from ka_tui.store.db import backup_file, check_file
-    from ka_tui.store.demo import create_demo
+    # The demo builder (and SQLModel with it) loads only when a demo is made:
+    # opening an existing one goes the light way (tests/test_startup_imports.py).
+    from ka_tui.store.file_check import check_file
     from ka_tui.store.paths import default_db_path
 
     path = db or default_db_path()
@@ -184,10 +196,14 @@ def _demo(db: Path | None, force: bool) -> Path:
         check_file(path)  # refuse anything that is not a campaign, before any write
         if not force:
             return _checked(path)
+        from ka_tui.store.db import backup_file
+
         backup = backup_file(path, "before-demo-reset")
         for side in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
             side.unlink(missing_ok=True)
         _say(f"previous file kept as {backup}")
+    from ka_tui.store.demo import create_demo
+
     create_demo(path).close()
     _say(f"created the demo campaign in {path}")
     return path
@@ -342,6 +358,22 @@ def _restore(file: str, db: Path | None) -> int:
     if done.previous is not None:
         _say(f"the file as it was is kept as {done.previous.path}")
     _say(f"restored {done.campaign} from {done.backup}")
+    return 0
+
+
+def _play(db: Path | None, name: str) -> int:
+    """Issue 14: a player's own view. Refuses an unknown name and a campaign
+    this user cannot write. The same name connected twice is allowed: every
+    send is checked by the fight's rules inside its write transaction, so the
+    second of two clashing sends is refused and reloads; nothing is lost."""
+    from ka_tui.player_app import PlayerApp, check_player
+
+    path = _source(db)
+    if not path.exists():
+        raise UserError(f"no campaign at {path}")
+    full = check_player(path, name)
+    _need_terminal()
+    PlayerApp(path, full).run()
     return 0
 
 

@@ -1,6 +1,6 @@
 """Choose a campaign when there are several (or none): enter opens, n makes a new one.
 
-Each file is checked in a worker (``store.db.check_file``: reads only) so the
+Each file is checked in a worker (``store.file_check.check_file``: reads only) so the
 list shows the campaign's name, or why a file cannot be opened.
 """
 
@@ -12,48 +12,12 @@ from pathlib import Path
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from ka_tui.store.db import check_file, create_campaign
+from ka_tui.store.file_check import check_file
 from ka_tui.store.errors import StoreError
-from ka_tui.store.limits import NAME_MAX
-from ka_tui.store.paths import file_for, list_campaign_files
-from ka_tui.widgets.form_fields import FormScreen, TextField
-
-
-class NewCampaignForm(FormScreen[Path]):
-    """Name a new, empty campaign; it is created in the campaign folder."""
-
-    HELP_TITLE = "New campaign"
-
-    def __init__(self, folder: Path | None) -> None:
-        super().__init__()
-        self.folder = folder
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="form-box") as box:
-            box.border_title = "New campaign"
-            yield TextField("Name", "", key="name", required=True, max_length=NAME_MAX,
-                            check=self._free)
-            yield Static("", classes="form-status")
-        yield Footer()
-
-    def _target(self, name: str) -> Path:
-        return file_for(name, self.folder)
-
-    def _free(self, name: object) -> str | None:
-        if isinstance(name, str) and name.strip() and self._target(name).exists():
-            return f"{self._target(name).name} exists"
-        return None
-
-    def write(self, values: dict[str, object]) -> Path:
-        name = str(values["name"])
-        path = self._target(name)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        create_campaign(path, name).close()
-        return path
+from ka_tui.store.paths import list_campaign_files
 
 
 class CampaignPickerScreen(Screen[Path | None]):
@@ -145,6 +109,8 @@ class CampaignPickerScreen(Screen[Path | None]):
         self.dismiss(path)
 
     def action_new(self) -> None:
+        from ka_tui.screens.new_campaign import NewCampaignForm  # not before the first frame
+
         self.app.push_screen(NewCampaignForm(self.folder), self._created)
 
     def _created(self, path: Path | None) -> None:

@@ -49,6 +49,11 @@ class Change(str, Enum):
     FIGHT = "fight"              # a close-combat fight's log
 
 
+# ``CampaignChanged.source`` of a change another process made (issue 14: the
+# app's watcher, store/watch.py): never a screen, so every view reads again.
+ELSEWHERE = "another process"
+
+
 @dataclass(frozen=True)
 class CampaignChanged:
     """Published on the app's campaign signal after a write.
@@ -79,7 +84,7 @@ class Door(Protocol):
 
     ascii_glyphs: bool
     db_path: Path | None
-    on_roster_ready: Callable[[], None] | None  # benchmarks/startup.py
+    on_roster_ready: Callable[[], None] | None  # tests/test_startup_imports.py
 
     def campaign_db(self) -> CampaignDB: ...
 

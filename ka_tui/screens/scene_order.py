@@ -94,16 +94,16 @@ class SceneOrderScreen(Screen[None]):
         keep = table.cursor_row
         table.clear()
         for i, actor in enumerate(self.scene.actors):
-            now = i == self.scene.current
-            style = "bold reverse" if now else ""
-            cells = (">" if now else "", BAND_SHORT[actor.band.value], actor.name,
+            is_now = i == self.scene.current
+            style = "bold reverse" if is_now else ""
+            cells = (">" if is_now else "", BAND_SHORT[actor.band.value], actor.name,
                      str(actor.initiative), str(actor.agility))
             table.add_row(*(Text(c, style=style, no_wrap=True, overflow="ellipsis")
                             for c in cells))
         if self.scene.actors:
             table.move_cursor(row=min(max(keep, 0), len(self.scene.actors) - 1))
-        actor = self.scene.actor
-        now = f" · now: {actor.name} ({actor.band.value})" if actor else \
+        current = self.scene.actor
+        now = f" · now: {current.name} ({current.band.value})" if current else \
             " · nobody yet: add the actors below"
         self.query_one("#scene-round", Static).update(f"Round {self.scene.round}{now}")
 

@@ -188,11 +188,18 @@ def warm_up() -> None:
     _service()
 
 
-def save_character(db: CampaignDB, values: Row) -> int:
+def save_character(db: CampaignDB, values: Row, *, loaded: Row | None = None) -> int:
     """Add (no ``id``) or update a character with its skills and weapons as ONE
     transaction (``db.batch()`` around the store's service calls, which check
     every value before writing). Raises ``ValidationError`` for a field of the
-    character, ``StoreError`` naming the skill or weapon otherwise."""
+    character, ``StoreError`` naming the skill or weapon otherwise.
+
+    ``loaded``: the character as the form read it (issue 14, no lost updates
+    between windows). Then only what the form changed is written, merged
+    field by field over the row as it is inside the write transaction
+    (``merge_changes``): another window's save of a different field is kept;
+    the same field changed both here and there to different values is
+    refused (``ChangedElsewhere``, naming the field and both values)."""
     from ka_tui.store.models import Character, Skill, Weapon
 
     roster = _service()
@@ -201,16 +208,75 @@ def save_character(db: CampaignDB, values: Row) -> int:
     weapons = [_item(w, _fields(Weapon)) for w in values.get("weapons", [])]
     character_id = values.get("id")
     with db.batch():
+        sync_skills = sync_weapons = True
         if character_id is None:
             character = roster.add_character(db, **fields)
         else:
+            if loaded is not None:
+                fields, sync_skills, sync_weapons = merge_changes(db, int(character_id),
+                                                                  values, loaded)
             character = roster.update_character(db, character_id, **fields)
         assert character.id is not None
-        _sync(db, "skill", character.id, skills, roster.list_skills, roster.add_skill,
-              roster.update_skill, roster.delete_skill, clash_field="name")
-        _sync(db, "weapon", character.id, weapons, roster.list_weapons, roster.add_weapon,
-              roster.update_weapon, roster.delete_weapon, clash_field="quick_slot")
+        if sync_skills:
+            _sync(db, "skill", character.id, skills, roster.list_skills, roster.add_skill,
+                  roster.update_skill, roster.delete_skill, clash_field="name")
+        if sync_weapons:
+            _sync(db, "weapon", character.id, weapons, roster.list_weapons,
+                  roster.add_weapon, roster.update_weapon, roster.delete_weapon,
+                  clash_field="quick_slot")
         return int(character.id)
+
+
+class ChangedElsewhere(ValidationError):
+    """The same field was changed in another window (or process) since this
+    form read it, to another value: nothing was saved (issue 14)."""
+
+
+def _items(rows: list[Row], names: list[str]) -> list[tuple[Any, ...]]:
+    return sorted(tuple(r.get(k) for k in names) for r in rows)
+
+
+def merge_changes(db: CampaignDB, character_id: int, values: Row,
+                  loaded: Row) -> tuple[Row, bool, bool]:
+    """Inside the save's write transaction: the fields this form changed
+    (``values`` against ``loaded``) over the row as it is now. Returns the
+    fields to write and whether the skills / the weapons are to be written;
+    raises ``ChangedElsewhere`` when a field (or the skill or weapon list)
+    was changed both here and elsewhere, differently. Fields this form did
+    not change are left as the other window saved them."""
+    from ka_tui.store.models import Character, Skill, Weapon
+
+    with db.batch() as s:  # joins the save's batch: take the write lock now, so
+        s.connection()     # no other writer can commit between this read and the write
+    now = load_character_full(db, character_id)  # the row as committed, under that lock
+    mine: Row = {}
+    for key in _fields(Character):
+        if key not in values:
+            continue
+        new, base, theirs = values[key], loaded.get(key, values[key]), now.get(key)
+        if new == base:
+            continue  # not changed here: keep what is there now
+        if theirs == base or theirs == new:
+            mine[key] = new
+            continue
+        label = key.replace("_", " ")
+        raise ChangedElsewhere(key, f"{label} was changed in another window to {theirs} "
+                                    f"since this form opened (yours: {new}, was {base}); "
+                                    "nothing saved: escape, reopen and change it again")
+    wanted: list[bool] = []
+    for what, model in (("skills", Skill), ("weapons", Weapon)):
+        names = _fields(model)
+        new_items = _items(values.get(what, []), names)
+        base_items = _items(loaded.get(what, []), names)
+        if new_items == base_items:
+            wanted.append(False)  # untouched here: keep the other window's list
+            continue
+        if _items(now.get(what, []), names) not in (base_items, new_items):
+            raise ChangedElsewhere(what, f"the {what} were changed in another window since "
+                                         "this form opened; nothing saved: escape, reopen "
+                                         "and change them again")
+        wanted.append(True)
+    return mine, wanted[0], wanted[1]
 
 
 def _fields(model: Any) -> list[str]:

@@ -323,7 +323,8 @@ FIGHT_PAYLOADS: dict[str, type[BaseModel]] = {
     FightEventKind.STARTED.value: StartedPayload,
     FightEventKind.INITIATIVE.value: InitiativePayload,
     FightEventKind.REORDER.value: ReorderPayload,
-    FightEventKind.CARD.value: CardPayload, FightEventKind.REVEALED.value: RevealPayload,
+    FightEventKind.CARD.value: CardPayload, FightEventKind.CARD_CHANGED.value: CardPayload,
+    FightEventKind.REVEALED.value: RevealPayload,
     FightEventKind.DICE.value: DicePayload, FightEventKind.RESOLVED.value: ResolvedPayload,
     FightEventKind.ENDED.value: EndedPayload,
 }

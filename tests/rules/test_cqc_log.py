@@ -163,5 +163,6 @@ def test_a_log_starts_once_and_kinds_are_known() -> None:
     assert accept(p, "round", {}).reason is RefusalReason.UNKNOWN_KIND  # type: ignore[union-attr]
     assert accept(None, *events[1]).reason is RefusalReason.NOT_STARTED  # type: ignore[union-attr]
     assert [k.value for k in FightEventKind] == [
-        "fight_started", "initiative", "order_rerolled", "card_entered", "cards_revealed",
+        "fight_started", "initiative", "order_rerolled", "card_entered", "card_changed",
+        "cards_revealed",
         "dice_rolled", "round_resolved", "fight_ended"]

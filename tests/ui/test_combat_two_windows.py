@@ -47,6 +47,9 @@ class ThenRandom:
 def window(db: Path, faces: list[int], seed: int) -> KaApp:
     app = KaApp(db)
     app.combat_dice = ThenRandom(faces, seed)  # type: ignore[attr-defined]
+    # issue 14 makes every view live; these windows stay stale on purpose, as
+    # when a step is taken in the second before the other window's change shows
+    app.watch_interval = None
     return app
 
 

@@ -17,7 +17,8 @@ from textual.widgets import Input
 
 from ka_tui.app import KaApp
 from ka_tui.screens.aircraft.form import AircraftForm
-from ka_tui.screens.campaign_picker import CampaignPickerScreen, NewCampaignForm
+from ka_tui.screens.campaign_picker import CampaignPickerScreen
+from ka_tui.screens.new_campaign import NewCampaignForm
 from ka_tui.screens.roster.crew import CrewScreen
 from ka_tui.screens.roster.screen import RosterScreen
 from ka_tui.screens.transfer_dialogs import ExportScreen, ImportScreen

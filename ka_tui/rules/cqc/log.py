@@ -15,6 +15,8 @@ Events are ``(kind, payload)`` pairs, numbered 1, 2, … in order:
 ``order_rerolled`` S0 step 1 again at the start of a later round (house rule
                    ``cqc.initiative_reroll``; issue 17): round, faces, order
 ``card_entered``   S0 step 2: one combatant's card(s) for a round
+``card_changed``   S0 step 2: the same combatant's card(s) again, before the
+                   reveal (issue 14: a player changes his sent card)
 ``cards_revealed`` S0 step 3
 ``dice_rolled``    S0 steps 4-6: every face of the round, in roll order
 ``round_resolved`` the round report and the state after (an audit copy: the
@@ -46,6 +48,7 @@ class FightEventKind(StrEnum):
     INITIATIVE = "initiative"
     REORDER = "order_rerolled"  # issue 17: a later round's own order of combat
     CARD = "card_entered"
+    CARD_CHANGED = "card_changed"  # issue 14: a sent card changed before the reveal
     REVEALED = "cards_revealed"
     DICE = "dice_rolled"
     RESOLVED = "round_resolved"
@@ -53,8 +56,8 @@ class FightEventKind(StrEnum):
 
 
 # a round's events: undo drops them together (the round's re-rolled order too)
-ROUND_KINDS = (FightEventKind.REORDER, FightEventKind.CARD, FightEventKind.REVEALED,
-               FightEventKind.DICE, FightEventKind.RESOLVED)
+ROUND_KINDS = (FightEventKind.REORDER, FightEventKind.CARD, FightEventKind.CARD_CHANGED,
+               FightEventKind.REVEALED, FightEventKind.DICE, FightEventKind.RESOLVED)
 
 
 class FightStep(IntEnum):
@@ -78,6 +81,7 @@ class RefusalReason(StrEnum):
     WRONG_ROUND = "wrong_round"
     NOT_FIGHTING = "not_fighting"      # a card for someone without an active pairing
     CARD_ALREADY_IN = "card_already_in"
+    NO_CARD_YET = "no_card_yet"        # a change of a card that was never sent (issue 14)
     NO_REORDER = "no_reorder"          # house rule cqc.initiative_reroll=once (issue 17)
     ORDER_ALREADY_IN = "order_already_in"  # this round's order is already re-rolled
     UNKNOWN_KIND = "unknown_kind"
@@ -143,6 +147,8 @@ class FightProgress:
     broken: str = ""               # a damaged log: why its first bad event does not replay
     broken_seq: int | None = None  # … and that event's seq (undo drops from it)
     order_round: int = 1  # issue 17: the round the order of combat was last rolled for
+    # issue 14: owners whose card is in but not shown to this viewer (``visible_to``)
+    hidden: tuple[str, ...] = ()
 
     @property
     def needs_order(self) -> bool:
@@ -164,7 +170,13 @@ class FightProgress:
     @property
     def to_enter(self) -> tuple[str, ...]:
         """Who still has to enter a card this round, in the order of combat."""
-        return tuple(f for f in card_order(self.fight) if f not in self.cards)
+        return tuple(f for f in card_order(self.fight)
+                     if f not in self.cards and f not in self.hidden)
+
+    @property
+    def sent(self) -> tuple[str, ...]:
+        """Whose card is in this round (shown or hidden), in the order of combat."""
+        return tuple(f for f in card_order(self.fight) if f in self.cards or f in self.hidden)
 
     @property
     def round_cards(self) -> tuple[CqcCard, ...]:
@@ -275,6 +287,17 @@ def accept(progress: FightProgress | None, kind: str,
             return _refuse(RefusalReason.CARD_ALREADY_IN,
                            f"{name}'s card for round {now} is already in")
         return None
+    if k is FightEventKind.CARD_CHANGED:
+        # issue 14, S0 §Close combat 2-3: a card stays secret and can change until
+        # the reveal; only one already sent
+        if progress.revealed or progress.rolled is not None:
+            return _refuse(RefusalReason.OUT_OF_STEP,
+                           f"round {now}'s cards are already revealed")
+        owner = str(payload.get("owner"))
+        if owner not in progress.cards:
+            return _refuse(RefusalReason.NO_CARD_YET,
+                           f"no card of fighter {owner} to change in round {now}")
+        return None
     if k is FightEventKind.REVEALED:
         if step != FightStep.REVEAL:
             return _refuse(RefusalReason.OUT_OF_STEP,
@@ -327,7 +350,7 @@ def apply(progress: FightProgress | None, kind: str, payload: Mapping[str, Any],
                                 detail=detail) from None
         return _stepped(replace(p, initiative=init, fight=p.fight.with_order(init.order),
                                 order_round=p.fight.round))
-    if k is FightEventKind.CARD:
+    if k in (FightEventKind.CARD, FightEventKind.CARD_CHANGED):
         try:
             cards = tuple(CqcCard.from_dict(c) for c in payload["cards"])
         except (KeyError, TypeError, ValueError) as e:
@@ -403,6 +426,42 @@ def progress_of(fight_id: int, name: str,
                 events: Iterable[tuple[str, Mapping[str, Any]]]) -> FightProgress:
     """``replay`` with the fight's id and name (the store's call)."""
     return replay(events, fight_id=fight_id, name=name)
+
+
+# ------------------------------------------------- what a player may see (issue 14)
+
+
+def visible_to(progress: FightProgress, fighters: Iterable[str]) -> FightProgress:
+    """The fight as a player who plays ``fighters`` may see it (S0 §Close combat
+    2-3: the cards are filled in secret and revealed at once).
+
+    Before the reveal every other fighter's card is taken out (its owner is
+    kept in ``hidden``, so "card in" still shows, never what is on it); once
+    revealed, every card of the round is shown, as at the table. The step,
+    round and state are unchanged. Pure: the player's screens render only
+    what this returns, so a hidden card cannot leak through any view."""
+    own = frozenset(fighters)
+    if progress.revealed or progress.rolled is not None:
+        return replace(progress, hidden=())
+    shown = {fid: cards for fid, cards in progress.cards.items() if fid in own}
+    hidden = tuple(fid for fid in card_order(progress.fight)
+                   if fid in progress.cards and fid not in own)
+    return replace(progress, cards=shown, hidden=hidden)
+
+
+def cards_in_text(progress: FightProgress) -> str:
+    """``3 of 4 cards in (Arthur, Jeanne, Mike); waiting for Olga`` for the
+    round being planned (S0 §Close combat 2); names only, never a card."""
+    order = card_order(progress.fight)
+    sent = progress.sent
+    first = {fid: progress.fight.fighter(fid).name.split()[0] for fid in order}
+    text = f"{len(sent)} of {len(order)} cards in"
+    if sent:
+        text += f" ({', '.join(first[f] for f in sent)})"
+    waiting = [first[f] for f in order if f not in sent]
+    if waiting:
+        text += f"; waiting for {', '.join(waiting)}"
+    return text
 
 
 def undo_from(events: Sequence[tuple[int, str, Mapping[str, Any]]]) -> int | None:

@@ -52,6 +52,7 @@ from ka_tui.rules.core.dice import Dice, DiceError, DiceFault, ScriptedDice
 from ka_tui.rules.core.dice_notation import check_faces
 from ka_tui.rules.core.options import InitiativeReroll
 from ka_tui.rules.core.skills import pool_text
+from ka_tui.rules.cqc.log import cards_in_text
 from ka_tui.screens.combat.report import (
     damage_lines, fighter_lines, initiative_lines, odds_lines, preview_lines, resolve_lines,
     revealed_lines, step_bar,
@@ -137,6 +138,7 @@ class CombatScreen(Screen[None]):
         self._roster_stale = False
         self._stale_note = ""  # a refused write's message, kept over the card editor's first change
         self._write_lock = threading.Lock()
+        self._shown = 0  # how many times the fight was shown (issue 14, live reads)
         self._last_weapons: dict[str, str | None] = {}  # issue 12 item 13
         # issue 12 item 11: (fight id, seq after the undo, the dropped events)
         self._redo: tuple[int, int, list[LogEvent]] | None = None
@@ -177,7 +179,54 @@ class CombatScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#field-dice").display = False
         self.sub_title = "Close combat"
+        door(self).on_campaign_changed(self, self._fight_changed_elsewhere)
         self.load()
+
+    # -- live: players' cards and other windows (issue 14) -------------------
+
+    def _fight_changed_elsewhere(self, changed: CampaignChanged) -> None:
+        """A player sent a card, or another window took a step: read the fight
+        again (the card the GM is typing is kept if it is still wanted)."""
+        if changed.source is self or changed.change is not Change.FIGHT or self.busy:
+            return
+        self._reload_if_moved(self.progress.fight_id if self.progress else None,
+                              self._shown)
+
+    @work(thread=True, exclusive=True, group="combat-live", exit_on_error=False)
+    def _reload_if_moved(self, fight_id: int | None, shown: int) -> None:
+        from ka_tui.store.fights import load_progress, open_fights
+
+        try:
+            db = self.campaign_db()
+            if fight_id is None:
+                fight_id = next((i for i, _, st in open_fights(db) if st == "open"), None)
+                if fight_id is None:
+                    return
+            progress = load_progress(db, fight_id)
+        except Exception:  # noqa: BLE001 — ctrl+r shows the full message
+            return
+        self.app.call_from_thread(self._live, progress, shown)
+
+    def _live(self, progress: FightProgress, generation: int) -> None:
+        shown = self.progress
+        if self.busy:  # its own step reads the file once written: that read is newer
+            return
+        if shown is not None and shown.fight_id == progress.fight_id \
+                and shown.seq == progress.seq and not shown.broken:
+            return  # nothing new (often the echo of this window's own step)
+        if generation != self._shown:  # shown again while this was read: read afresh
+            self._reload_if_moved(progress.fight_id, self._shown)
+            return
+        editor = self.query_one(CqcCardEditor)
+        keep = editor.draft if self.view_step == 2 else None
+        self.show_progress(progress, moved_on=self.moved_on and progress.step == 6,
+                           reorder=self.reordering and progress.step == 2
+                           and not progress.cards)
+        if keep is not None and self.view_step == 2 and editor.draft is not None \
+                and editor.draft.owner == keep.owner:
+            editor.draft = keep
+            editor.refresh(layout=True)
+        self.post_message(FightSaved())
 
     # -- loading -----------------------------------------------------------
 
@@ -225,6 +274,7 @@ class CombatScreen(Screen[None]):
         combat entry for this round, at the GM's request)."""
         self.loaded = True
         self.busy = False
+        self._shown += 1  # issue 14: a live read started before this is stale
         self.progress = progress
         self._stale_note = ""
         self.moved_on = moved_on
@@ -347,11 +397,15 @@ class CombatScreen(Screen[None]):
             return
         editor.load(fight, waiting, p.rules.cqc, weapon=self._last_weapons.get(waiting))
         note = self.query_one("#card-note", Static)
-        note.display = (p.initiative is not None and p.order_round == fight.round
-                        and not self.moved_on)
-        if p.initiative is not None:
-            note.update(_join(initiative_lines(p.initiative, p.start)
-                              [-len(p.initiative.rolls):]))
+        with_order = (p.initiative is not None and p.order_round == fight.round
+                      and not self.moved_on)
+        # issue 14: who has sent a card (players at their own terminals), never what
+        count = Content(cards_in_text(p) if not self.moved_on else
+                        f"0 of {len(_card_order(fight))} cards in").stylize("bold")
+        note.display = True
+        note.update(_join([count, *(initiative_lines(p.initiative, p.start)
+                                    [-len(p.initiative.rolls):]
+                                    if with_order and p.initiative is not None else [])]))
         self.query_one(ContentSwitcher).current = "pane-card"
         editor.focus()
         name = fight.fighter(waiting).name

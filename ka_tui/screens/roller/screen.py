@@ -656,7 +656,7 @@ class RollerScreen(Screen[None]):
     def on_roll_log_pane_picked(self, event: RollLogPane.Picked) -> None:
         roll = event.roll
         when = roll.time.astimezone().strftime("%Y-%m-%d %H:%M")
-        struck = ()
+        struck: tuple[str, ...] = ()
         if roll.struck_at is not None:
             at = datetime.fromisoformat(roll.struck_at.replace("Z", "+00:00"))
             struck = (f"STRUCK by {roll.struck_by or '?'} at "

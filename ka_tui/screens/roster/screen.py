@@ -568,7 +568,9 @@ class RosterScreen(Screen[None]):
         db_app = door(self)
 
         def write(values: Row) -> int:
-            return int(roster_reads.save_character(db_app.campaign_db(), values))
+            # issue 14: merged over what another window saved meanwhile
+            return int(roster_reads.save_character(db_app.campaign_db(), values,
+                                                   loaded=character))
 
         form = CharacterForm(character, taken_names=self._names("characters", except_id),
                              write=write, default_ap=self.default_ap)

@@ -1,0 +1,1 @@
+"""The player's own view (issue 14): ``PlayerScreen``."""

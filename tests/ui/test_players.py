@@ -1,0 +1,250 @@
+"""Players at their own terminals (issue 14), with real app instances on one
+real campaign file: the GM's ``KaApp`` and players' ``PlayerApp``s, each with
+its own connection and the live watcher (store/watch.py), as separate
+processes would have.
+
+S0 §Close combat 2-3: every fighter fills in his CQC card in secret, then all
+are revealed at once; the GM sees who has sent, never what, and a player
+never sees another side's card before the reveal (asserted on the text the
+widgets render, hidden ones included).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Input, Static
+
+from ka_tui.app import KaApp
+from ka_tui.player_app import PlayerApp
+from ka_tui.rules.core.dice import RandomDice
+from ka_tui.rules.cqc import CqcCard, initiative_order
+from ka_tui.screens.combat.screen import CombatScreen
+from ka_tui.screens.player.screen import PlayerScreen
+from ka_tui.screens.roster.character_form import CharacterForm
+from ka_tui.store import fights
+from ka_tui.store.db import open_campaign
+from ka_tui.widgets.cqc_card import CqcCardEditor
+from tests.ui.pilot_helpers import SIZE, rows, settle, wait_for
+from tests.ui.test_roster import roster, select_name
+
+OLGAS_CARD = "Deliberate Attack, 3x Basic Defence"
+
+
+def _ids(db_path: Path) -> dict[str, int]:
+    return {n: i for i, n in rows(db_path, "SELECT id, name FROM character")}
+
+
+def start_fight(db_path: Path) -> int:
+    """Kasia vs Mike, Olga vs Jeanne; the order rolled: step 2, cards wanted."""
+    ids = _ids(db_path)
+    with open_campaign(db_path) as db:
+        fid = fights.start_fight(db, [(ids["Kasia Nowak"], ids["Mike Dunn"]),
+                                      (ids["Olga Petrova"], ids["Jeanne Moreau"])])
+        p = fights.load_progress(db, fid)
+        init = initiative_order(p.start.fighters, RandomDice(3), p.rules)
+        fights.record_initiative(db, fid, init, False, expect_seq=p.seq)
+    return fid
+
+
+def text(app: Any) -> str:
+    """Everything the current screen's widgets render (hidden ones too)."""
+    parts = [str(w.render()) for w in app.screen.query("*")
+             if isinstance(w, (Static, CqcCardEditor))]
+    return "\n".join(parts)
+
+
+def kinds(db_path: Path) -> list[str]:
+    return [k for (k,) in rows(db_path, "SELECT kind FROM fight_event ORDER BY seq")]
+
+
+async def player_ready(pilot: Pilot[Any]) -> PlayerScreen:
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, PlayerScreen)
+                   and pilot.app.screen.player is not None)
+    screen = pilot.app.screen
+    assert isinstance(screen, PlayerScreen)
+    return screen
+
+
+async def test_issue14_cards_from_players_reach_the_gm_live_and_stay_secret(
+        demo_db: Path) -> None:
+    """Kasia sends her card: the GM's screen says so within one second, with
+    no key pressed there. Olga's card never shows on Kasia's screens before
+    the reveal; after the GM reveals, all three views show the round."""
+    fid = start_fight(demo_db)
+    gm, kasia, olga = KaApp(demo_db), PlayerApp(demo_db, "Kasia Nowak"), \
+        PlayerApp(demo_db, "Olga Petrova")
+    async with gm.run_test(size=SIZE) as pg, kasia.run_test(size=SIZE) as pk, \
+            olga.run_test(size=SIZE) as po:
+        await settle(pg)
+        await pg.press("3")
+        await wait_for(pg, lambda: isinstance(gm.screen, CombatScreen)
+                       and gm.screen.progress is not None)
+        assert "0 of 4 cards in" in text(gm)
+        ks = await player_ready(pk)
+        await player_ready(po)
+        assert ks.pane == "fight" and "Fill in Kasia Nowak's card for round 1" in text(kasia)
+
+        await pk.press("a", "b", "b", "d", "b", "b", "b", "b", "enter")
+        await wait_for(pk, lambda: "Your card is sent" in text(kasia))
+        sent_at = time.monotonic()
+        await wait_for(pg, lambda: "1 of 4 cards in (Kasia)" in text(gm), timeout=5)
+        assert time.monotonic() - sent_at < 1.0, "the GM saw the card more than 1 s late"
+        assert "Attack" in text(gm) and "2x Basic Attack" not in text(gm)  # in, not what
+
+        await po.press("a", "D", "d", "b", "b", "b", "enter")
+        await wait_for(po, lambda: f"Your card is sent: {OLGAS_CARD}" in text(olga))
+        await wait_for(pk, lambda: "2 of 4 cards in" in text(kasia), timeout=2)
+        await wait_for(pg, lambda: "2 of 4 cards in" in text(gm), timeout=2)
+        for app in (kasia, gm):  # sent, but its content nowhere before the reveal
+            assert OLGAS_CARD not in text(app) and "Deliberate Attack" not in text(app)
+        for pane in ("1", "3", "4", "2"):  # every pane of Kasia's view
+            await pk.press(pane)
+            await settle(pk)
+            assert "Deliberate Attack" not in text(kasia)
+
+        # the GM forces the absent players' cards (Mike, Jeanne) and reveals
+        await pg.press("a", "b", "b", "b", "b", "d", "b", "b", "b", "b", "enter")
+        await wait_for(pg, lambda: "3 of 4 cards in" in text(gm))
+        await pg.press("a", "b", "b", "b", "d", "b", "b", "b", "enter")
+        await wait_for(pg, lambda: "every card is in" in text(gm))
+        await pg.press("v")
+        await wait_for(pg, lambda: "Cards revealed" in text(gm))
+        for pilot, app in ((pk, kasia), (po, olga)):
+            await wait_for(pilot, lambda app=app: "Cards revealed" in text(app), timeout=2)
+        assert f"Olga Petrova vs Jeanne Moreau: {OLGAS_CARD}" in text(kasia)
+    assert kinds(demo_db).count("card_entered") == 4
+    assert kinds(demo_db)[-1] == "cards_revealed"
+    assert fid == 1
+
+
+async def test_issue14_a_card_changes_until_the_reveal(demo_db: Path) -> None:
+    start_fight(demo_db)
+    kasia = PlayerApp(demo_db, "Kasia Nowak")
+    async with kasia.run_test(size=SIZE) as pk:
+        await player_ready(pk)
+        await pk.press("a", "b", "enter")
+        await wait_for(pk, lambda: "Your card is sent: Basic Attack" in text(kasia))
+        await pk.press("d", "b", "b", "enter")
+        await wait_for(pk, lambda: "Your card is sent: Basic Attack, 2x Basic Defence"
+                       in text(kasia))
+    assert kinds(demo_db)[-2:] == ["card_entered", "card_changed"]
+
+
+async def test_issue14_a_stale_player_send_is_refused_and_reloads(demo_db: Path) -> None:
+    """Two writers after the same state: the GM reveals while Kasia's view
+    (not watching here, so it stays stale) changes her card. The reveal
+    lands; her change is refused with the reason, her screen reloads to the
+    revealed round; one card per fighter, nothing duplicated."""
+    fid = start_fight(demo_db)
+    kasia = PlayerApp(demo_db, "Kasia Nowak")
+    kasia.watch_interval = None
+    async with kasia.run_test(size=SIZE) as pk:
+        await player_ready(pk)
+        await pk.press("a", "b", "enter")
+        await wait_for(pk, lambda: "Your card is sent" in text(kasia))
+        with open_campaign(demo_db) as db:  # the GM's process
+            p = fights.load_progress(db, fid)
+            for owner in p.to_enter:
+                opp = p.fight.opponents_of(owner)[0]
+                fights.record_card(db, fid, 1, owner, [CqcCard.build(owner, opp, defence="b")])
+            fights.record_reveal(db, fid, 1)
+        await pk.press("d", "b", "enter")
+        await wait_for(pk, lambda: "Cards revealed" in text(kasia))
+        assert "already revealed" in text(kasia)
+    assert kinds(demo_db).count("card_entered") == 4
+    assert "card_changed" not in kinds(demo_db)
+
+
+def test_issue14_a_player_can_only_send_his_own_card(demo_db: Path) -> None:
+    from ka_tui.store import players
+    from ka_tui.store.players import NotYours
+
+    fid = start_fight(demo_db)
+    with open_campaign(demo_db) as db:
+        kasia = players.find_player(db, "kasia")  # a first name, any case
+        mine = players.fights_of(db, kasia.character_id)
+        assert [f.id for f in mine] == [fid]
+        p = players.player_progress(db, mine[0])
+        other = next(f for f in fights.card_order(p.fight) if f not in mine[0].fighters)
+        opp = p.fight.opponents_of(other)[0]
+        try:
+            players.send_card(db, mine[0], 1, other, [CqcCard.build(other, opp, attack="b")])
+        except NotYours:
+            pass
+        else:
+            raise AssertionError("another fighter's card was sent")
+    assert "card_entered" not in kinds(demo_db)
+
+
+async def test_issue14_two_window_form_sequence_loses_nothing(demo_db: Path) -> None:
+    """Issue 14's sequence in two real windows: B opens Kasia's form; A sets
+    K-points 10 and saves; B changes Strength and saves: K stays 10."""
+    cid = _ids(demo_db)["Kasia Nowak"]
+    with open_campaign(demo_db) as db:
+        from ka_tui.store import roster as service
+
+        service.update_character(db, cid, k_points=0)
+    strength = rows(demo_db, "SELECT strength FROM character WHERE id = ?", cid)[0][0]
+    a, b = KaApp(demo_db), KaApp(demo_db)
+    async with a.run_test(size=SIZE) as pa, b.run_test(size=SIZE) as pb:
+        for pilot in (pb, pa):  # B's form is open first
+            screen = await roster(pilot)
+            await select_name(pilot, screen, "Kasia Nowak")
+            await pilot.press("e")
+            await wait_for(pilot, lambda p=pilot: isinstance(p.app.screen, CharacterForm))
+        a.screen.query_one("#input-k_points", Input).value = "10"
+        await pa.press("ctrl+s")
+        await roster(pa)
+        assert rows(demo_db, "SELECT k_points FROM character WHERE id = ?", cid) == [(10,)]
+        b.screen.query_one("#input-strength", Input).value = str(strength + 1)
+        await pb.press("ctrl+s")
+        await roster(pb)
+    assert rows(demo_db, "SELECT k_points, strength FROM character WHERE id = ?", cid) == [
+        (10, strength + 1)]
+
+
+def test_issue14_a_watcher_costs_nothing_until_the_file_changes(demo_db: Path) -> None:
+    """The watch is ``PRAGMA data_version``; its own reads change nothing, and
+    a commit from another connection is reported as the area it touched."""
+    import sqlite3
+    import threading
+
+    from ka_tui.store.watch import CampaignWatcher
+
+    seen: list[frozenset[str]] = []
+    got = threading.Event()
+
+    def changed(areas: frozenset[str]) -> None:
+        seen.append(areas)
+        got.set()
+
+    watcher = CampaignWatcher(lambda: sqlite3.connect(demo_db), changed, interval=0.02)
+    watcher.start()
+    try:
+        time.sleep(0.2)
+        assert seen == [] and watcher.polls > 3
+        con = sqlite3.connect(demo_db)
+        con.execute("UPDATE character SET notes = 'x' WHERE id = 1")
+        con.commit()
+        con.close()
+        assert got.wait(2)
+    finally:
+        watcher.stop()
+    assert seen == [frozenset({"roster"})]
+
+
+def test_issue14_play_refuses_an_unknown_name_and_an_unwritable_campaign(
+        demo_db: Path, capsys: Any, monkeypatch: Any) -> None:
+    from ka_tui.cli import main
+
+    assert main(["play", "--as", "Zed", "--db", str(demo_db)]) == 2
+    assert "no character called 'Zed'" in capsys.readouterr().err
+    assert main(["play", "--db", str(demo_db)]) == 2
+    assert "play needs --as NAME" in capsys.readouterr().err
+    monkeypatch.setenv("KA_TUI_READ_ONLY", "0")  # main sets it: restored after the test
+    assert main(["play", "--as", "Kasia", "--db", str(demo_db), "--read-only"]) == 2
+    assert "cannot be written by you" in capsys.readouterr().err
