@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import os
 import threading
-from concurrent.futures import Future
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import import_module
@@ -30,8 +30,14 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 
-from ka_tui.screens.door import (AirPreset, ELSEWHERE, CampaignChanged, Change, ChangeCallback,
-                                  DiceMode)
+from ka_tui.screens.door import (
+    ELSEWHERE,
+    AirPreset,
+    CampaignChanged,
+    Change,
+    ChangeCallback,
+    DiceMode,
+)
 from ka_tui.widgets.screen_diff import ScreenShadow
 
 if TYPE_CHECKING:
