@@ -248,3 +248,24 @@ def test_issue14_play_refuses_an_unknown_name_and_an_unwritable_campaign(
     monkeypatch.setenv("KA_TUI_READ_ONLY", "0")  # main sets it: restored after the test
     assert main(["play", "--as", "Kasia", "--db", str(demo_db), "--read-only"]) == 2
     assert "cannot be written by you" in capsys.readouterr().err
+
+
+async def test_issue14_the_roll_log_follows_another_window_without_a_key(demo_db: Path) -> None:
+    """Every view is live (issue 14): a roll made in window A appears in
+    window B's roll log, with no key pressed in B."""
+    from ka_tui.screens.roller.screen import RollerScreen
+    from ka_tui.widgets.roll_log_pane import RollLogPane
+
+    a, b = KaApp(demo_db), KaApp(demo_db)
+    a.roller_dice = RandomDice(7)  # type: ignore[attr-defined]
+    async with a.run_test(size=SIZE) as pa, b.run_test(size=SIZE) as pb:
+        for pilot in (pa, pb):
+            await settle(pilot)
+            await pilot.press("2")
+            await wait_for(pilot, lambda p=pilot: isinstance(p.app.screen, RollerScreen)
+                           and p.app.screen.loaded)
+        pane = b.screen.query_one(RollLogPane)
+        before = pane.total
+        await pa.press("r")
+        await wait_for(pa, lambda: a.screen.query_one(RollLogPane).total == before + 1)
+        await wait_for(pb, lambda: pane.total == before + 1, timeout=5)

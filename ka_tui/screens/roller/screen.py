@@ -187,6 +187,8 @@ class RollerScreen(Screen[None]):
                                                               Change.ROSTER):
             self._keep_typed = True
             self.load()
+        elif changed.source is not self and changed.change is Change.ROLLS:
+            self.query_log(self._log_filter)  # another window rolled: its log is ours too
 
     # -- loading ------------------------------------------------------------------
 
