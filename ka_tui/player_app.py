@@ -22,7 +22,9 @@ from textual.dom import DOMNode
 from textual.signal import Signal
 
 from ka_tui.app import WatchesCampaign
-from ka_tui.screens.door import ELSEWHERE, CampaignChanged, ChangeCallback, DiceMode
+from ka_tui.screens.door import (
+    ELSEWHERE, AirPreset, CampaignChanged, ChangeCallback, DiceMode,
+)
 
 if TYPE_CHECKING:
     from ka_tui.rules.core.dice import Dice
@@ -91,6 +93,10 @@ class PlayerApp(WatchesCampaign, App[None]):
         self.notify(str(error), title=title, severity="error")
 
     # -- running ------------------------------------------------------------------
+
+    def open_air_setup(self, preset: AirPreset) -> None:
+        """A player starts no battle: the GM does, from a mission."""
+        self.notify("Only the GM starts a battle.", severity="warning")
 
     def on_mount(self) -> None:
         from ka_tui.screens.player.screen import PlayerScreen
