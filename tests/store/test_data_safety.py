@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from ka_tui import cli
-from ka_tui.store import logs
+from tests.store import log_shortcuts as logs
 from ka_tui.store.db import ReadOnlyCampaign, check_file, create_campaign, open_campaign
 from ka_tui.store.errors import NewerSchema, NotACampaign, StoreError, ValidationError
 from ka_tui.store.migrations import SCHEMA_VERSION

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ka_tui.rules.core.options import CritFailRule, HouseRules
-from ka_tui.store import logs
+from tests.store import log_shortcuts as logs
 from ka_tui.store.campaign import (
     get_campaign,
     house_rules,

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from ka_tui.store import logs
+from tests.store import log_shortcuts as logs
 from ka_tui.store.campaign import house_rules, set_house_rules
 from ka_tui.store.db import open_campaign
 from ka_tui.store.errors import NotACampaign, StoreError, ValidationError

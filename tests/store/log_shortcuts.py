@@ -1,10 +1,10 @@
-"""Named shortcuts over ``events.py`` (the one event log) for fights and
-battles: heads, and the raw event plumbing.
+"""Test shortcuts over ``ka_tui/store/events.py`` (the one event log) for
+fights and battles: heads and raw appends.
 
 The ``append_*_event`` shortcuts append at the end without the log's rules
-(``checked=False``): import, tools and the store's own tests. Play goes through
-``store/fights.py``, whose every write names the position it expects and is
-checked by ``rules/cqc/log.py``. The dice-roll log is ``roll_log.py``.
+(``checked=False``), to build damaged or hand-made logs in tests. The app goes
+through ``store/fights.py`` and ``store/battles.py``, whose every write names
+the position it expects.
 """
 
 from __future__ import annotations
@@ -26,8 +26,6 @@ def list_fights(db: CampaignDB) -> list[LogHead]:
     return ev.heads(db, LogKind.FIGHT)
 
 
-def end_fight(db: CampaignDB, fight_id: int) -> LogHead:
-    return ev.set_status(db, LogRef.fight(fight_id), "ended")
 
 
 def append_fight_event(db: CampaignDB, fight_id: int, kind: str, payload: Any) -> LogEvent:
@@ -39,9 +37,6 @@ def fight_events(db: CampaignDB, fight_id: int) -> list[LogEvent]:
     return ev.events(db, LogRef.fight(fight_id))
 
 
-def drop_last_fight_event(db: CampaignDB, fight_id: int) -> LogEvent | None:
-    """Undo: remove the newest event (returned), or None when there is none."""
-    return ev.undo(db, LogRef.fight(fight_id))
 
 
 def new_battle(db: CampaignDB, name: str) -> LogHead:
