@@ -1,14 +1,23 @@
 """Send the terminal only the cells that changed (issue 13: a thin SSH link).
 
-Textual repaints a widget's whole region when it refreshes: a cursor move in
-a table rewrites every row of it, a detail pane drawn twice in one key is sent
-twice. ``ScreenShadow`` keeps what the terminal shows (one cell = character
-and style) and turns each partial update (``ChopsUpdate``) into only the runs
-of cells that differ, each run one cursor move and its text.
+Textual repaints a widget's whole region when it refreshes, and the whole
+screen when a screen is pushed or popped (a dialog opening is two to four
+full-screen repaints of the same picture). ``ScreenShadow`` keeps what the
+terminal shows (one cell = character and its SGR parameters) and turns every
+update, partial (``ChopsUpdate``) or full-screen (``LayoutUpdate``), into only
+the runs of cells that differ.
 
-A full-screen update (``LayoutUpdate``: start, resume, resize, a new screen)
-is always sent whole and becomes the new shadow, so anything else that drew on
-the terminal (a suspended shell, a resize) is repainted in full as before.
+The runs are written compactly: a style is sent only when it changes (not
+once per segment with a reset after it; only the colours that change when the
+attributes stay), and the cursor jumps over unchanged cells with the shortest
+move (``CSI n C`` on the line, ``CR LF`` to the next line, else ``CSI y;x H``)
+unless re-sending them is shorter.
+
+The shadow is trusted only while it is known to match the terminal: after
+``reset`` (resize, suspend, resume; the app calls it) partial updates are
+written whole, as Textual writes them, and the next full-screen update sends
+every cell and becomes the new shadow. An update that reaches outside the
+shadow's screen (a resize the app has not been told of yet) does the same.
 The app uses it in ``KaApp._display`` (real terminals only: Pilot and the
 snapshots never write to a terminal and are not affected).
 """
@@ -18,34 +27,76 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from rich.cells import cell_len
+from rich.color import ColorSystem
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
-from textual.strip import Strip
+from textual.strip import SGR_STYLES, Strip
 
-Cell = tuple[str, Style | None]
-# A run of cells shorter than this gap between two changes is sent rather than
-# skipped: a cursor move costs about as much as a few cells.
-_GAP = 6
+# A cell: its character ("" for the second half of a wide one) and its style
+# key: the SGR parameters Textual would send for it ("" = none), with
+# "\0" + URL appended for a hyperlink.
+Cell = tuple[str, str]
+# A style key's parts: attribute codes, foreground codes, background codes, link.
+Parts = tuple[str, str, str, str]
+
+_RESET = "\x1b[0m"
+_LINK_END = "\x1b]8;;\x1b\\"
 
 
-def _cells(strip: Iterable[Segment]) -> list[Cell]:
+class _Styles:
+    """Style -> key, and key -> parts, as Textual renders them (Strip.render)."""
+
+    def __init__(self) -> None:
+        self.keys: dict[tuple[Style, ColorSystem], str] = {}
+        self.parts: dict[str, Parts] = {"": ("", "", "", "")}
+
+    def key(self, style: Style | None, system: ColorSystem) -> str:
+        if style is None:
+            return ""
+        cached = self.keys.get((style, system))
+        if cached is not None:
+            return cached
+        if len(self.keys) > 8192:  # styles carry meta (mouse offsets): bound it
+            self.keys.clear()
+        attributes = style._attributes & style._set_attributes
+        attrs = ";".join(SGR_STYLES[bit] for bit in range(attributes.bit_length())
+                         if attributes & (1 << bit))
+        fg = bg = ""
+        if style._color is not None:
+            fg = ";".join(style._color.downgrade(system).get_ansi_codes())
+        if style._bgcolor is not None:
+            bg = ";".join(style._bgcolor.downgrade(system).get_ansi_codes(False))
+        link = style._link or ""
+        key = ";".join(p for p in (attrs, fg, bg) if p)
+        if link:
+            key += "\0" + link
+        self.keys[(style, system)] = key
+        self.parts.setdefault(key, (attrs, fg, bg, link))
+        return key
+
+
+def _cells(strip: Iterable[Segment], styles: _Styles, system: ColorSystem) -> list[Cell]:
     """One entry per terminal cell; a wide character's second cell is ``""``."""
     cells: list[Cell] = []
-    for segment in strip:
-        if segment.control:
+    append = cells.append
+    for text, style, control in strip:
+        if control:
             continue
-        style = segment.style
-        for char in segment.text:
+        key = styles.key(style, system)
+        if text.isascii() and text.isprintable():
+            cells.extend([(char, key) for char in text])
+            continue
+        for char in text:
             width = cell_len(char)
             if width == 0:
                 if cells:
                     cells[-1] = (cells[-1][0] + char, cells[-1][1])
                 continue
-            cells.append((char, style))
+            append((char, key))
             if width == 2:
-                cells.append(("", style))
+                append(("", key))
     return cells
 
 
@@ -70,96 +121,193 @@ class ScreenShadow:
     """What the terminal shows, to send only what changed."""
 
     def __init__(self) -> None:
-        self.lines: dict[int, list[Cell | None]] = {}
-        self.width = 0
+        self.lines: list[list[Cell | None]] = []
+        self.width = self.height = 0
+        self.trusted = False  # the lines are what the terminal shows
+        self._styles = _Styles()
 
     def reset(self) -> None:
-        self.lines.clear()
+        """Forget the terminal's content: the next full-screen update sends
+        every cell (call it when something else may have drawn on it)."""
+        self.trusted = False
+        self.lines = []
+        self.width = self.height = 0
 
     def render(self, update: CompositorUpdate, console: Console) -> str:
         """The terminal bytes for ``update`` (before Textual's cursor move)."""
-        if isinstance(update, ChopsUpdate):
-            return self._render_chops(update, console)
-        text = update.render_segments(console)
+        system = console._color_system or ColorSystem.TRUECOLOR
         if isinstance(update, LayoutUpdate):
-            self._record_layout(update)
-        else:
-            self.reset()
-        return text
+            return self._render_layout(update, system)
+        if isinstance(update, ChopsUpdate) and self.trusted:
+            pieces = list(_pieces(update))
+            if all(y < self.height and x + strip.cell_length <= self.width
+                   for y, x, strip in pieces):
+                return self._render_pieces(pieces, system)
+        self.reset()  # something the shadow cannot follow: written whole
+        return update.render_segments(console)
 
-    def _line(self, y: int) -> list[Cell | None]:
-        line = self.lines.get(y)
-        if line is None:
-            line = self.lines[y] = [None] * self.width
-        return line
-
-    def _record_layout(self, update: LayoutUpdate) -> None:
+    def _render_layout(self, update: LayoutUpdate, system: ColorSystem) -> str:
         region = update.region
-        if region.x == 0 and region.y == 0 and region.width != self.width:
-            self.width = region.width
-            self.lines.clear()
-        for y, line in enumerate(update.strips, region.y):
-            x = region.x
+        if region.x or region.y:  # not a full-screen update: never seen; written whole
+            self.reset()
+            return _whole(update, system, self._styles)
+        if (not self.trusted or region.width != self.width
+                or region.height != self.height):
+            self.width, self.height = region.width, region.height
+            self.lines = [[None] * self.width for _ in range(self.height)]
+            self.trusted = True
+        pieces: list[tuple[int, int, Strip]] = []
+        for y, line in enumerate(update.strips):
+            x = 0
             for strip in line:
-                cells = _cells(strip)
-                self._store(y, x, cells)
-                x += len(cells)
+                pieces.append((y, x, strip))
+                x += strip.cell_length
+        return self._render_pieces(pieces, system)
 
-    def _store(self, y: int, x: int, cells: list[Cell]) -> None:
-        line = self._line(y)
-        if x + len(cells) > len(line):
-            line.extend([None] * (x + len(cells) - len(line)))
-        line[x:x + len(cells)] = cells
-
-    def _render_chops(self, update: ChopsUpdate, console: Console) -> str:
-        out: list[str] = []
-        for y, x, strip in _pieces(update):
-            cells = _cells(strip)
-            line = self._line(y)
-            if x + len(cells) > len(line):
-                line.extend([None] * (x + len(cells) - len(line)))
-            for start, stop in _changed_runs(cells, line[x:x + len(cells)]):
-                out.append(f"\x1b[{y + 1};{x + start + 1}H")
-                out.append(_render_cells(cells[start:stop], console))
-            line[x:x + len(cells)] = cells
-        return "".join(out)
-
-
-def _changed_runs(new: list[Cell], old: list[Cell | None]) -> Iterator[tuple[int, int]]:
-    """Runs ``[start, stop)`` of ``new`` that differ from ``old``, joined across
-    gaps shorter than ``_GAP``; never starting or ending inside a wide character."""
-    run_start = run_stop = -1
-    for i, cell in enumerate(new):
-        if old[i] == cell:
-            continue
-        if run_start < 0:
-            run_start = i
-        elif i - run_stop >= _GAP:
-            yield _whole(new, run_start, run_stop)
-            run_start = i
-        run_stop = i + 1
-    if run_start >= 0:
-        yield _whole(new, run_start, run_stop)
+    def _render_pieces(self, pieces: list[tuple[int, int, Strip]], system: ColorSystem) -> str:
+        # the new content of each line, then one pass per line over the changes
+        changed: dict[int, list[tuple[int, list[Cell]]]] = {}
+        for y, x, strip in pieces:
+            changed.setdefault(y, []).append((x, _cells(strip, self._styles, system)))
+        writer = _Writer(self._styles.parts, self.height)
+        for y in sorted(changed):
+            line = self.lines[y]
+            new = line[:]
+            for x, cells in changed[y]:
+                new[x:x + len(cells)] = cells
+            del new[self.width:]
+            runs = list(_changed_runs(new, line))
+            if runs:
+                writer.line(y, new, runs)
+            self.lines[y] = new
+        return writer.finish()
 
 
-def _whole(cells: list[Cell], start: int, stop: int) -> tuple[int, int]:
-    while start > 0 and cells[start][0] == "":
+def _changed_runs(new: list[Cell | None], old: list[Cell | None]) -> Iterator[tuple[int, int]]:
+    """Maximal runs ``[start, stop)`` where ``new`` differs from ``old`` (a
+    cell no update drew is left alone), never starting or ending inside a wide
+    character."""
+    start = -1
+    for i, (a, b) in enumerate(zip(new, old)):
+        if a is not None and a != b:
+            if start < 0:
+                start = i
+        elif start >= 0:
+            yield _whole_chars(new, start, i)
+            start = -1
+    if start >= 0:
+        yield _whole_chars(new, start, len(new))
+
+
+def _whole_chars(cells: list[Cell | None], start: int, stop: int) -> tuple[int, int]:
+    while start > 0 and (cell := cells[start]) is not None and cell[0] == "":
         start -= 1
-    while stop < len(cells) and cells[stop][0] == "":
+    while stop < len(cells) and (cell := cells[stop]) is not None and cell[0] == "":
         stop += 1
     return start, stop
 
 
-def _render_cells(cells: list[Cell], console: Console) -> str:
-    segments: list[Segment] = []
-    text: list[str] = []
-    style: Style | None = None
-    for char, cell_style in cells:
-        if cell_style != style and text:
-            segments.append(Segment("".join(text), style))
-            text = []
-        style = cell_style
-        text.append(char)
-    if text:
-        segments.append(Segment("".join(text), style))
-    return Strip(segments).render(console)
+def _sgr(old: Parts, new: Parts) -> str:
+    """The shortest SGR sequence that turns style ``old`` into ``new``."""
+    if old == new:
+        return ""
+    attrs, fg, bg, _ = new
+    full = ";".join(p for p in (attrs, fg, bg) if p)
+    if not full:
+        return _RESET
+    whole = f"\x1b[{full}m" if old[:3] == ("", "", "") else f"\x1b[0;{full}m"
+    if old[0] != attrs:
+        return whole
+    codes = []
+    if old[1] != fg:
+        codes.append(fg or "39")
+    if old[2] != bg:
+        codes.append(bg or "49")
+    if not codes:
+        return ""
+    step = f"\x1b[{';'.join(codes)}m"
+    return step if len(step) < len(whole) else whole
+
+
+class _Writer:
+    """Terminal bytes for runs of cells, tracking the cursor and the style."""
+
+    def __init__(self, parts: dict[str, Parts], height: int) -> None:
+        self.parts = parts
+        self.height = height
+        self.out: list[str] = []
+        self.style: Parts = ("", "", "", "")  # Textual leaves the terminal reset
+        self.y = self.x = -1  # cursor unknown
+
+    def _move(self, y: int, x: int) -> str:
+        if y == self.y and x == self.x:
+            return ""
+        if y == self.y and x > self.x >= 0:
+            step = x - self.x
+            return "\x1b[C" if step == 1 else f"\x1b[{step}C"
+        if x == 0 and y == self.y + 1 and self.y >= 0 and y < self.height:
+            return "\r\n"
+        return f"\x1b[{y + 1}H" if x == 0 else f"\x1b[{y + 1};{x + 1}H"
+
+    def _text(self, cells: list[Cell | None], start: int, stop: int) -> tuple[str, Parts]:
+        """The bytes for cells ``[start, stop)`` from the current style, and the
+        style they end in."""
+        out: list[str] = []
+        style = self.style
+        parts = self.parts
+        for i in range(start, stop):
+            cell = cells[i]
+            assert cell is not None
+            char, key = cell
+            if not char:
+                continue
+            new = parts[key]
+            if new != style:
+                if style[3] != new[3]:
+                    if style[3]:
+                        out.append(_LINK_END)
+                    if new[3]:
+                        out.append(f"\x1b]8;id={abs(hash(new[3]))};{new[3]}\x1b\\")
+                out.append(_sgr(style, new))
+                style = new
+            out.append(char)
+        return "".join(out), style
+
+    def line(self, y: int, cells: list[Cell | None], runs: list[tuple[int, int]]) -> None:
+        """Write the changed ``runs`` of line ``y``; a gap between two runs is
+        re-sent when that is shorter than moving over it."""
+        for n, (start, stop) in enumerate(runs):
+            if n and self.y == y and None not in cells[self.x:start]:
+                gap, gap_style = self._text(cells, self.x, start)
+                saved = self.style
+                self.style = gap_style
+                via_gap, _ = self._text(cells, start, stop)
+                self.style = saved
+                jump, _ = self._text(cells, start, stop)
+                if len(gap) + len(via_gap) <= len(self._move(y, start)) + len(jump):
+                    self.out.append(gap)
+                    self.style = gap_style
+                    self.x = start
+            self.out.append(self._move(y, start))
+            text, self.style = self._text(cells, start, stop)
+            self.out.append(text)
+            self.y, self.x = y, stop
+
+    def finish(self) -> str:
+        if self.style[3]:
+            self.out.append(_LINK_END)
+        if self.style[:3] != ("", "", ""):
+            self.out.append(_RESET)
+        return "".join(self.out)
+
+
+def _whole(update: LayoutUpdate, system: ColorSystem, styles: _Styles) -> str:
+    """Every cell of ``update``, not recorded (a region the shadow does not keep)."""
+    writer = _Writer(styles.parts, 1 << 30)
+    region = update.region
+    for y, line in enumerate(update.strips, region.y):
+        cells: list[Cell | None] = [None] * region.x
+        for strip in line:
+            cells.extend(_cells(strip, styles, system))
+        writer.line(y, cells, [(region.x, len(cells))])
+    return writer.finish()

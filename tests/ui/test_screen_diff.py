@@ -9,7 +9,6 @@ after every update.
 from __future__ import annotations
 
 import io
-import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,39 +21,19 @@ from textual.geometry import Region
 from textual.strip import Strip
 
 from ka_tui.widgets.screen_diff import ScreenShadow
+from tests.ui.vt_model import Terminal
 
 W, H = 12, 4
-STYLES = (None, Style(color="red"), Style(bgcolor="blue", bold=True))
-TOKEN = re.compile(r"\x1b\[(\d+);(\d+)H|\x1b\[([0-9;]*)m|(\n)|(.)", re.S)
+STYLES = (None, Style(color="red"), Style(bgcolor="blue", bold=True),
+          Style(color="red", bgcolor="blue", bold=True), Style(color="color(214)",
+          bgcolor="color(17)"), Style(color="#ff8800", bgcolor="color(17)"),
+          Style(italic=True, underline=True), Style(bold=True, reverse=True,
+          color="color(224)", bgcolor="color(131)"), Style(color="red", link="https://x.y"))
 
 
 def console() -> Console:
     return Console(file=io.StringIO(), color_system="truecolor", force_terminal=True,
                    width=W, legacy_windows=False)
-
-
-class Terminal:
-    """Cells of a W x H screen: (character, SGR in force)."""
-
-    def __init__(self) -> None:
-        self.cells = [[(" ", "")] * W for _ in range(H)]
-
-    def feed(self, data: str) -> None:
-        x = y = 0
-        sgr = ""
-        for match in TOKEN.finditer(data):
-            move_y, move_x, style, newline, char = match.groups()
-            if move_y is not None:
-                y, x = int(move_y) - 1, int(move_x) - 1
-            elif style is not None:
-                sgr = "" if style in ("", "0") else style
-            elif newline is not None:
-                y, x = y + 1, 0
-            else:
-                self.cells[y][x] = (char, sgr)
-                if cell_len(char) == 2:
-                    self.cells[y][x + 1] = ("", sgr)
-                x += cell_len(char)
 
 
 Frame = list[list[tuple[str, int]]]
@@ -64,8 +43,13 @@ def strip_of(cells: list[tuple[str, int]]) -> Strip:
     return Strip([Segment(char, STYLES[style]) for char, style in cells])
 
 
-def layout(frame: Frame) -> LayoutUpdate:
-    return LayoutUpdate([[strip_of(line)] for line in frame], Region(0, 0, W, H))
+def layout(frame: Frame, cuts: list[list[int]] | None = None) -> LayoutUpdate:
+    """A full-screen update; each line in strips split at ``cuts``."""
+    lines = []
+    for y, line in enumerate(frame):
+        points = sorted({0, W, *(cuts[y] if cuts else [])})
+        lines.append([strip_of(line[a:b]) for a, b in zip(points, points[1:])])
+    return LayoutUpdate(lines, Region(0, 0, W, H))
 
 
 def chops(frame: Frame, cuts: list[list[int]], spans: list[tuple[int, int, int]]) -> ChopsUpdate:
@@ -77,32 +61,45 @@ def chops(frame: Frame, cuts: list[list[int]], spans: list[tuple[int, int, int]]
     return ChopsUpdate(lines, spans, ends)
 
 
-cell = st.tuples(st.sampled_from("ab -x"), st.integers(0, len(STYLES) - 1))
+cell = st.tuples(st.sampled_from("ab -xé"), st.integers(0, len(STYLES) - 1))
 frames = st.lists(st.lists(cell, min_size=W, max_size=W), min_size=H, max_size=H)
 cut_lists = st.lists(st.lists(st.integers(1, W - 1), max_size=3), min_size=H, max_size=H)
 span = st.tuples(st.integers(0, H - 1), st.integers(0, W - 1), st.integers(1, W)).filter(
     lambda s: s[1] < s[2])
 
 
-def check(first: Frame, updates: list[tuple[Frame, list[list[int]], list[tuple[int, int, int]]]]
-          ) -> int:
-    """Feed both terminals; assert they agree after each update; the bytes saved."""
+Update = tuple[str, Frame, list[list[int]], list[tuple[int, int, int]]]
+
+
+def check(first: Frame, updates: list[Update]) -> int:
+    """Feed both terminals; assert they agree after each update; the bytes saved.
+
+    An update is a partial one ("chops": only the spans change), a full-screen
+    one ("layout": a new screen, a dialog opening) or "reset" (the app resets
+    the shadow, then a partial update)."""
     out = console()
-    whole, shadowed, shadow = Terminal(), Terminal(), ScreenShadow()
+    whole, shadowed, shadow = Terminal(W, H), Terminal(W, H), ScreenShadow()
     start = layout(first)
     whole.feed(start.render_segments(out))
     shadowed.feed(shadow.render(start, out))
     assert shadowed.cells == whole.cells
     saved = 0
     screen = first
-    for wanted, cuts, spans in updates:
-        # Textual's chops hold the line as it is; only the spans changed since
-        # the last update (it may write a cell past a span: the same content).
-        frame = [line[:] for line in screen]
-        for y, x1, x2 in spans:
-            frame[y][x1:x2] = wanted[y][x1:x2]
-        screen = frame
-        update = chops(frame, cuts, sorted(set(spans)))
+    for kind, wanted, cuts, spans in updates:
+        update: LayoutUpdate | ChopsUpdate
+        if kind == "layout":
+            screen = wanted
+            update = layout(wanted, cuts)
+        else:
+            if kind == "reset":
+                shadow.reset()
+            # Textual's chops hold the line as it is; only the spans changed since
+            # the last update (it may write a cell past a span: the same content).
+            frame = [line[:] for line in screen]
+            for y, x1, x2 in spans:
+                frame[y][x1:x2] = wanted[y][x1:x2]
+            screen = frame
+            update = chops(frame, cuts, sorted(set(spans)))
         full, small = update.render_segments(out), shadow.render(update, out)
         whole.feed(full)
         shadowed.feed(small)
@@ -111,10 +108,11 @@ def check(first: Frame, updates: list[tuple[Frame, list[list[int]], list[tuple[i
     return saved
 
 
-@settings(max_examples=80, deadline=None)
-@given(frames, st.lists(st.tuples(frames, cut_lists, st.lists(span, min_size=1, max_size=6)),
-                        min_size=1, max_size=4))
-def test_the_shadowed_stream_draws_the_same_screen(first: Frame, updates: list) -> None:
+@settings(max_examples=120, deadline=None)
+@given(frames, st.lists(st.tuples(st.sampled_from(["chops", "chops", "layout", "reset"]),
+                                  frames, cut_lists, st.lists(span, min_size=1, max_size=6)),
+                        min_size=1, max_size=5))
+def test_the_shadowed_stream_draws_the_same_screen(first: Frame, updates: list[Update]) -> None:
     check(first, updates)
 
 
@@ -128,11 +126,12 @@ def test_an_unchanged_repaint_sends_nothing_and_a_one_cell_change_one_cell() -> 
     changed[2][5] = ("b", 0)
     sent = shadow.render(chops(changed, [[4]] * H, whole_rows), out)
     assert sent.startswith("\x1b[3;6H") and sent.count("b") == 1 and "a" not in sent
-    assert check(frame, [(frame, [[]] * H, whole_rows), (changed, [[]] * H, whole_rows)]) > 0
+    assert check(frame, [("chops", frame, [[]] * H, whole_rows),
+                         ("chops", changed, [[]] * H, whole_rows)]) > 0
 
 
 def test_wide_characters_are_sent_whole() -> None:
-    out, shadow, whole, shadowed = console(), ScreenShadow(), Terminal(), Terminal()
+    out, shadow, whole, shadowed = console(), ScreenShadow(), Terminal(W, H), Terminal(W, H)
     base = [[("a", 0)] * W for _ in range(H)]
     start = layout(base)
     whole.feed(start.render_segments(out))
