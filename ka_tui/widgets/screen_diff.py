@@ -42,6 +42,9 @@ Cell = tuple[str, str]
 Parts = tuple[str, str, str, str]
 
 _RESET = "\x1b[0m"
+# Unchanged cells between two changed runs of a line are re-sent when that is
+# shorter than moving the cursor over them: never worth it past this many.
+_GAP_MAX = 32
 _LINK_END = "\x1b]8;;\x1b\\"
 
 
@@ -125,6 +128,9 @@ class ScreenShadow:
         self.width = self.height = 0
         self.trusted = False  # the lines are what the terminal shows
         self._styles = _Styles()
+        # cells of a strip by its terminal text (Textual keeps a widget's strips
+        # and their text between repaints: a full repaint reuses most of them)
+        self._strip_cells: dict[str, list[Cell]] = {}
 
     def reset(self) -> None:
         """Forget the terminal's content: the next full-screen update sends
@@ -137,16 +143,17 @@ class ScreenShadow:
         """The terminal bytes for ``update`` (before Textual's cursor move)."""
         system = console._color_system or ColorSystem.TRUECOLOR
         if isinstance(update, LayoutUpdate):
-            return self._render_layout(update, system)
+            return self._render_layout(update, console, system)
         if isinstance(update, ChopsUpdate) and self.trusted:
             pieces = list(_pieces(update))
             if all(y < self.height and x + strip.cell_length <= self.width
                    for y, x, strip in pieces):
-                return self._render_pieces(pieces, system)
+                return self._render_pieces(pieces, console, system)
         self.reset()  # something the shadow cannot follow: written whole
         return update.render_segments(console)
 
-    def _render_layout(self, update: LayoutUpdate, system: ColorSystem) -> str:
+    def _render_layout(self, update: LayoutUpdate, console: Console,
+                       system: ColorSystem) -> str:
         region = update.region
         if region.x or region.y:  # not a full-screen update: never seen; written whole
             self.reset()
@@ -162,13 +169,26 @@ class ScreenShadow:
             for strip in line:
                 pieces.append((y, x, strip))
                 x += strip.cell_length
-        return self._render_pieces(pieces, system)
+        return self._render_pieces(pieces, console, system)
 
-    def _render_pieces(self, pieces: list[tuple[int, int, Strip]], system: ColorSystem) -> str:
-        # the new content of each line, then one pass per line over the changes
+    def _strip_cells_of(self, strip: Strip, console: Console, system: ColorSystem
+                        ) -> list[Cell]:
+        text = strip.render(console)
+        cells = self._strip_cells.get(text)
+        if cells is None:
+            cells = _cells(strip, self._styles, system)
+            if len(self._strip_cells) > 4096:
+                self._strip_cells.clear()
+            if not any(segment.control for segment in strip):
+                self._strip_cells[text] = cells
+        return cells
+
+    def _render_pieces(self, pieces: list[tuple[int, int, Strip]], console: Console,
+                       system: ColorSystem) -> str:
+        # the new content of each line, then one pass per changed line
         changed: dict[int, list[tuple[int, list[Cell]]]] = {}
         for y, x, strip in pieces:
-            changed.setdefault(y, []).append((x, _cells(strip, self._styles, system)))
+            changed.setdefault(y, []).append((x, self._strip_cells_of(strip, console, system)))
         writer = _Writer(self._styles.parts, self.height)
         for y in sorted(changed):
             line = self.lines[y]
@@ -176,6 +196,8 @@ class ScreenShadow:
             for x, cells in changed[y]:
                 new[x:x + len(cells)] = cells
             del new[self.width:]
+            if new == line:
+                continue
             runs = list(_changed_runs(new, line))
             if runs:
                 writer.line(y, new, runs)
@@ -249,47 +271,54 @@ class _Writer:
             return "\r\n"
         return f"\x1b[{y + 1}H" if x == 0 else f"\x1b[{y + 1};{x + 1}H"
 
-    def _text(self, cells: list[Cell | None], start: int, stop: int) -> tuple[str, Parts]:
-        """The bytes for cells ``[start, stop)`` from the current style, and the
-        style they end in."""
+    def _switch(self, old: Parts, new: Parts) -> str:
+        """The bytes that turn style ``old`` (hyperlink included) into ``new``."""
+        if old == new:
+            return ""
+        link = ""
+        if old[3] != new[3]:
+            link = _LINK_END if old[3] else ""
+            if new[3]:
+                link += f"\x1b]8;id={abs(hash(new[3]))};{new[3]}\x1b\\"
+        return link + _sgr(old, new)
+
+    def _text(self, cells: list[Cell | None], start: int, stop: int,
+              style: Parts) -> tuple[str, Parts]:
+        """The bytes for cells ``[start, stop)`` from ``style``, and the style
+        they end in."""
         out: list[str] = []
-        style = self.style
         parts = self.parts
+        key = None
         for i in range(start, stop):
             cell = cells[i]
             assert cell is not None
-            char, key = cell
-            if not char:
-                continue
-            new = parts[key]
-            if new != style:
-                if style[3] != new[3]:
-                    if style[3]:
-                        out.append(_LINK_END)
-                    if new[3]:
-                        out.append(f"\x1b]8;id={abs(hash(new[3]))};{new[3]}\x1b\\")
-                out.append(_sgr(style, new))
-                style = new
-            out.append(char)
+            char, cell_key = cell
+            if cell_key != key:
+                key = cell_key
+                new = parts[key]
+                if new != style:
+                    out.append(self._switch(style, new))
+                    style = new
+            out.append(char)  # "" for a wide character's second cell
         return "".join(out), style
 
     def line(self, y: int, cells: list[Cell | None], runs: list[tuple[int, int]]) -> None:
         """Write the changed ``runs`` of line ``y``; a gap between two runs is
         re-sent when that is shorter than moving over it."""
         for n, (start, stop) in enumerate(runs):
-            if n and self.y == y and None not in cells[self.x:start]:
-                gap, gap_style = self._text(cells, self.x, start)
-                saved = self.style
-                self.style = gap_style
-                via_gap, _ = self._text(cells, start, stop)
-                self.style = saved
-                jump, _ = self._text(cells, start, stop)
-                if len(gap) + len(via_gap) <= len(self._move(y, start)) + len(jump):
+            if (n and self.y == y and start - self.x <= _GAP_MAX
+                    and None not in cells[self.x:start]):
+                gap, gap_style = self._text(cells, self.x, start, self.style)
+                first = cells[start]
+                assert first is not None
+                first_style = self.parts[first[1]]
+                if (len(gap) + len(self._switch(gap_style, first_style))
+                        <= len(self._move(y, start)) + len(self._switch(self.style, first_style))):
                     self.out.append(gap)
                     self.style = gap_style
                     self.x = start
             self.out.append(self._move(y, start))
-            text, self.style = self._text(cells, start, stop)
+            text, self.style = self._text(cells, start, stop, self.style)
             self.out.append(text)
             self.y, self.x = y, stop
 
