@@ -24,6 +24,7 @@ snapshots never write to a terminal and are not affected).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 
 from rich.cells import cell_len
@@ -46,6 +47,9 @@ _RESET = "\x1b[0m"
 # shorter than moving the cursor over them: never worth it past this many.
 _GAP_MAX = 32
 _LINK_END = "\x1b]8;;\x1b\\"
+# SGR attributes that show on a blank cell (reverse, the lines): such a blank
+# is sent as spaces, never erased (an erased cell takes the background only).
+_SHOWN_ON_BLANK = {"4", "7", "9", "21", "51", "52", "53"}
 
 
 class _Styles:
@@ -120,13 +124,37 @@ def _pieces(update: ChopsUpdate) -> Iterator[tuple[int, int, Strip]]:
                 yield y, start, strip.crop(start - x, stop - x)
 
 
+def background_erase(term: str | None = None) -> bool:
+    """Whether the terminal (``$TERM``) erases in the current background
+    colour (terminfo's "bce" flag), as ncurses asks before it erases."""
+    term = os.environ.get("TERM", "") if term is None else term
+    if not term:
+        return False
+    try:
+        import curses  # here: not on Windows, and only a real terminal asks
+    except ImportError:
+        return False
+    fd = os.open(os.devnull, os.O_WRONLY)  # not the app's terminal: no side effect
+    try:
+        curses.setupterm(term, fd)  # Python reads terminfo once per process
+        return bool(curses.tigetflag("bce") == 1)
+    except curses.error:  # an unknown terminal: spaces, as before
+        return False
+    finally:
+        os.close(fd)
+
+
 class ScreenShadow:
     """What the terminal shows, to send only what changed."""
 
-    def __init__(self) -> None:
+    def __init__(self, erase: bool | None = None) -> None:
         self.lines: list[list[Cell | None]] = []
         self.width = self.height = 0
         self.trusted = False  # the lines are what the terminal shows
+        # Blank runs may be erased (ECH, EL) rather than sent as spaces: only
+        # for a terminal that erases in the current background ("bce"; None:
+        # ask terminfo on the first update).
+        self.erase = erase
         self._styles = _Styles()
         # cells of a strip by its terminal text (Textual keeps a widget's strips
         # and their text between repaints: a full repaint reuses most of them)
@@ -142,6 +170,8 @@ class ScreenShadow:
     def render(self, update: CompositorUpdate, console: Console) -> str:
         """The terminal bytes for ``update`` (before Textual's cursor move)."""
         system = console._color_system or ColorSystem.TRUECOLOR
+        if self.erase is None:
+            self.erase = background_erase()
         if isinstance(update, LayoutUpdate):
             return self._render_layout(update, console, system)
         if isinstance(update, ChopsUpdate) and self.trusted:
@@ -189,7 +219,7 @@ class ScreenShadow:
         changed: dict[int, list[tuple[int, list[Cell]]]] = {}
         for y, x, strip in pieces:
             changed.setdefault(y, []).append((x, self._strip_cells_of(strip, console, system)))
-        writer = _Writer(self._styles.parts, self.height)
+        writer = _Writer(self._styles.parts, self.height, bool(self.erase))
         for y in sorted(changed):
             line = self.lines[y]
             new = line[:]
@@ -254,9 +284,10 @@ def _sgr(old: Parts, new: Parts) -> str:
 class _Writer:
     """Terminal bytes for runs of cells, tracking the cursor and the style."""
 
-    def __init__(self, parts: dict[str, Parts], height: int) -> None:
+    def __init__(self, parts: dict[str, Parts], height: int, erase: bool) -> None:
         self.parts = parts
         self.height = height
+        self.erase = erase
         self.out: list[str] = []
         self.style: Parts = ("", "", "", "")  # Textual leaves the terminal reset
         self.y = self.x = -1  # cursor unknown
@@ -317,10 +348,57 @@ class _Writer:
                     self.out.append(gap)
                     self.style = gap_style
                     self.x = start
-            self.out.append(self._move(y, start))
-            text, self.style = self._text(cells, start, stop, self.style)
-            self.out.append(text)
-            self.y, self.x = y, stop
+            pos = start
+            for blank_start, blank_stop in (self._blanks(cells, start, stop) if self.erase
+                                            else ()):
+                if blank_start > pos:
+                    self._write(y, cells, pos, blank_start)
+                self._erase(y, cells, blank_start, blank_stop)
+                pos = blank_stop
+            if pos < stop:
+                self._write(y, cells, pos, stop)
+
+    def _write(self, y: int, cells: list[Cell | None], start: int, stop: int) -> None:
+        self.out.append(self._move(y, start))
+        text, self.style = self._text(cells, start, stop, self.style)
+        self.out.append(text)
+        self.y, self.x = y, stop
+
+    def _blanks(self, cells: list[Cell | None], start: int, stop: int
+                ) -> Iterator[tuple[int, int]]:
+        """Runs of blank cells in ``[start, stop)`` worth erasing rather than
+        sending: spaces in one style whose look is its background alone."""
+        i = start
+        while i < stop:
+            cell = cells[i]
+            if cell is None or cell[0] != " " or not self._erasable(cell[1]):
+                i += 1
+                continue
+            j = i + 1
+            while j < stop and cells[j] == cell:
+                j += 1
+            n = j - i
+            to_end = j == len(cells)
+            if n > (3 if to_end else len(f"\x1b[{n}X\x1b[{n}C")):
+                yield i, j
+            i = j
+
+    def _erasable(self, key: str) -> bool:
+        attrs, _, _, link = self.parts[key]
+        return not link and not (set(attrs.split(";")) & _SHOWN_ON_BLANK)
+
+    def _erase(self, y: int, cells: list[Cell | None], start: int, stop: int) -> None:
+        """Erase ``[start, stop)`` in the blank's background: EL to the end of
+        the line, else ECH; the cursor stays at ``start``."""
+        cell = cells[start]
+        assert cell is not None
+        self.out.append(self._move(y, start))
+        new = self.parts[cell[1]]
+        self.out.append(self._switch(self.style, new))
+        self.style = new
+        n = stop - start
+        self.out.append("\x1b[K" if stop == len(cells) else f"\x1b[{n}X")
+        self.y, self.x = y, start
 
     def finish(self) -> str:
         if self.style[3]:
@@ -332,7 +410,7 @@ class _Writer:
 
 def _whole(update: LayoutUpdate, system: ColorSystem, styles: _Styles) -> str:
     """Every cell of ``update``, not recorded (a region the shadow does not keep)."""
-    writer = _Writer(styles.parts, 1 << 30)
+    writer = _Writer(styles.parts, 1 << 30, erase=False)
     region = update.region
     for y, line in enumerate(update.strips, region.y):
         cells: list[Cell | None] = [None] * region.x

@@ -84,16 +84,21 @@ async def quiet(pilot: Pilot[Any]) -> None:
 
 
 def assert_same(shown: Terminal, wanted: Terminal, what: str) -> None:
+    """Every cell looks the same (a blank the shadow erased shows only its
+    background: ``Terminal.visible``)."""
     assert (shown.width, shown.height) == (wanted.width, wanted.height)
+    seen, want = shown.visible(), wanted.visible()
     bad = [(y, x) for y in range(wanted.height) for x in range(wanted.width)
-           if shown.cells[y][x] != wanted.cells[y][x]]
+           if seen[y][x] != want[y][x]]
     assert not bad, (f"{what}: {len(bad)} cells differ, first at {bad[0]}\n"
                      + "\n".join(shown.text()) + "\n---\n" + "\n".join(wanted.text()))
 
 
+@pytest.mark.parametrize("erase", [False, True], ids=["spaces", "bce-erase"])
 async def test_a_dialog_opened_closed_and_resized_leaves_the_terminal_right(
-        demo_db: Path, wire: list[str]) -> None:
+        demo_db: Path, wire: list[str], erase: bool) -> None:
     app = KaApp(demo_db)
+    app._screen_shadow.erase = erase  # else terminfo's answer for $TERM
     async with app.run_test(size=SIZE) as pilot:
         screen = _Screen(wire, SIZE)
         await wait_for(pilot, lambda: isinstance(app.screen, RosterScreen)
@@ -102,13 +107,14 @@ async def test_a_dialog_opened_closed_and_resized_leaves_the_terminal_right(
         assert wire, "the app wrote nothing: the driver is not taken for a terminal"
         assert_same(screen.catch_up(), full_repaint(app), "roster")
 
-        sent = sum(map(len, wire))
+        sent = len(wire)
         await pilot.press("d")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await quiet(pilot)
         assert_same(screen.catch_up(), full_repaint(app), "delete confirm open")
-        opening = sum(map(len, wire)) - sent
-        assert 0 < opening < 12 * 1024  # characters; the dialog is ASCII but its frame
+        opening = "".join(wire[sent:])
+        assert 0 < len(opening.encode()) < (2 if erase else 4) * 1024  # was 14 KB
+        assert ("\x1b[K" in opening) is erase  # the blank lines around the dialog
 
         # A resize with the dialog open: the terminal may show anything now.
         for width, height in ((100, 30), (64, 20), (80, 24)):
@@ -133,6 +139,7 @@ async def test_a_resize_to_the_same_size_repaints_what_the_terminal_lost(
     """Shrunk and grown back before the app repaints: the shadow has the old
     size, the terminal lost its content; the app must redraw all of it."""
     app = KaApp(demo_db)
+    app._screen_shadow.erase = True
     async with app.run_test(size=SIZE) as pilot:
         screen = _Screen(wire, SIZE)
         await wait_for(pilot, lambda: isinstance(app.screen, RosterScreen)

@@ -6,7 +6,8 @@ background, hyperlink), as an xterm with line wrap off (Textual turns it off)
 would. It understands what Textual and ``widgets/screen_diff.py`` write:
 cursor position (CUP), cursor forward (CUF), CR, LF, SGR (each parameter in
 turn: 0, attributes on and off, 30-37/90-97/38;5;n/38;2;r;g;b/39 and the
-background ones), OSC 8 hyperlinks, wide characters. Private modes and other
+background ones), OSC 8 hyperlinks, wide characters, erase characters (ECH)
+and erase to the end of the line (EL) in the current background ("bce"). Private modes and other
 OSC strings (Textual's mouse pointer shape) change no cell and are skipped.
 Anything else fails the test: the model must not guess.
 
@@ -31,12 +32,23 @@ TOKEN = re.compile(
     r"|(\r)|(\n)"
     r"|(\x1b.?)"                        # any other escape: refused
     r"|([\x00-\x1f])"                   # any other control: refused
-    r"|(.)", re.S)
+    r"|(.)", re.DOTALL)
 
 # SGR codes that turn attributes off, and the attributes they clear.
 OFF = {22: {1, 2}, 23: {3}, 24: {4, 21}, 25: {5, 6}, 27: {7}, 28: {8}, 29: {9},
        54: {51, 52}, 55: {53}}
 ON = {1, 2, 3, 4, 5, 6, 7, 8, 9, 21, 51, 52, 53}
+
+
+SHOWN_ON_BLANK = frozenset({4, 7, 9, 21, 51, 52, 53})
+
+
+def visible(cell: Cell) -> Cell:
+    char, (attrs, fg, bg, link) = cell
+    if char != " " or link:
+        return cell
+    shown = attrs & SHOWN_ON_BLANK
+    return (char, (shown, fg if shown else "", bg, link))
 
 
 class Terminal:
@@ -52,6 +64,11 @@ class Terminal:
         self.cells = [[GARBAGE] * width for _ in range(height)]
         self.y = min(self.y, height - 1)
         self.x = min(self.x, width - 1)
+
+    def visible(self) -> list[list[Cell]]:
+        """The cells as they look: a blank cell shows its background only,
+        unless an attribute that draws on it (reverse, the lines) is on."""
+        return [[visible(cell) for cell in line] for line in self.cells]
 
     def text(self) -> list[str]:
         return ["".join(c for c, _ in line) for line in self.cells]
@@ -102,6 +119,15 @@ class Terminal:
             self.x = min(self.x + step, self.width - 1)
         elif final == "m":
             self._sgr(numbers or [0])
+        elif final in "XK":  # erase characters / to the end of the line, with
+            # the current background (a terminal with "bce"), attributes none
+            if final == "X":
+                stop = min(self.x + (numbers[0] if numbers and numbers[0] else 1), self.width)
+            else:
+                assert not numbers or numbers == [0], f"unexpected EL {params}"
+                stop = self.width
+            blank = (" ", (frozenset(), "", self.bg, ""))
+            self.cells[self.y][self.x:stop] = [blank] * (stop - self.x)
         else:
             raise AssertionError(f"unexpected CSI {params}{final}")
 
