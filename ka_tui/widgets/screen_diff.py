@@ -282,7 +282,12 @@ def _sgr(old: Parts, new: Parts) -> str:
 
 
 class _Writer:
-    """Terminal bytes for runs of cells, tracking the cursor and the style."""
+    """Terminal bytes for runs of cells, tracking the cursor and the style.
+
+    A blank cell (a space, no hyperlink, no attribute that draws on a blank:
+    reverse, the lines) looks like its background alone: it is written in
+    whatever style is in force when that has its background and draws nothing
+    on a blank either, and a run of such blanks may be erased (``erase``)."""
 
     def __init__(self, parts: dict[str, Parts], height: int, erase: bool) -> None:
         self.parts = parts
@@ -313,6 +318,12 @@ class _Writer:
                 link += f"\x1b]8;id={abs(hash(new[3]))};{new[3]}\x1b\\"
         return link + _sgr(old, new)
 
+    def _blank_bg(self, cell: Cell | None) -> str | None:
+        """The background of a blank cell (its whole look), else None."""
+        if cell is None or cell[0] != " ":
+            return None
+        return _blank_bg(self.parts[cell[1]])
+
     def _text(self, cells: list[Cell | None], start: int, stop: int,
               style: Parts) -> tuple[str, Parts]:
         """The bytes for cells ``[start, stop)`` from ``style``, and the style
@@ -320,6 +331,7 @@ class _Writer:
         out: list[str] = []
         parts = self.parts
         key = None
+        new = style
         for i in range(start, stop):
             cell = cells[i]
             assert cell is not None
@@ -327,15 +339,20 @@ class _Writer:
             if cell_key != key:
                 key = cell_key
                 new = parts[key]
-                if new != style:
-                    out.append(self._switch(style, new))
-                    style = new
+            if new != style:
+                if char == " " and (bg := _blank_bg(new)) is not None and bg == _blank_bg(style):
+                    out.append(" ")  # looks the same in the style in force
+                    continue
+                out.append(self._switch(style, new))
+                style = new
             out.append(char)  # "" for a wide character's second cell
         return "".join(out), style
 
     def line(self, y: int, cells: list[Cell | None], runs: list[tuple[int, int]]) -> None:
         """Write the changed ``runs`` of line ``y``; a gap between two runs is
         re-sent when that is shorter than moving over it."""
+        if self.erase:
+            runs = self._over_blanks(cells, runs)
         for n, (start, stop) in enumerate(runs):
             if (n and self.y == y and start - self.x <= _GAP_MAX
                     and None not in cells[self.x:start]):
@@ -364,38 +381,72 @@ class _Writer:
         self.out.append(text)
         self.y, self.x = y, stop
 
+    @staticmethod
+    def _worth_erasing(start: int, stop: int, width: int) -> bool:
+        n = stop - start
+        return n > (3 if stop == width else len(f"\x1b[{n}X\x1b[{n}C"))
+
+    def _over_blanks(self, cells: list[Cell | None], runs: list[tuple[int, int]]
+                     ) -> list[tuple[int, int]]:
+        """The runs, each widened over the unchanged blanks it starts or ends
+        in when the whole stretch is worth erasing (an unchanged blank erased
+        looks the same), then joined where they meet."""
+        width = len(cells)
+        wide: list[tuple[int, int]] = []
+        for start, stop in runs:
+            bg = self._blank_bg(cells[start])
+            if bg is not None:
+                a = start
+                while a > 0 and self._blank_bg(cells[a - 1]) == bg:
+                    a -= 1
+                b = start + 1
+                while b < width and self._blank_bg(cells[b]) == bg:
+                    b += 1
+                if a < start and self._worth_erasing(a, b, width):
+                    start = a
+            bg = self._blank_bg(cells[stop - 1])
+            if bg is not None:
+                b = stop
+                while b < width and self._blank_bg(cells[b]) == bg:
+                    b += 1
+                a = stop - 1
+                while a > 0 and self._blank_bg(cells[a - 1]) == bg:
+                    a -= 1
+                if b > stop and self._worth_erasing(a, b, width):
+                    stop = b
+            if wide and start <= wide[-1][1]:
+                wide[-1] = (min(start, wide[-1][0]), max(stop, wide[-1][1]))
+            else:
+                wide.append((start, stop))
+        return wide
+
     def _blanks(self, cells: list[Cell | None], start: int, stop: int
                 ) -> Iterator[tuple[int, int]]:
-        """Runs of blank cells in ``[start, stop)`` worth erasing rather than
-        sending: spaces in one style whose look is its background alone."""
+        """Stretches of blanks of one background in ``[start, stop)`` worth
+        erasing rather than sending."""
         i = start
         while i < stop:
-            cell = cells[i]
-            if cell is None or cell[0] != " " or not self._erasable(cell[1]):
+            bg = self._blank_bg(cells[i])
+            if bg is None:
                 i += 1
                 continue
             j = i + 1
-            while j < stop and cells[j] == cell:
+            while j < stop and self._blank_bg(cells[j]) == bg:
                 j += 1
-            n = j - i
-            to_end = j == len(cells)
-            if n > (3 if to_end else len(f"\x1b[{n}X\x1b[{n}C")):
+            if self._worth_erasing(i, j, len(cells)):
                 yield i, j
             i = j
 
-    def _erasable(self, key: str) -> bool:
-        attrs, _, _, link = self.parts[key]
-        return not link and not (set(attrs.split(";")) & _SHOWN_ON_BLANK)
-
     def _erase(self, y: int, cells: list[Cell | None], start: int, stop: int) -> None:
-        """Erase ``[start, stop)`` in the blank's background: EL to the end of
+        """Erase ``[start, stop)`` in the blanks' background: EL to the end of
         the line, else ECH; the cursor stays at ``start``."""
         cell = cells[start]
         assert cell is not None
         self.out.append(self._move(y, start))
         new = self.parts[cell[1]]
-        self.out.append(self._switch(self.style, new))
-        self.style = new
+        if _blank_bg(self.style) != _blank_bg(new):
+            self.out.append(self._switch(self.style, new))
+            self.style = new
         n = stop - start
         self.out.append("\x1b[K" if stop == len(cells) else f"\x1b[{n}X")
         self.y, self.x = y, start
@@ -406,6 +457,20 @@ class _Writer:
         if self.style[:3] != ("", "", ""):
             self.out.append(_RESET)
         return "".join(self.out)
+
+
+_blank_bgs: dict[Parts, str | None] = {}
+
+
+def _blank_bg(style: Parts) -> str | None:
+    """The background a blank shows in ``style``; None when the style draws
+    on a blank too (a hyperlink, reverse, the lines)."""
+    bg = _blank_bgs.get(style, "?")
+    if bg == "?":
+        attrs, _, background, link = style
+        shown = link or set(attrs.split(";")) & _SHOWN_ON_BLANK
+        bg = _blank_bgs[style] = None if shown else background
+    return bg
 
 
 def _whole(update: LayoutUpdate, system: ColorSystem, styles: _Styles) -> str:
