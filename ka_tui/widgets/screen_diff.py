@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 from rich.cells import cell_len
 from rich.color import ColorSystem
@@ -259,24 +260,34 @@ def _whole_chars(cells: list[Cell | None], start: int, stop: int) -> tuple[int, 
     return start, stop
 
 
+# The SGR code that turns an attribute off, and what that code turns off.
+_OFF = {"1": "22", "2": "22", "3": "23", "4": "24", "21": "24", "5": "25", "6": "25",
+        "7": "27", "8": "28", "9": "29", "51": "54", "52": "54", "53": "55"}
+_CLEARS = {off: {a for a, o in _OFF.items() if o == off} for off in set(_OFF.values())}
+
+
+@lru_cache(maxsize=4096)
 def _sgr(old: Parts, new: Parts) -> str:
-    """The shortest SGR sequence that turns style ``old`` into ``new``."""
-    if old == new:
+    """The shortest SGR sequence that turns style ``old`` into ``new``: a
+    reset and the whole style, or only what changes (attributes off and on,
+    colours)."""
+    if old[:3] == new[:3]:
         return ""
     attrs, fg, bg, _ = new
     full = ";".join(p for p in (attrs, fg, bg) if p)
     if not full:
         return _RESET
     whole = f"\x1b[{full}m" if old[:3] == ("", "", "") else f"\x1b[0;{full}m"
-    if old[0] != attrs:
-        return whole
-    codes = []
+    had = set(old[0].split(";")) - {""}
+    has = set(attrs.split(";")) - {""}
+    offs = {_OFF[a] for a in had - has}
+    cleared = set().union(*(_CLEARS[off] for off in offs)) if offs else set()
+    on = (has - had) | (has & cleared)
+    codes = sorted(offs, key=int) + sorted(on, key=int)
     if old[1] != fg:
         codes.append(fg or "39")
     if old[2] != bg:
         codes.append(bg or "49")
-    if not codes:
-        return ""
     step = f"\x1b[{';'.join(codes)}m"
     return step if len(step) < len(whole) else whole
 

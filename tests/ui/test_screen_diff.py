@@ -31,7 +31,11 @@ STYLES = (None, Style(color="red"), Style(bgcolor="blue", bold=True),
           Style(color="red", bgcolor="blue", bold=True), Style(color="color(214)",
           bgcolor="color(17)"), Style(color="#ff8800", bgcolor="color(17)"),
           Style(italic=True, underline=True), Style(bold=True, reverse=True,
-          color="color(224)", bgcolor="color(131)"), Style(color="red", link="https://x.y"))
+          color="color(224)", bgcolor="color(131)"), Style(color="red", link="https://x.y"),
+          Style(dim=True, color="green"), Style(bold=True, dim=True, strike=True),
+          Style(bgcolor="blue", blink=True, overline=True),
+          Style(bold=True, dim=True, color="color(100)", bgcolor="color(17)"),
+          Style(dim=True, color="color(100)", bgcolor="color(17)"))
 
 
 def console() -> Console:
@@ -206,3 +210,14 @@ def test_erasing_is_used_only_where_terminfo_says_the_terminal_erases_in_the_bac
                for term in ("xterm-256color", "vt100", "screen", "no-such-terminal", "")}
     assert answers == {"xterm-256color": "True", "vt100": "False", "screen": "False",
                        "no-such-terminal": "False", "": "False"}
+
+
+def test_every_switch_between_two_styles_draws_the_second_one() -> None:
+    """Only what changes is sent (attributes off, the ones an off code also
+    cleared on again, colours): every ordered pair of the test styles."""
+    pairs = [(a, b) for a in range(len(STYLES)) for b in range(len(STYLES)) if a != b]
+    frame = [_line([("x", a, 1), ("y", b, 1), ("z", a, 1)]) for a, b in pairs[:H]]
+    for n in range(0, len(pairs), H):
+        chunk = (pairs[n:n + H] + pairs[:H])[:H]
+        wanted = [_line([("x", a, 1), ("y", b, 1), ("z", a, 1)]) for a, b in chunk]
+        check(frame, [("layout", wanted, [[]] * H, [(0, 0, W)])])
