@@ -8,10 +8,14 @@ update, partial (``ChopsUpdate``) or full-screen (``LayoutUpdate``), into only
 the runs of cells that differ.
 
 The runs are written compactly: a style is sent only when it changes (not
-once per segment with a reset after it; only the colours that change when the
-attributes stay), and the cursor jumps over unchanged cells with the shortest
-move (``CSI n C`` on the line, ``CR LF`` to the next line, else ``CSI y;x H``)
-unless re-sending them is shorter.
+once per segment with a reset after it; only the attributes and colours that
+change when that is shorter), and the cursor jumps over unchanged cells with
+the shortest move (``CSI n C`` on the line, ``CR LF`` to the next line, else
+``CSI y;x H``) unless re-sending them is shorter. A blank cell (a space with
+no reverse, line or hyperlink) shows its background only: it is written in the
+style in force when that has the same background, and where terminfo says the
+terminal erases in the current background ("bce", as ncurses asks) a stretch
+of blanks is erased (``EL`` to the end of the line, ``ECH`` inside it).
 
 The shadow is trusted only while it is known to match the terminal: after
 ``reset`` (resize, suspend, resume; the app calls it) partial updates are
@@ -208,7 +212,7 @@ class ScreenShadow:
         cells = self._strip_cells.get(text)
         if cells is None:
             cells = _cells(strip, self._styles, system)
-            if len(self._strip_cells) > 4096:
+            if len(self._strip_cells) > 1024:
                 self._strip_cells.clear()
             if not any(segment.control for segment in strip):
                 self._strip_cells[text] = cells
