@@ -76,6 +76,7 @@ class AirScreen(TypedInput, BattleIO):
     def on_mount(self) -> None:
         self.query_one("#air-log-view").display = False
         self.query_one("#air-cmd").display = False
+        self.watch_battles()   # issue 14: live
         self.load(None)
 
     # -- what the screen shows -------------------------------------------------
