@@ -122,6 +122,13 @@ class AirPlanPane(Vertical):
         self.refresh_view()
         if self.unit_id is not None:
             hex_map.select(self.unit_id)
+            self.centre()
+
+    def centre(self) -> None:
+        """Scroll the map to his aircraft; only when the pane is shown (a
+        hidden map has no size to centre in)."""
+        hex_map = self.query_one(HexMap)
+        if self.display and self.runner is not None and self.unit_id is not None:
             hex_map.call_after_refresh(hex_map.centre_on, hex_map.cursor)
 
     def next_unit(self) -> None:
@@ -132,6 +139,7 @@ class AirPlanPane(Vertical):
             self.unit_id = units[(units.index(self.unit_id) + 1) % len(units)]
             self.query_one(HexMap).select(self.unit_id)
             self.refresh_view()
+            self.centre()
 
     # -- what the planning view answers (screens/air/keys.py, overlays.py) ----
 

@@ -199,6 +199,7 @@ class PlayerScreen(PlanActions, Screen[None]):
             self.query_one(CqcCardEditor).focus()
         elif pane == "battles":
             self.set_focus(None)   # the plan keys are this screen's
+            self.query_one(AirPlanPane).centre()
             if self.query_one(AirPlanPane).can_plan():
                 self._plan_status()
         self.refresh_bindings()
