@@ -162,3 +162,28 @@ def test_issue14_the_player_plan_pane_snapshot(demo_db: Path, snap_compare: Any)
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_issue14_the_gms_runner_fills_from_sent_plans_and_keeps_his_edits(
+        demo_db: Path) -> None:
+    """The GM's runner fills an aircraft's plan from the one sent; a reload
+    keeps what he changed, unless the player sends a newer plan."""
+    from ka_tui.rules.air.move_plan import parse_plan
+    from ka_tui.screens.air.runner import Runner
+    from ka_tui.store import battles, players
+    from ka_tui.store.db import open_campaign
+
+    with open_campaign(demo_db) as db:
+        arthur = players.find_player(db, "Arthur")
+        mine = players.battles_of(db, arthur)[0]
+        players.send_plan(db, arthur, mine, TEMPEST, parse_plan("F F R F F")[0])
+        first = Runner(battles.load_battle(db, mine.id).battle)
+        assert first.plan_text(TEMPEST) == "F F R F F" and first.plannable(TEMPEST)
+        first.set_text(TEMPEST, "F F F F")           # the GM changes it
+        again = Runner(battles.load_battle(db, mine.id).battle)
+        again.keep_plans(first)
+        assert again.plan_text(TEMPEST) == "F F F F"
+        players.send_plan(db, arthur, mine, TEMPEST, parse_plan("F F L F F")[0])
+        newer = Runner(battles.load_battle(db, mine.id).battle)
+        newer.keep_plans(again)
+        assert newer.plan_text(TEMPEST) == "F F L F F"   # the newer plan sent wins
