@@ -26,10 +26,10 @@ from ka_tui.rules.air.move_plan import Plan
 from ka_tui.rules.cqc import CqcCard
 from ka_tui.rules.cqc.log import FightEventKind, FightProgress, visible_to
 from ka_tui.store import events as ev
+from ka_tui.store.battles import LoadedBattle, list_battles, load_battle
 from ka_tui.store.db import CampaignDB
 from ka_tui.store.errors import StoreError
 from ka_tui.store.events import LogEvent, LogRef
-from ka_tui.store.battles import LoadedBattle, list_battles, load_battle
 from ka_tui.store.fights import load_progress
 from ka_tui.store.roster_reads import load_character_full
 

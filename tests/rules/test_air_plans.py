@@ -14,7 +14,13 @@ from ka_tui.rules.air.battle import Battle, BattleEventKind, replay, undone_at
 from ka_tui.rules.air.battle_map import parse_map
 from ka_tui.rules.air.move_plan import Forward, Plan, TurnRight
 from ka_tui.rules.air.plans import (
-    accept_plan, plan_event, plan_refusal, plan_window, plans_in_text, sent_plans, visible_to,
+    accept_plan,
+    plan_event,
+    plan_refusal,
+    plan_window,
+    plans_in_text,
+    sent_plans,
+    visible_to,
 )
 from ka_tui.rules.core.dice import ScriptedDice
 from ka_tui.rules.core.options import AirOptions

@@ -47,7 +47,7 @@ def test_issue14_a_pilot_sends_and_another_player_sees_only_that_it_is_in(
         assert battle.piloted == (TEMPEST,)
         seen = players.send_plan(db, arthur, battle, TEMPEST, plan("F F R F F"))
         assert seen.battle.events[-1]["data"]["by"] == "Arthur"
-        jeanne, hers = the_battle(db, "Jeanne")
+        _jeanne, hers = the_battle(db, "Jeanne")
         view = players.player_battle(db, hers)
         assert view.battle.events[-1] == {"seq": 2, "kind": "plan_sent",
                                           "data": {"unit": TEMPEST}, "faces": [],

@@ -29,15 +29,19 @@ from typing import Any
 
 from ka_tui.rules.air import turn as t
 from ka_tui.rules.air.battle import (
-    Battle, BattleEventKind, Event, ReplayError, initial_state, rules_of,
+    Battle,
+    BattleEventKind,
+    Event,
+    ReplayError,
+    initial_state,
+    rules_of,
 )
-from ka_tui.rules.air.battle_map import parse_map
+from ka_tui.rules.air.battle_map import BattleMap, parse_map
 from ka_tui.rules.air.codec import CodecError, plan_from_json, plan_to_json
 from ka_tui.rules.air.damage import out_of_battle
 from ka_tui.rules.air.evasive import may_evade
 from ka_tui.rules.air.move_plan import Plan, format_plan
 from ka_tui.rules.air.movement import validate_plan
-from ka_tui.rules.air.battle_map import BattleMap
 from ka_tui.rules.core.options import AirOptions
 
 PLAN = BattleEventKind.PLAN.value

@@ -32,6 +32,7 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, Static
 
 from ka_tui.rules.cqc.log import FightStep, card_order, cards_in_text
+from ka_tui.screens.air.keys import PLAN_KEYS
 from ka_tui.screens.combat.report import (
     damage_lines,
     fighter_lines,
@@ -39,9 +40,9 @@ from ka_tui.screens.combat.report import (
     revealed_lines,
     step_bar,
 )
-from ka_tui.screens.air.keys import PLAN_KEYS
 from ka_tui.screens.door import CampaignChanged, Change, door
 from ka_tui.screens.player.air_plan import AirPlanPane, PlanActions, PlayerLoaded
+from ka_tui.screens.player.sheet import SheetPanes
 from ka_tui.widgets.cqc_card import CqcCardEditor, card_summary
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ def _join(lines: list[Content]) -> Content:
     return Content("\n").join(lines)
 
 
-class PlayerScreen(PlanActions, Screen[None]):
+class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
     HELP_TITLE = "Player"
     CSS_PATH = "player.tcss"
 
@@ -208,54 +209,11 @@ class PlayerScreen(PlanActions, Screen[None]):
     def pane(self) -> str:
         return (self.query_one(ContentSwitcher).current or "pane-sheet").removeprefix("pane-")
 
-    def _show_sheet(self, player: Player) -> None:
-        from ka_tui.screens.roster.view import character_detail
-
-        c = player.character
-        text = character_detail(c, {"skills": c["skills"], "weapons": c["weapons"]}, width=44)
-        seats = [f"  {name} ({seat})" for _, name, seat in player.aircraft] or ["  none"]
-        self.query_one("#sheet", Static).update(
-            text + "\n[b]Aircraft[/b]\n" + "\n".join(seats)
-            + "\n[dim]You play this character; only the GM changes the sheet.[/]")
-
-    def _show_aircraft(self) -> None:
-        box = self.query_one("#aircraft", Static)
-        if self.player is None or not self.player.aircraft:
-            box.update("You fly no aircraft in this campaign.")
-            return
-        self._load_aircraft(self.player.aircraft[self.aircraft_index
-                                                 % len(self.player.aircraft)][0])
-
-    @work(thread=True, exclusive=True, group="player-aircraft", exit_on_error=False)
-    def _load_aircraft(self, aircraft_id: int) -> None:
-        from ka_tui.store.aircraft_view import load_aircraft_view
-        from ka_tui.widgets.flight_card import (
-            header_line,
-            hex_block,
-            s0_block,
-            status_block,
-        )
-
-        try:
-            view = load_aircraft_view(door(self).campaign_db(), aircraft_id)
-        except Exception as error:  # noqa: BLE001
-            self.app.call_from_thread(self._status, str(error), error=True)
-            return
-        p, s = view.profile, view.status
-        parts = [header_line(p, s), s0_block(p, s, wide=False, rules=False), hex_block(p),
-                 status_block(p, s)]
-        from rich.text import Text
-
-        text = Text("\n\n").join(parts)
-        if door(self).ascii_glyphs:
-            from ka_tui.widgets.flight_card import to_ascii
-
-            text = to_ascii(text)
-        self.app.call_from_thread(self.query_one("#aircraft", Static).update, text)
-
     def _show_battles(self, seen: LoadedBattle | None) -> None:
         battle = self.battles[self.battle_index] if self.battles else None
         self.query_one(AirPlanPane).show(battle, seen, len(self.battles))
+        if self.pane == "battles":
+            self._plan_status()
 
     # -- the fight ---------------------------------------------------------------
 
