@@ -168,8 +168,7 @@ class BattleIO(AirBase):
         self.runner.keep_plans(older)
         filled = [u for u, p in self.runner.sent.items()
                   if older.sent.get(u) is None or older.sent[u].seq != p.seq]
-        self.hold_detail = False
-        self.refresh_view()
+        self.refresh_view()   # a step's result held in the detail pane stays
         hex_map = self.query_one(HexMap)
         if hex_map.selected is None:
             sel = self._first_actor()
