@@ -187,3 +187,31 @@ def test_issue14_the_gms_runner_fills_from_sent_plans_and_keeps_his_edits(
         newer = Runner(battles.load_battle(db, mine.id).battle)
         newer.keep_plans(again)
         assert newer.plan_text(TEMPEST) == "F F L F F"   # the newer plan sent wins
+
+
+async def test_issue14_a_gm_step_after_a_plan_he_has_not_seen_is_refused_and_reloads(
+        demo_db: Path) -> None:
+    """The GM's screen (not watching here, so it stays behind) moves the
+    Tempest after Arthur's plan landed: the write is refused with the clear
+    message, the screen reloads with Arthur's plan filled in, g executes it."""
+    from ka_tui.rules.air.move_plan import parse_plan
+    from ka_tui.store import players
+    from ka_tui.store.db import open_campaign
+
+    gm = KaApp(demo_db)
+    gm.watch_interval = None
+    async with gm.run_test(size=SIZE) as pg:
+        air = await gm_air(pg)
+        with open_campaign(demo_db) as db:   # Arthur's process
+            arthur = players.find_player(db, "Arthur")
+            players.send_plan(db, arthur, players.battles_of(db, arthur)[0], TEMPEST,
+                              parse_plan("F F R F F")[0])
+        while air.selected() != TEMPEST:
+            await pg.press("tab")
+        await pg.press("space", "g")
+        await wait_for(pg, lambda: "NOT SAVED" in text(gm))
+        await wait_for(pg, lambda: air.runner is not None
+                       and air.runner.plan_text(TEMPEST) == "F F R F F")
+        await pg.press("g")
+        await wait_for(pg, lambda: "(Arthur's plan)" in text(gm))
+    assert kinds(demo_db)[-2:] == ["plan_sent", "move_committed"]

@@ -314,6 +314,7 @@ class Runner:
             self.plans.pop(step.data["unit"], None)
             self.evasive.discard(step.data["unit"])
             self.sent.pop(step.data["unit"], None)
+            self.filled_from.pop(step.data["unit"], None)   # refused and reloaded: filled again
         return self.battle.events[-1]
 
     def undo(self) -> Event:
