@@ -48,6 +48,9 @@ class PlayerLoaded(Message):
 class AirPlanPane(Vertical):
     """One battle as the player sees it, and his plan (the screen owns the keys)."""
 
+    class Changed(Message):
+        """The plan changed (a key, a typed character): the screen says if it can go."""
+
     DEFAULT_CSS = """
     AirPlanPane { height: 1fr; }
     AirPlanPane #plan-head { height: auto; max-height: 3; padding: 0 1; }
@@ -236,6 +239,7 @@ class AirPlanPane(Vertical):
         self.refresh_view()
         if errors:
             self._detail(["cannot read the plan: " + "; ".join(errors)])
+        self.post_message(self.Changed())
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id != "plan-cmd":
@@ -280,6 +284,9 @@ class PlanActions:
         screen.query_one(AirPlanPane).key(code)
         self._plan_status()
 
+    def on_air_plan_pane_changed(self, event: AirPlanPane.Changed) -> None:
+        self._plan_status()
+
     def action_type_plan(self) -> None:
         screen: Any = self
         screen.query_one(AirPlanPane).open_typed()
@@ -287,7 +294,10 @@ class PlanActions:
     def _plan_status(self) -> None:
         screen: Any = self
         pane = screen.query_one(AirPlanPane)
-        why = pane.refusal() if pane.can_plan() else None
+        if not pane.can_plan():
+            screen._status("1 sheet · 2 fight · 3 aircraft · 4 air battles")
+            return
+        why = pane.refusal()
         screen._status(f"cannot send: {why}" if why else
                        "enter: send the plan to the GM (no other player sees it)",
                        error=bool(why))
