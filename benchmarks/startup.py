@@ -12,8 +12,8 @@ one warm-up round first (file cache, .pyc, the day's backup). Budget: the
 median within 1.3x the bare app's median from the same run (issue 13).
 
 Ways of starting: ``ka-tui`` with one campaign in the data folder, ``--demo``
-on an existing demo, ``--db PATH``, the picker (three campaigns), and
-``--db`` on a large campaign (1,000 characters, 300 aircraft).
+on an existing demo, ``--db PATH``, the picker (three campaigns), a player's
+``play --as NAME``, and ``--db`` on a large campaign (1,000 characters, 300 aircraft).
 """
 
 from __future__ import annotations
@@ -97,6 +97,8 @@ def cases(c: Campaigns) -> list[tuple[str, list[str], dict[str, str]]]:
         ("ka-tui --demo (existing demo)", ka + ["--demo"], c.env(c.one)),
         ("ka-tui --db PATH (the demo)", ka + ["--db", str(c.demo)], c.env()),
         ("ka-tui, picker (three campaigns)", ka, c.env(c.several)),
+        ("ka-tui play --as Arthur --db PATH (a player)",
+         ka + ["play", "--as", "Arthur", "--db", str(c.demo)], c.env()),
     ]
     if c.large.exists():
         found.append(("ka-tui --db PATH (1,000 characters)", ka + ["--db", str(c.large)],
