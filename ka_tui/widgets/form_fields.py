@@ -568,10 +568,12 @@ class LightModal(ModalScreen[R], Generic[R]):
             self.add_class("-light")
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        # No super() call: Textual dispatches a handler of every class in the
+        # MRO, so Screen._on_screen_resume runs anyway. Calling it here too
+        # restyled the whole dialog a second time when it opened (issue 13).
         self._resumes += 1
         if self._resumes == 1:
             self._opened_size = self.app.size
-        super()._on_screen_resume(event)
 
     def _compositor_refresh(self) -> None:
         compositor = self._compositor
