@@ -48,8 +48,16 @@ from textual.geometry import Size
 from textual.widget import Widget
 from textual.message import Message
 from textual.reactive import reactive
-from textual.screen import ModalScreen
-from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabPane
+from textual.screen import ModalScreen, Screen
+from textual.widgets import (
+    DataTable,
+    Footer,
+    Input,
+    Label,
+    Static,
+    TabbedContent,
+    TabPane,
+)
 
 from ka_tui.store.errors import StoreError, ValidationError
 
@@ -63,7 +71,7 @@ class FormField(Widget):
     DEFAULT_CSS = """
     FormField {
         layout: horizontal;
-        height: auto;
+        height: 1;  /* one line (a list field sets auto): no layout pass per field */
         width: 1fr;
         margin: 0 0 0 0;
     }
@@ -271,6 +279,13 @@ class FieldInput(Input):
     Textual's Input grows its virtual width with the text, and that reactive asks
     for a layout of the whole screen on every key stroke. A field's box has a fixed
     size, so the new width is set quietly and only the Input is repainted."""
+
+    def update_node_styles(self, animate: bool = True) -> None:
+        """Not before it is in the DOM: Input sets its classes (compact, valid)
+        in its constructor, and each set restyled the lone Input; it is styled
+        when it mounts anyway (issue 13)."""
+        if self._parent is not None:
+            super().update_node_styles(animate)
 
     def _watch_value(self, value: str) -> None:
         self.set_reactive(Input.virtual_size, Size(self.content_width, 1))
@@ -532,6 +547,43 @@ def choices_of(values: Iterable[V], label: Callable[[V], str] = str) -> list[tup
     return [(label(v), v) for v in values]
 
 
+class QuietFooter(Footer):
+    """Textual's Footer, rebuilt only when the keys it shows change.
+
+    The Footer recomposes (new key widgets, each styled) on every bindings
+    update, and a form sends many while it opens (each focus change, each
+    ``refresh_bindings``): about ten rebuilds of the same three keys per form
+    (issue 13). This one rebuilds at most once per refresh and only when the
+    shown keys (key, label, action, enabled, tooltip) differ from what it shows.
+    """
+
+    _shown: tuple[Any, ...] | None = None
+    _pending = False
+
+    def bindings_changed(self, screen: Screen[Any]) -> None:
+        self._bindings_ready = True
+        if not screen.app.app_focus:
+            return
+        if self.is_attached and screen is self.screen and not self._pending:
+            self._pending = True
+            self.call_after_refresh(self._recompose_if_changed)
+
+    def _shown_keys(self) -> tuple[Any, ...]:
+        return (self.show_command_palette, self.compact, *(
+            (key, b.key, b.description, b.action, b.group, enabled, tooltip)
+            for key, (_, b, enabled, tooltip) in self.screen.active_bindings.items()
+            if b.show or key == self.app.COMMAND_PALETTE_BINDING))
+
+    async def _recompose_if_changed(self) -> None:
+        self._pending = False
+        if not self.is_attached:
+            return
+        shown = self._shown_keys()
+        if shown != self._shown:
+            self._shown = shown
+            await self.recompose()
+
+
 R = TypeVar("R")
 
 
@@ -574,6 +626,9 @@ class LightModal(ModalScreen[R], Generic[R]):
         self._resumes += 1
         if self._resumes == 1:
             self._opened_size = self.app.size
+            # Just composed: every node was styled as it mounted. Screen's
+            # handler (run after this one) would restyle them all again.
+            event.refresh_styles = False
 
     def _compositor_refresh(self) -> None:
         compositor = self._compositor
@@ -647,6 +702,18 @@ class FormScreen(LightModal[R], Generic[R]):
 
     _initial: dict[str, Any] | None = None
     _keys_ready: asyncio.Event | None = None
+
+    _laid_out = False
+
+    def _on_resize(self, event: events.Resize) -> None:
+        """The first Resize a pushed form gets comes from its own first layout
+        (Textual sends one to each widget just shown) with the size that layout
+        had. Screen's handler would lay out the form, and the screen under it,
+        again for nothing (issue 13); a real terminal resize passes through."""
+        first, self._laid_out = not self._laid_out, True
+        if first and event.size == self._compositor.size:
+            event.stop()
+            event.prevent_default()  # Textual then skips Screen._on_resize
 
     def on_mount(self) -> None:
         if self.ASK_BEFORE_DISCARD:

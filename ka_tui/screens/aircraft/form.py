@@ -31,7 +31,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
+from textual.widgets import Input, Static, TabbedContent, TabPane
 
 from ka_tui.rules.air.aircraft import (
     AircraftClass,
@@ -62,6 +62,7 @@ from ka_tui.widgets.form_fields import (
     FormField,
     FormScreen,
     IntField,
+    QuietFooter,
     TabbedFormScreen,
     TextField,
 )
@@ -132,6 +133,12 @@ class _ListControl(Static, Generic[V], can_focus=True):
 
 class _ListField(FormField, Generic[V]):
     """Base of the echelon and trait pickers: a cursor, space toggles."""
+
+    DEFAULT_CSS = """
+    _ListField {
+        height: auto;  /* the traits list has a line per trait */
+    }
+    """
 
     cursor = 0
     items: Sequence[Any] = ()
@@ -391,7 +398,7 @@ class AircraftForm(TabbedFormScreen[Any]):
                         if pane_id == FIRST_TAB:
                             yield self._pending.pop(pane_id)
             yield Static("", classes="form-status")
-        yield Footer()
+        yield QuietFooter()
 
     def _build_panes(self) -> None:
         """Every tab's fields are built now (the form validates and saves them all),

@@ -20,7 +20,7 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
 from ka_tui.screens.roster.view import pool_text
 from ka_tui.store.errors import ValidationError
@@ -44,6 +44,7 @@ from ka_tui.widgets.form_fields import (
     FormField,
     FormScreen,
     IntField,
+    QuietFooter,
     TabbedFormScreen,
     TextField,
 )
@@ -110,7 +111,7 @@ class SkillForm(FormScreen[Values]):
             yield IntField("Upgrades", s.get("upgrades", 0), key="upgrades", lo=lo, hi=hi)
             yield CheckField("Legendary", bool(s.get("legendary", False)), key="legendary")
             yield Static("", classes="form-status")
-        yield Footer()
+        yield QuietFooter()
 
     def on_mount(self) -> None:
         self._show_kind(self.query_one("#field-kind", ChoiceField).value)
@@ -179,7 +180,7 @@ class WeaponForm(FormScreen[Values]):
             yield TextField("Notes", w.get("notes", ""), key="notes", max_length=TEXT_MAX)
             yield Static(f"Quick slot: 1..{QUICK_SLOTS} or empty (carried, not at hand).",
                          classes="form-status")
-        yield Footer()
+        yield QuietFooter()
 
     def cross_errors(self, values: Values) -> dict[str, str]:
         return store_errors(weapon_errors(values))
@@ -294,7 +295,7 @@ class CharacterForm(TabbedFormScreen[Any]):
                 yield TabPane("Skills", id="tab-skills")
                 yield TabPane("Weapons", id="tab-weapons")
             yield Static("", classes="form-status")
-        yield Footer()
+        yield QuietFooter()
 
     def _int_field(self, key: str) -> IntField:
         lo, hi = CHARACTER_RANGES[key]
