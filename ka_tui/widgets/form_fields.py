@@ -48,16 +48,8 @@ from textual.geometry import Size
 from textual.widget import Widget
 from textual.message import Message
 from textual.reactive import reactive
-from textual.screen import ModalScreen, Screen
-from textual.widgets import (
-    DataTable,
-    Footer,
-    Input,
-    Label,
-    Static,
-    TabbedContent,
-    TabPane,
-)
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabPane
 
 from ka_tui.store.errors import StoreError, ValidationError
 
@@ -545,43 +537,6 @@ def _field_of(widget: Any) -> FormField | None:
 
 def choices_of(values: Iterable[V], label: Callable[[V], str] = str) -> list[tuple[str, V]]:
     return [(label(v), v) for v in values]
-
-
-class QuietFooter(Footer):
-    """Textual's Footer, rebuilt only when the keys it shows change.
-
-    The Footer recomposes (new key widgets, each styled) on every bindings
-    update, and a form sends many while it opens (each focus change, each
-    ``refresh_bindings``): about ten rebuilds of the same three keys per form
-    (issue 13). This one rebuilds at most once per refresh and only when the
-    shown keys (key, label, action, enabled, tooltip) differ from what it shows.
-    """
-
-    _shown: tuple[Any, ...] | None = None
-    _pending = False
-
-    def bindings_changed(self, screen: Screen[Any]) -> None:
-        self._bindings_ready = True
-        if not screen.app.app_focus:
-            return
-        if self.is_attached and screen is self.screen and not self._pending:
-            self._pending = True
-            self.call_after_refresh(self._recompose_if_changed)
-
-    def _shown_keys(self) -> tuple[Any, ...]:
-        return (self.show_command_palette, self.compact, *(
-            (key, b.key, b.description, b.action, b.group, enabled, tooltip)
-            for key, (_, b, enabled, tooltip) in self.screen.active_bindings.items()
-            if b.show or key == self.app.COMMAND_PALETTE_BINDING))
-
-    async def _recompose_if_changed(self) -> None:
-        self._pending = False
-        if not self.is_attached:
-            return
-        shown = self._shown_keys()
-        if shown != self._shown:
-            self._shown = shown
-            await self.recompose()
 
 
 R = TypeVar("R")

@@ -62,10 +62,10 @@ from ka_tui.widgets.form_fields import (
     FormField,
     FormScreen,
     IntField,
-    QuietFooter,
     TabbedFormScreen,
     TextField,
 )
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 Values = dict[str, Any]
 V = TypeVar("V")

@@ -26,7 +26,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from ka_tui.screens.door import CampaignChanged, Change, door
 from ka_tui.screens.roster import view
@@ -34,6 +34,7 @@ from ka_tui.store import roster_reads
 from ka_tui.store.damage import load_failure
 from ka_tui.store.errors import StoreError
 from ka_tui.widgets.fast_table import FastTable
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 Row = dict[str, Any]
 
@@ -224,7 +225,8 @@ class RosterScreen(Screen[None]):
             self.set_timer(1.0, self._warm_up)
 
     async def _add_footer(self) -> None:
-        await self.mount(Footer(compact=True))
+        # Rebuilt only when its keys change: not when a form opens over the roster.
+        await self.mount(QuietFooter(compact=True))
         if self._filter_box() is None:  # ready (hidden) before "/" is pressed
             box = self._new_filter_box()
             box.display = False
