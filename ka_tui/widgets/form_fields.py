@@ -279,15 +279,30 @@ class FieldInput(Input):
         if self._parent is not None:
             super().update_node_styles(animate)
 
+    def __init__(self, *args: Any, quiet: bool = False, **kwargs: Any) -> None:
+        self._quiet = quiet  # read by _watch_value while Input.__init__ sets the value
+        super().__init__(*args, **kwargs)
+        self._quiet = False  # any later value is reported
+
     def _watch_value(self, value: str) -> None:
         self.set_reactive(Input.virtual_size, Size(self.content_width, 1))
         self.refresh()
+        if self._quiet and self._initial_value:
+            # ``quiet``: the value it opens with is not reported (no Changed);
+            # the form checks every field once it is shown (FormScreen.QUIET_OPEN).
+            self.validate(value)
+            self.cursor_position = len(value)
+            self._initial_value = False
+            return
         super()._watch_value(value)  # same size now: no layout; posts Changed
 
 
 class _InputField(FormField):
     _input_type: str = "text"
     _narrow: bool = False
+    _input: Input | None = None
+    opened_quietly = False
+    """Its Input did not report the text it opened with (``FormScreen.QUIET_OPEN``)."""
 
     def __init__(self, label: str, *, key: str, text: str, placeholder: str = "",
                  max_length: int = 0, **kwargs: Any) -> None:
@@ -297,8 +312,12 @@ class _InputField(FormField):
         self._max_length = max_length
 
     def compose_control(self) -> ComposeResult:
-        yield FieldInput(
+        screen: Any = self.screen
+        quiet = bool(getattr(screen, "QUIET_OPEN", False)) and not screen.opened
+        self.opened_quietly = quiet and self._text != ""  # "" is no change: never reported
+        self._input = FieldInput(
             self._text,
+            quiet=quiet,
             placeholder=self._placeholder,
             type=self._input_type,  # type: ignore[arg-type]
             max_length=self._max_length,
@@ -307,9 +326,12 @@ class _InputField(FormField):
             classes="-narrow" if self._narrow else "",
             id=f"input-{self.key}",
         )
+        yield self._input
 
     @property
     def input(self) -> Input:
+        if self._input is not None and self._input.parent is self:
+            return self._input  # no DOM query per read (the form reads every field per key)
         return self.query_one(Input)
 
     @property
@@ -649,6 +671,14 @@ class FormScreen(LightModal[R], Generic[R]):
     DRAWN_FIELDS = False
     """Fields draw their own label and error (issue 13: fewer widgets per field)."""
 
+    QUIET_OPEN = False
+    """Fields do not report the values they open with: one message per field,
+    each bubbling up to the screen (issue 13). The form checks every field once
+    after its first refresh instead, as those reports made it do."""
+
+    opened = False
+    """The first check after opening has run (``QUIET_OPEN``)."""
+
     LIGHT = False
     """See ``LightModal``; the forms that draw their fields set it too."""
 
@@ -674,6 +704,17 @@ class FormScreen(LightModal[R], Generic[R]):
         if self.ASK_BEFORE_DISCARD:
             self.call_after_refresh(self._remember_initial)
         self.call_after_refresh(self._ready_event().set)
+        if self.QUIET_OPEN:
+            self.call_after_refresh(self._check_opened)
+
+    def _check_opened(self) -> None:
+        """What the fields' first reports did: one whole-form check, the status
+        naming the last reporting field's error (else the focused one's)."""
+        self.opened = True
+        reported = [f for f in self.form_fields()
+                    if isinstance(f, _InputField) and f.opened_quietly]
+        if reported:
+            self.check_form(reported[-1])
 
     def _ready_event(self) -> asyncio.Event:
         if self._keys_ready is None:

@@ -65,6 +65,7 @@ from ka_tui.widgets.form_fields import (
     TabbedFormScreen,
     TextField,
 )
+from ka_tui.widgets.form_tabs import FormTabs
 from ka_tui.widgets.quiet_footer import QuietFooter
 
 Values = dict[str, Any]
@@ -331,6 +332,7 @@ class AircraftForm(TabbedFormScreen[Any]):
     HELP_TITLE = "Aircraft form"
     AUTO_FOCUS = "#input-name"
     DRAWN_FIELDS = True
+    QUIET_OPEN = True
     ASK_BEFORE_DISCARD = True
     TAB_ORDER = tuple(TAB_TITLES)
 
@@ -392,7 +394,7 @@ class AircraftForm(TabbedFormScreen[Any]):
         self._build_panes()
         with Vertical(classes="form-box") as box:
             box.border_title = f"Edit {self.profile.name}" if self.aircraft else "New aircraft"
-            with TabbedContent(id="aircraft-tabs"):
+            with FormTabs(id="aircraft-tabs"):
                 for pane_id, title in TAB_TITLES.items():
                     with TabPane(f"{title}  ", id=pane_id):
                         if pane_id == FIRST_TAB:

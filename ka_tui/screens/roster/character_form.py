@@ -47,6 +47,7 @@ from ka_tui.widgets.form_fields import (
     TabbedFormScreen,
     TextField,
 )
+from ka_tui.widgets.form_tabs import FormTabs
 from ka_tui.widgets.quiet_footer import QuietFooter
 
 Values = dict[str, Any]
@@ -82,6 +83,7 @@ class SkillForm(FormScreen[Values]):
 
     HELP_TITLE = "Skill form"
     DRAWN_FIELDS = True
+    QUIET_OPEN = True
     ASK_BEFORE_DISCARD = True
 
     DEFAULT_CSS = """
@@ -158,6 +160,7 @@ class WeaponForm(FormScreen[Values]):
 
     HELP_TITLE = "Weapon form"
     DRAWN_FIELDS = True
+    QUIET_OPEN = True
     ASK_BEFORE_DISCARD = True
 
     def __init__(self, weapon: Values | None, taken_slots: Collection[int]) -> None:
@@ -215,6 +218,7 @@ class CharacterForm(TabbedFormScreen[Any]):
 
     HELP_TITLE = "Character form"
     DRAWN_FIELDS = True
+    QUIET_OPEN = True
     ASK_BEFORE_DISCARD = True
 
     TAB_ORDER = ("tab-main", "tab-skills", "tab-weapons")  # ctrl+t cycles them
@@ -271,7 +275,7 @@ class CharacterForm(TabbedFormScreen[Any]):
         c = self.character
         with Vertical(classes="form-box") as box:
             box.border_title = f"Edit {c['name']}" if c.get("name") else "New character"
-            with TabbedContent(id="character-tabs"):
+            with FormTabs(id="character-tabs"):
                 with TabPane("Character", id="tab-main"):
                     yield TextField("Name", c.get("name", ""), key="name", required=True,
                                     max_length=NAME_MAX,
