@@ -319,7 +319,7 @@ class _InputField(FormField):
             self._text,
             quiet=quiet,
             placeholder=self._placeholder,
-            type=self._input_type,  # type: ignore[arg-type]
+            type=self._input_type,
             max_length=self._max_length,
             compact=True,
             select_on_focus=self._narrow,  # typing replaces a number, appends to text
@@ -690,7 +690,7 @@ class FormScreen(LightModal[R], Generic[R]):
 
     _laid_out = False
 
-    def _on_resize(self, event: events.Resize) -> None:
+    async def _on_resize(self, event: events.Resize) -> None:
         """The first Resize a pushed form gets comes from its own first layout
         (Textual sends one to each widget just shown) with the size that layout
         had. Screen's handler would lay out the form, and the screen under it,

@@ -39,7 +39,7 @@ class _RowTab(ContentTab):
 
     row: TabRow | None = None
 
-    def update(self, content: VisualType = "") -> None:
+    def update(self, content: VisualType = "", *, layout: bool = True) -> None:
         if self.row is not None:
             self.row.refresh()
 

@@ -7,6 +7,7 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 
 class QuietFooter(Footer):
@@ -31,7 +32,13 @@ class QuietFooter(Footer):
 
     def compose(self) -> ComposeResult:
         self._shown = self._shown_keys()
-        yield from super().compose()
+        for widget in super().compose():
+            if isinstance(widget, FooterKey):
+                # Born with the footer's compact flag: its data binding then
+                # changes nothing, where it restyled every key as it mounted.
+                widget.set_reactive(FooterKey.compact, self.compact)
+                widget.set_class(self.compact, "-compact", update=False)
+            yield widget
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         self._bindings_ready = True

@@ -571,22 +571,29 @@ def aircraft_columns(values: Values) -> Values:
 
 
 def open_aircraft_form(screen: Screen[Any], aircraft: Values | None,
-                       on_saved: Callable[[int | None], None]) -> None:
+                       on_saved: Callable[[int | None], None],
+                       taken_names: Collection[str] | None = None) -> None:
     """Load what the form needs off the UI thread, then show it over ``screen``.
-    ``aircraft`` is None for a new one, or a mapping with its ``id``."""
+    ``aircraft`` is None for a new one, or a mapping with its ``id``;
+    ``taken_names``: every aircraft's name when the caller has them (the
+    roster), else they are read too."""
     aircraft_id = None if aircraft is None else aircraft["id"]
-    screen.run_worker(lambda: _load_and_open(screen, aircraft_id, on_saved), thread=True,
-                      exclusive=True, group="aircraft-form", exit_on_error=False)
+    taken = None if taken_names is None else list(taken_names)
+    screen.run_worker(lambda: _load_and_open(screen, aircraft_id, on_saved, taken),
+                      thread=True, exclusive=True, group="aircraft-form",
+                      exit_on_error=False)
 
 
 def _load_and_open(screen: Screen[Any], aircraft_id: int | None,
-                   on_saved: Callable[[int | None], None]) -> None:
+                   on_saved: Callable[[int | None], None],
+                   taken: list[str] | None = None) -> None:
     from ka_tui.store import roster  # the write half (SQLModel): loaded on use only
 
     try:
         db = door(screen).campaign_db()
         view = None if aircraft_id is None else load_aircraft_view(db, aircraft_id)
-        taken = [a.name for a in roster.list_aircraft(db)]
+        if taken is None:
+            taken = [a.name for a in roster.list_aircraft(db)]
     except StoreError as error:
         screen.app.call_from_thread(screen.notify, str(error), title="Aircraft",
                                     severity="error")

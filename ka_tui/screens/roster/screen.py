@@ -13,6 +13,7 @@ fight's end, the flight card) reloads it.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -235,8 +236,15 @@ class RosterScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="roster-warm", exit_on_error=False)
     def _warm_up(self) -> None:
-        """Import the write half (SQLModel) after the first frame, before the first edit."""
+        """Import the write half (SQLModel) after the first frame, before the first edit.
+
+        Then the objects alive now (modules, classes, the app and this screen:
+        120,000 or so) move out of the garbage collector's scans (``gc.freeze``).
+        A full collection walked all of them, 30-50 ms, and opening a form
+        creates enough objects to set one off about every other time (issue 13)."""
         roster_reads.warm_up()
+        gc.collect()  # nothing already dead is kept for good
+        gc.freeze()
 
     def refill(self, tab: str) -> None:
         state = self.tables[tab]
@@ -587,7 +595,9 @@ class RosterScreen(Screen[None]):
     def _open_aircraft_form(self, aircraft: Row | None) -> None:
         from ka_tui.screens.aircraft.form import open_aircraft_form
 
-        open_aircraft_form(self, aircraft, self._aircraft_saved)
+        # The names are in the roster already: no query for them (issue 13).
+        open_aircraft_form(self, aircraft, self._aircraft_saved,
+                           taken_names=self._names("aircraft"))
 
     def _aircraft_saved(self, aircraft_id: int | None) -> None:
         if aircraft_id is None:
