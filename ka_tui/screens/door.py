@@ -47,6 +47,7 @@ class Change(str, Enum):
     HOUSE_RULES = "house_rules"  # the campaign's house-rule options
     ROLLS = "rolls"              # the roll log
     FIGHT = "fight"              # a close-combat fight's log
+    BATTLE = "battle"            # an air battle's log (a step, a player's plan)
 
 
 # ``CampaignChanged.source`` of a change another process made (issue 14: the

@@ -40,7 +40,9 @@ from typing import Any
 
 from ka_tui.rules.air import turn as t
 from ka_tui.rules.air.altitude import ceiling_level
-from ka_tui.rules.air.battle import Battle, BattleEventKind, Event, ReplayError, replay_from
+from ka_tui.rules.air.battle import (
+    Battle, BattleEventKind, Event, ReplayError, replay_from, undone_at,
+)
 from ka_tui.rules.air.battle_map import BattleMap, parse_map
 from ka_tui.rules.air.damage import out_of_battle
 from ka_tui.rules.air.hexgrid import Hex
@@ -53,8 +55,9 @@ from ka_tui.store.events import LogEvent, LogHead, LogKind, LogRef, StaleLog
 
 STARTED = BattleEventKind.STARTED.value
 ENDED = BattleEventKind.ENDED.value
+PLAN = BattleEventKind.PLAN.value   # a player's plan (issue 14): store/players.py writes it
 # the play steps a screen commits (the start and the end are this module's)
-RULE_KINDS = frozenset(k.value for k in BattleEventKind) - {STARTED, ENDED}
+RULE_KINDS = frozenset(k.value for k in BattleEventKind) - {STARTED, ENDED, PLAN}
 SIDE_MAX = 30
 
 
@@ -122,13 +125,23 @@ def _log_drop_last(db: Any, battle_id: int, *,
         head = _head(db, battle_id)
         if head.status != "open":
             raise BattleEnded(f"the battle “{head.name}” has ended: nothing to undo")
-        gone = ev.drop_where(db, _ref(battle_id), expect,
-                             lambda done: done[-1].seq if done and done[-1].kind != STARTED
-                             else None)
-    if not gone:
-        raise StoreError("nothing to undo: the battle has only just started")
-    last = gone[-1]
+        gone = ev.drop_where(db, _ref(battle_id), expect, _undone_seq)
+        if not gone:
+            raise StoreError("nothing to undo: the battle has only just started")
+        # the plans players sent after the step stay (issue 14): written again
+        # one place up, as ``Battle.undo`` keeps them
+        for later in gone[1:]:
+            ev.append(db, _ref(battle_id), LogEvent(later.kind, later.payload), None,
+                      checked=False, at=later.created_at)
+    last = gone[0]
     return last.seq, last.kind, dict(last.payload or {})
+
+
+def _undone_seq(done: Sequence[LogEvent]) -> int | None:
+    """The step an undo drops: the newest event that is not a sent plan nor
+    the start (``rules/air/battle.undone_at``)."""
+    at = undone_at([e.kind for e in done])
+    return None if at is None else done[at].seq
 
 
 def _log_set_status(db: Any, battle_id: int, status: str) -> None:
@@ -532,7 +545,7 @@ def commit(db: Any, battle_id: int, event: Mapping[str, Any], *, at: str | None 
 
 def undo_last(db: Any, battle_id: int, expect: int | None = None) -> Event:
     """Drop the last committed action (a whole move, a shot, a phase's end) in
-    one transaction and return it; ``expect`` = the events the screen holds
+    one transaction and return it (plans players sent after it stay, issue 14); ``expect`` = the events the screen holds
     (``StaleBattle`` if the log moved). The start cannot be undone, nor an
     ended battle. The screen then calls ``battle.undo()`` (or reloads)."""
     seq, kind, payload = _log_drop_last(db, battle_id, expect=expect)

@@ -130,11 +130,21 @@ def _accept_fight(done: Sequence[LogEvent], event: LogEvent) -> str | None:
 
 
 def _accept_battle(done: Sequence[LogEvent], event: LogEvent) -> str | None:
-    """R-1 battle log: begins with ``battle_started``, only once (the full
-    replay needs the map; ``rules/air/battle.py`` checks each step as it is played)."""
-    from ka_tui.rules.air.battle import accept_kind
+    """R-1 battle log: begins with ``battle_started``, only once (the GM's
+    steps are checked by ``rules/air/battle.py`` as they are played); a
+    player's ``plan_sent`` is checked on the full replay (``rules/air/plans.py``:
+    the turn running, his aircraft not moved, the plan legal)."""
+    from ka_tui.rules.air.battle import BattleEventKind, accept_kind
 
-    return accept_kind([e.kind for e in done], event.kind)
+    why = accept_kind([e.kind for e in done], event.kind)
+    if why is None and event.kind == BattleEventKind.PLAN:
+        # issue 14: a player's plan is checked on the battle replayed as it is now
+        from ka_tui.rules.air.plans import accept_plan
+
+        payload = event.payload if isinstance(event.payload, dict) else {}
+        why = accept_plan([{"seq": e.seq - 1, "kind": e.kind, **(e.payload or {})}
+                           for e in done], payload.get("data", {}))
+    return why
 
 
 def _where(done: Sequence[LogEvent], index: int | None) -> str:

@@ -2,24 +2,31 @@
 
 A player is named by ``ka-tui play --as NAME``: NAME is one of the campaign's
 characters (full name, or a first name only one character has; any case).
-He sees that character and the aircraft he flies or crews, the fights he is
-in, and may write one thing only: his own CQC card for the round being
-planned (``send_card``), changeable until the GM reveals.
+He sees that character and the aircraft he flies or crews, the fights and
+air battles he is in, and may write two things only: his own CQC card for
+the round being planned (``send_card``), changeable until the GM reveals,
+and the move plan of an aircraft he pilots in an air battle (``send_plan``),
+changeable until the GM executes it.
 
 Every fight a player reads goes through ``rules/cqc/log.py`` ``visible_to``
-(the pure projection): another side's unrevealed card never leaves this
-module. Plain ``sqlite3`` reads and ``store/events.py`` appends; no SQLModel.
+and every battle through ``rules/air/plans.py`` ``visible_to`` (the pure
+projections): another side's unrevealed card or unexecuted plan never leaves
+this module. Plain ``sqlite3`` reads and ``store/events.py`` appends; no SQLModel.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from ka_tui.rules.air import plans
+from ka_tui.rules.air.battle import Battle
+from ka_tui.rules.air.move_plan import Plan
 from ka_tui.rules.cqc import CqcCard
 from ka_tui.rules.cqc.log import FightEventKind, FightProgress, visible_to
 from ka_tui.store import events as ev
+from ka_tui.store.battles import LoadedBattle, list_battles, load_battle
 from ka_tui.store.db import CampaignDB
 from ka_tui.store.errors import StoreError
 from ka_tui.store.events import LogEvent, LogRef
@@ -60,12 +67,14 @@ class PlayerFight:
 
 @dataclass(frozen=True)
 class PlayerBattle:
-    """An air battle one of his aircraft or he himself is in."""
+    """An air battle one of his aircraft or he himself is in; ``piloted``:
+    the units he is the pilot of (he sends their plans)."""
 
     id: int
     name: str
     status: str
     units: tuple[str, ...]
+    piloted: tuple[str, ...] = ()
 
 
 def find_player(db: CampaignDB, name: str) -> Player:
@@ -116,8 +125,6 @@ def fights_of(db: CampaignDB, character_id: int) -> list[PlayerFight]:
 
 def battles_of(db: CampaignDB, player: Player) -> list[PlayerBattle]:
     """The air battles his aircraft (or he, as an airman) are in."""
-    from ka_tui.store.battles import list_battles
-
     aircraft = {a[0] for a in player.aircraft}
     out: list[PlayerBattle] = []
     for summary in list_battles(db):
@@ -128,9 +135,49 @@ def battles_of(db: CampaignDB, player: Player) -> list[PlayerBattle]:
         airmen = {str(u): [int(x) for x in xs] for u, xs in data.get("airmen", {}).items()}
         mine = tuple(u for u in units if units[u] in aircraft
                      or player.character_id in airmen.get(u, []))
+        piloted = tuple(u for u in mine if airmen.get(u, [None])[:1] == [player.character_id])
         if mine:
-            out.append(PlayerBattle(summary.id, summary.name, summary.status, mine))
+            out.append(PlayerBattle(summary.id, summary.name, summary.status, mine, piloted))
     return out
+
+
+def player_battle(db: CampaignDB, battle: PlayerBattle) -> LoadedBattle:
+    """The battle as this player may see it: replayed as the GM's, its log
+    projected by ``rules/air/plans.py`` ``visible_to`` (another aircraft's
+    plan is only "a plan is in"; the state is the same, plans change none)."""
+    loaded = load_battle(db, battle.id)
+    b = loaded.battle
+    seen = Battle(b.battle_map, b.options, plans.visible_to(b.events, battle.units), b.state,
+                  dict(b.checkpoints))
+    return replace(loaded, battle=seen)
+
+
+def send_plan(db: CampaignDB, player: Player, battle: PlayerBattle, unit: str, plan: Plan,
+              evasive: bool = False) -> LoadedBattle:
+    """His aircraft's move plan for this turn (issue 14; R-1.2, R-3 … R-10),
+    as a ``plan_sent`` event. One write transaction checks that he is the
+    pilot of ``unit`` in this battle (``NotYours``), that the battle is open
+    and that the rules take the plan on the log as it is now
+    (``rules/air/plans.accept_plan``: the turn running, the aircraft not
+    moved, the plan legal; else ``Refused`` with the engine's reason). Not
+    by the log's position: the GM's steps and other players' plans may land
+    between. Sent again, the newest plan is the one in. Returns the battle
+    as he may see it now."""
+    ref = LogRef.battle(battle.id)
+    with db.batch():  # the checks and the append: one BEGIN IMMEDIATE
+        head = next((h for h in ev.heads(db, ev.LogKind.BATTLE) if h.id == battle.id), None)
+        if head is None or head.status != "open":
+            raise StoreError("the battle has ended; no plan can be sent")
+        done = ev.events(db, ref)
+        start = done[0].payload.get("data", {}) if done and isinstance(done[0].payload,
+                                                                          dict) else {}
+        pilots = {str(u): int(xs[0]) for u, xs in start.get("airmen", {}).items() if xs}
+        if pilots.get(unit) != player.character_id:
+            raise NotYours("you can only send the plan of an aircraft you pilot")
+        event = plans.plan_event(unit, plan, evasive, player.name.split()[0])
+        ev.append(db, ref, LogEvent(event["kind"], {k: event[k] for k in
+                                                     ("data", "faces", "log")}), None)
+    return player_battle(db, battle)
 
 
 def player_progress(db: CampaignDB, fight: PlayerFight) -> FightProgress:
@@ -164,4 +211,5 @@ def own_cards(progress: FightProgress, fighters: Sequence[str]) -> dict[str, tup
 
 
 __all__ = ["NotYours", "Player", "PlayerBattle", "PlayerFight", "UnknownPlayer", "battles_of",
-           "fights_of", "find_player", "own_cards", "player_progress", "send_card"]
+           "fights_of", "find_player", "own_cards", "player_battle", "player_progress",
+           "send_card", "send_plan"]

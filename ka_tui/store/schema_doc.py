@@ -275,6 +275,15 @@ class MoveData(Strict):
     evasive: bool = False
 
 
+class PlanData(Strict):
+    """A player's sent move plan (issue 14; ``rules/air/plans.py``)."""
+
+    unit: UnitId
+    plan: Annotated[list[dict[str, JsonValue]], Field(max_length=60)]
+    evasive: bool = False
+    by: Text = ""
+
+
 class ShotData(Strict):
     shooter: UnitId
     target: UnitId
@@ -332,7 +341,7 @@ BATTLE_DATA: dict[str, type[BaseModel]] = {
     BattleEventKind.STARTED.value: BattleStartedData, BattleEventKind.TURN.value: NoData,
     BattleEventKind.MOVE.value: MoveData, BattleEventKind.SHOT.value: ShotData,
     BattleEventKind.RAM.value: RamData, BattleEventKind.PHASE_ENDED.value: PhaseData,
-    BattleEventKind.ENDED.value: BattleEndedData,
+    BattleEventKind.ENDED.value: BattleEndedData, BattleEventKind.PLAN.value: PlanData,
 }
 assert set(FIGHT_PAYLOADS) == {k.value for k in FightEventKind}, "a fight event kind lacks a model"
 assert set(BATTLE_DATA) == {k.value for k in BattleEventKind}, "a battle event kind lacks a model"

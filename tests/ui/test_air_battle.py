@@ -449,6 +449,7 @@ async def test_a_step_written_meanwhile_by_another_window_is_not_overwritten(
 
     battle_id = seed_battle(demo_db)
     app, dice = make_app(demo_db)
+    app.watch_interval = None  # a screen that has not seen the other write yet (issue 14)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_air(pilot)
         await wait_for(pilot, lambda: screen.runner is not None)

@@ -14,6 +14,9 @@ is what the GM read when it happened. Kinds:
 - ``shot_resolved`` ``{"shooter", "target", "weapon"}`` (RULES-NOTES D)
 - ``ram_resolved`` ``{"attacker", "target"}`` (R-7)
 - ``phase_ended`` ``{"phase": "movement"|"shooting"|"heat"|"end"}`` (R-6, R-1.3, R-1.4, R-5)
+- ``plan_sent`` ``{"unit", "plan": [step…], "evasive", "by"}`` (issue 14: a player's
+  secret move plan for the GM to execute; changes nothing in the replay;
+  ``rules/air/plans.py`` reads, checks and hides them)
 - ``battle_ended`` ``{outcome}`` (the write-back to the campaign; no step follows)
 
 ``replay(events, battle_map, options)`` rebuilds the state; the store writes
@@ -51,6 +54,10 @@ class BattleEventKind(StrEnum):
     SHOT = "shot_resolved"
     RAM = "ram_resolved"
     PHASE_ENDED = "phase_ended"
+    # issue 14: a player sent his aircraft's move plan (secret until the GM
+    # executes it as a ``move_committed``). No step of the turn: the replay
+    # passes over it; ``rules/air/plans.py`` reads the plans in.
+    PLAN = "plan_sent"
     # the GM ended the battle; its data is the outcome written back to the
     # campaign (store/battles.py). Changes nothing in the replay; nothing follows.
     ENDED = "battle_ended"
@@ -69,6 +76,15 @@ def accept_kind(done: Sequence[str], kind: str) -> str | None:
         return "the battle has already started"
     if done and done[-1] == BattleEventKind.ENDED:
         return "the battle has ended"
+    return None
+
+
+def undone_at(kinds: Sequence[str]) -> int | None:
+    """The index of the event an undo drops: the newest that is not a sent
+    plan nor the start; None when there is none."""
+    for i in range(len(kinds) - 1, 0, -1):
+        if kinds[i] != BattleEventKind.PLAN:
+            return i
     return None
 
 
@@ -185,6 +201,8 @@ def apply_action(state: t.BattleState, kind: str, data: dict[str, Any], battle_m
         return _end_phase(state, str(data.get("phase")), dice, options)
     if kind == BattleEventKind.ENDED:
         return state, ("the battle is over",), None
+    if kind == BattleEventKind.PLAN:
+        return state, (), None
     raise ReplayError(f"unknown event kind {kind!r}")
 
 
@@ -336,11 +354,16 @@ class Battle:
         return res
 
     def undo(self) -> Event:
-        """Drop the last event (never the start) and replay."""
-        if len(self.events) <= 1:
+        """Drop the last step (never the start) and replay. Plans sent after
+        it (``plan_sent``, issue 14) are the players', not the GM's step: they
+        stay, moved up one place (``undone_at`` says which event goes)."""
+        at_step = undone_at([str(e.get("kind")) for e in self.events])
+        if at_step is None:
             raise ReplayError("nothing to undo")
-        last = self.events.pop()
-        n = len(self.events)
+        last = self.events.pop(at_step)
+        for i in range(at_step, len(self.events)):
+            self.events[i] = {**self.events[i], "seq": i}
+        n = at_step
         self.checkpoints = {k: v for k, v in self.checkpoints.items() if k <= n}
         at = max(self.checkpoints)
         self.state = replay_from(self.checkpoints[at], self.events[at:], self.battle_map,

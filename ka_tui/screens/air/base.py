@@ -43,6 +43,7 @@ class AirBase(Screen[None]):
         self._write_lock = threading.Lock()
         self._writes: list[tuple[int, str, dict[str, Any] | None, int]] = []
         self._writing = False
+        self._live_wanted = False     # another process wrote while we were writing
 
     # -- the door to the app (screens/door.py) ----------------------------------
 

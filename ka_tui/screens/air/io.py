@@ -1,10 +1,16 @@
 """Loading a battle and saving each step, in order (issue 10): every step is
 one transaction through ``data.py`` (``store/battles``), written by one worker
 in the order the steps were done; a refused write (another window wrote
-first) reloads the battle and says so."""
+first) reloads the battle and says so.
+
+Live (issue 14): a ``Change.BATTLE`` from another process (a player's plan,
+a second GM window) reads the battle again and shows it without a key,
+keeping the selection and the plans being built; never while this screen's
+own writes are on their way (the read would be older than the screen)."""
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from textual import work
@@ -12,6 +18,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from ka_tui.screens.air.base import AirBase
+from ka_tui.screens.door import CampaignChanged, Change, door
 from ka_tui.widgets.hex_map import HexMap
 
 if TYPE_CHECKING:
@@ -36,8 +43,12 @@ class BattleIO(AirBase):
     def show_loaded(self, loaded: Loaded | None) -> None:
         from ka_tui.screens.air.runner import Runner
 
+        older = self.runner if (self.loaded is not None and loaded is not None
+                                and self.loaded.battle_id == loaded.battle_id) else None
         self.loaded = loaded
         self.runner = None if loaded is None else Runner(loaded.battle)
+        if older is not None and self.runner is not None:
+            self.runner.keep_plans(older)   # a reload keeps the plans being built
         hex_map = self.query_one(HexMap)
         if loaded is None:
             self.query_one("#air-phases", Static).update("Air battle")
@@ -81,10 +92,15 @@ class BattleIO(AirBase):
 
         while True:
             with self._write_lock:
-                if not self._writes:
+                done = not self._writes
+                if done:
                     self._writing = False
-                    return
-                battle_id, what, event, expect = self._writes.pop(0)
+                else:
+                    battle_id, what, event, expect = self._writes.pop(0)
+            if done:
+                if self._live_wanted:   # a change came in while writing
+                    self.app.call_from_thread(self._live_again)
+                return
             try:
                 db = self.campaign_db()
                 if what == "commit":
@@ -92,8 +108,75 @@ class BattleIO(AirBase):
                     data.commit(db, battle_id, event)
                 else:
                     data.undo(db, battle_id, expect)
+                # issue 14: this process's own write, not another's (the watcher
+                # takes it as seen); other modes (the roster) read again
+                door(self).campaign_changed(CampaignChanged(Change.BATTLE, self))
             except Exception as error:  # noqa: BLE001 - shown; the screen reloads
                 with self._write_lock:
                     self._writes.clear()
                 self.app.call_from_thread(self._status, f"NOT SAVED: {error}; reloading")
                 self.app.call_from_thread(self.load, battle_id)
+
+    # -- live (issue 14) -------------------------------------------------------
+
+    def watch_battles(self) -> None:
+        door(self).on_campaign_changed(self, self._battle_changed)
+
+    def _battle_changed(self, changed: CampaignChanged) -> None:
+        """Another process wrote a battle: read it again (not during setup)."""
+        if changed.source is self or changed.change is not Change.BATTLE \
+                or self.placement is not None:
+            return
+        self._live_wanted = True
+        with self._write_lock:
+            if self._writing:
+                return   # the drain asks again when its writes are done
+        self._live_load(None if self.loaded is None else self.loaded.battle_id)
+
+    @work(thread=True, exclusive=True, group="air-live", exit_on_error=False)
+    def _live_load(self, battle_id: int | None) -> None:
+        from ka_tui.screens.air import data
+
+        try:
+            db = self.campaign_db()
+            bid = battle_id if battle_id is not None else data.newest_open(db)
+            loaded = None if bid is None else data.load_battle(db, bid)
+        except Exception:  # noqa: BLE001 - the next change or key reads again
+            return
+        self.app.call_from_thread(self._live_loaded, loaded)
+
+    def _live_loaded(self, loaded: Loaded | None) -> None:
+        with self._write_lock:
+            if self._writing:
+                return
+        self._live_wanted = False
+        if loaded is None or self.placement is not None:
+            return
+        if self.loaded is None or self.runner is None or loaded.ended \
+                or loaded.battle_id != self.loaded.battle_id:
+            if self.loaded is None or loaded.battle_id == self.loaded.battle_id:
+                self.show_loaded(loaded)
+            return
+        mine = [json.dumps(e, sort_keys=True) for e in self.runner.battle.events]
+        theirs = [json.dumps(e, sort_keys=True) for e in loaded.battle.events]
+        if theirs == mine[:len(theirs)]:
+            return   # nothing new (or a read older than this screen's own writes)
+        from ka_tui.screens.air.runner import Runner
+
+        older = self.runner
+        self.loaded, self.runner = loaded, Runner(loaded.battle)
+        self.runner.keep_plans(older)
+        filled = [u for u, p in self.runner.sent.items()
+                  if older.sent.get(u) is None or older.sent[u].seq != p.seq]
+        self.refresh_view()   # a step's result held in the detail pane stays
+        hex_map = self.query_one(HexMap)
+        if hex_map.selected is None:
+            sel = self._first_actor()
+            if sel:
+                hex_map.select(sel, move=False)
+        self._status("plan in: " + ", ".join(f"{u} ({self.runner.sent[u].by})" for u in filled)
+                     if filled else "the battle moved on in another window")
+
+    def _live_again(self) -> None:
+        if self._live_wanted:
+            self._live_load(None if self.loaded is None else self.loaded.battle_id)

@@ -43,6 +43,7 @@ _KEYS: tuple[tuple[str, str, str, Step | None], ...] = (
     ("clear", "delete", "Clear the plan", None),
 )
 STEPS: dict[str, Step | None] = {code: step for code, _k, _d, step in _KEYS}
+PLAN_KEYS = _KEYS   # the player's plan pane binds the same keys (issue 14)
 
 PLAN_BINDINGS = [
     *(Binding(key, f"plan('{code}')", desc, show=False, id=f"air.plan.{code}")

@@ -29,13 +29,19 @@ def show_overlays(screen: AirScreen, runner: Runner) -> None:
     targets: dict[Hex, str] = {}
     detail: list[str] = []
     thrust_used = 0
-    if u is not None and phase is Phase.MOVEMENT and u.id in runner.next().units:
+    if u is not None and runner.plannable(u.id):
         check = runner.check(u.id)
         if check is not None:
             path = [p.hex for p in check.path]
             thrust_used = check.thrust_used
             detail = views.plan_lines(u.id, runner.plan_text(u.id), u.id in runner.evasive,
                                       check) + runner.collision_lines(u.id, check)
+            got = runner.sent.get(u.id)
+            if got is not None and not runner.plan_ahead:
+                same = got.plan == runner.plan(u.id) and got.evasive == (u.id in
+                                                                       runner.evasive)
+                detail.insert(1, f"{got.by}'s plan (sent): {got.text}" +
+                              (" · g executes it" if same else " · changed here"))
     if phase is Phase.BETWEEN_TURNS and screen.show_start:
         detail = runner.start_lines()
     if u is not None and phase is Phase.SHOOTING:
@@ -51,6 +57,9 @@ def show_overlays(screen: AirScreen, runner: Runner) -> None:
         elif t is not None:
             why = preview_shot(u, t, runner.options).reason
             detail = [f"{u.id} cannot shoot {t.id}: {why}", runner.ram_line(u.id, t.id)]
+    plans_in = runner.plans_in()
+    if plans_in and not runner.plan_ahead:
+        detail = [plans_in, *detail]   # issue 14: who has sent, never what
     marks: dict[Hex, ReachMark] = {}
     if screen.show_reach and u is not None:
         r = runner.reach(u.id)   # cached by the runner for this state

@@ -23,6 +23,7 @@ from ka_tui.rules.air.move_plan import (
     Forward, Plan, PlanCheck, Step, Thrust, format_plan, parse_plan,
 )
 from ka_tui.rules.air.movement import complete_plan, validate_plan
+from ka_tui.rules.air.plans import PLAN, SentPlan, plan_window, plans_in_text, sent_plans
 from ka_tui.rules.air.ramming import ram_problems, ram_target
 from ka_tui.rules.air.reach import Reach, reach
 from ka_tui.rules.air.shooting import preview_shot
@@ -51,7 +52,65 @@ class Runner:
     battle: Battle
     plans: dict[str, Plan] = field(default_factory=dict)
     evasive: set[str] = field(default_factory=set)
+    # a player's view (issue 14): his aircraft plans ahead, while another side
+    # moves (``rules/air/plans.plan_window``); the GM plans who moves now
+    plan_ahead: bool = False
+    # the plans players sent (``plan_sent``), and which one each plan being
+    # built was filled from (unit -> the event's seq)
+    sent: dict[str, SentPlan] = field(default_factory=dict)
+    filled_from: dict[str, int] = field(default_factory=dict)
     _reach: tuple[t.BattleState, str, Reach | None] | None = None
+
+    def __post_init__(self) -> None:
+        self.take_sent()
+
+    def take_sent(self) -> list[str]:
+        """Read the plans in from the log (issue 14) and fill each aircraft's
+        plan from its newest one not filled yet (a plan sent again replaces
+        what was built from the older one). Returns the units filled now."""
+        self.sent = sent_plans(self.battle.events)
+        filled = []
+        for uid, got in self.sent.items():
+            if self.filled_from.get(uid) != got.seq:
+                self.plans[uid] = got.plan
+                self.evasive.discard(uid)
+                if got.evasive:
+                    self.evasive.add(uid)
+                self.filled_from[uid] = got.seq
+                filled.append(uid)
+        return filled
+
+    def keep_plans(self, older: Runner) -> None:
+        """After a reload (another window wrote): what was being built stays
+        for the aircraft still to move, unless its player sent a newer plan
+        since (that one is shown)."""
+        for uid in set(older.plans) | set(older.filled_from):
+            u = self.unit(uid)
+            got = self.sent.get(uid)
+            if u is None or u.moved or (got is not None
+                                        and older.filled_from.get(uid) != got.seq):
+                continue
+            if uid in older.plans:
+                self.plans[uid] = older.plans[uid]
+            else:
+                self.plans.pop(uid, None)   # cleared by the GM: stays cleared
+            self.evasive.discard(uid)
+            if uid in older.evasive:
+                self.evasive.add(uid)
+
+    def plannable(self, uid: str) -> bool:
+        """May ``uid``'s plan be built and previewed now: the GM's, when it
+        moves now (R-1.2); a player's, from the turn's start to his move."""
+        if self.plan_ahead:
+            return plan_window(self.state, uid) is None
+        return self.state.phase is t.Phase.MOVEMENT and uid in self.next().units
+
+    def plans_in(self) -> str:
+        """``1 of 2 plans in: Kay; waiting for Olga`` (names only); nothing in
+        a battle where no player has sent a plan (the GM plays every aircraft)."""
+        if not any(e.get("kind") == PLAN for e in self.battle.events):
+            return ""
+        return plans_in_text(self.state, self.sent)
 
     # -- reading ------------------------------------------------------------
 
@@ -208,10 +267,13 @@ class Runner:
                 raise Refused(f"plan refused: {check.reason if check else '?'}"
                               " (space flies the rest straight)")
             plan = self.plan(selected)
+            got = self.sent.get(selected)
+            whose = f" ({got.by}'s plan)" if got is not None and got.plan == plan \
+                and got.evasive == (selected in self.evasive) else ""
             return PendingStep("move_committed",
                                {"unit": selected, "plan": plan_to_json(plan),
                                 "evasive": selected in self.evasive},
-                               f"move {selected}: {format_plan(plan) or '(stay)'}")
+                               f"move {selected}: {format_plan(plan) or '(stay)'}{whose}")
         if s.phase is t.Phase.SHOOTING:
             if selected not in nxt.units:
                 raise Refused(f"select an aircraft that may attack (tab), or x: {nxt.text}")
@@ -251,10 +313,16 @@ class Runner:
         if step.kind == "move_committed":
             self.plans.pop(step.data["unit"], None)
             self.evasive.discard(step.data["unit"])
+            self.sent.pop(step.data["unit"], None)
+            self.filled_from.pop(step.data["unit"], None)   # refused and reloaded: filled again
         return self.battle.events[-1]
 
     def undo(self) -> Event:
-        return self.battle.undo()
+        last = self.battle.undo()
+        if last.get("kind") == "move_committed":   # its plan is in again, filled again
+            self.filled_from.pop(str(last.get("data", {}).get("unit")), None)
+        self.take_sent()
+        return last
 
     def straight(self, uid: str) -> Plan:
         u = self.unit(uid)

@@ -76,6 +76,7 @@ class AirScreen(TypedInput, BattleIO):
     def on_mount(self) -> None:
         self.query_one("#air-log-view").display = False
         self.query_one("#air-cmd").display = False
+        self.watch_battles()   # issue 14: live
         self.load(None)
 
     # -- what the screen shows -------------------------------------------------
@@ -91,8 +92,10 @@ class AirScreen(TypedInput, BattleIO):
         hex_map.set_aircraft(MapAircraft(u.id, u.hex, u.facing, u.side, u.altitude, u.speed,
                                          u.id[:4]) for u in r.state.units
                              if not (u.destroyed or u.crashed))
+        plans_in = r.plans_in().split(":")[0].split(";")[0]   # the count (issue 14)
         self.query_one("#air-phases", Static).update(
-            Content(views.phase_bar(r.state.turn, r.phase_key(), ascii=self.ascii)))
+            Content(views.phase_bar(r.state.turn, r.phase_key(), ascii=self.ascii)
+                    + (f" · {plans_in}" if plans_in else "")))
         self.query_one("#air-next", Static).update(Content("Next: " + r.next().text))
         self.refresh_overlays()
         self.refresh_bindings()

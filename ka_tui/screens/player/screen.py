@@ -6,11 +6,16 @@ battles he is in. When the GM's fight is at step 2 (S0 §Close combat: each
 fills in his CQC card in secret), pane 2 holds his own card in the same
 editor and with the same refusals as the GM's (``widgets/cqc_card.py``);
 enter sends it, and it can be changed and sent again until the GM reveals.
+Pane 4 (``air_plan.py``) is the GM's planning view for the aircraft he
+pilots: from the turn's start until it moves he builds its plan with the
+GM's keys, sees path, costs and odds, and enter sends it for the GM to
+execute (changeable until then).
 
-What this screen shows of a fight comes only from ``store/players.py``,
-which projects the log through ``rules/cqc/log.py`` ``visible_to``: another
-side's card is not in the data before the reveal, so no view can show it.
-The screen writes nothing but the player's own card. Every view follows the
+What this screen shows of a fight or battle comes only from
+``store/players.py``, which projects the logs through ``rules/cqc/log.py``
+and ``rules/air/plans.py`` ``visible_to``: another side's card before the
+reveal, or another aircraft's plan, is not in the data, so no view can show
+it. The screen writes nothing but the player's own card and plan. Every view follows the
 campaign live: the app's watcher publishes another process's writes.
 """
 
@@ -23,11 +28,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, Static
 
 from ka_tui.rules.cqc.log import FightStep, card_order, cards_in_text
+from ka_tui.screens.air.keys import PLAN_KEYS
 from ka_tui.screens.combat.report import (
     damage_lines,
     fighter_lines,
@@ -36,10 +41,13 @@ from ka_tui.screens.combat.report import (
     step_bar,
 )
 from ka_tui.screens.door import CampaignChanged, Change, door
+from ka_tui.screens.player.air_plan import AirPlanPane, PlanActions, PlayerLoaded
+from ka_tui.screens.player.sheet import SheetPanes
 from ka_tui.widgets.cqc_card import CqcCardEditor, card_summary
 
 if TYPE_CHECKING:
     from ka_tui.rules.cqc.log import FightProgress
+    from ka_tui.store.battles import LoadedBattle
     from ka_tui.store.players import Player, PlayerBattle, PlayerFight
 
 PANES = ("sheet", "fight", "aircraft", "battles")
@@ -49,11 +57,7 @@ def _join(lines: list[Content]) -> Content:
     return Content("\n").join(lines)
 
 
-class PlayerLoaded(Message):
-    """Posted after each read or send is shown (tests wait for it)."""
-
-
-class PlayerScreen(Screen[None]):
+class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
     HELP_TITLE = "Player"
     CSS_PATH = "player.tcss"
 
@@ -63,16 +67,24 @@ class PlayerScreen(Screen[None]):
         Binding("3,f3", "pane('aircraft')", "Aircraft", id="player.aircraft"),
         Binding("4,f4", "pane('battles')", "Air battles", id="player.battles"),
         Binding("enter", "send", "Send card", id="player.send"),
-        Binding("l", "next_fight", "Next fight", show=False, id="player.next_fight"),
+        Binding("enter", "send_plan", "Send plan", id="player.send_plan"),
+        Binding("l", "next_fight", "Next", show=False, id="player.next_fight"),
         Binding("n", "next_aircraft", "Next aircraft", show=False, id="player.next_aircraft"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="player.reload"),
+        Binding("p", "type_plan", "Type plan", id="player.type_plan"),
+        *(Binding(key, f"plan('{code}')", desc, show=False, id=f"player.plan.{code}")
+          for code, key, desc, _s in PLAN_KEYS),
     ]
 
     PALETTE_HELP = {
         "player.send": "Send your CQC card to the GM (it stays hidden until the reveal; "
                        "change it and send again until then)",
-        "player.next_fight": "Show the next fight you are in",
-        "player.next_aircraft": "Show the flight card of your next aircraft",
+        "player.send_plan": "Send your aircraft's move plan to the GM (no one else sees it; "
+                            "change it and send again until the GM executes it)",
+        "player.type_plan": "Type the plan in the notation: +1 F F R F C D LOOP LAND",
+        **{f"player.plan.{code}": f"Plan: {desc}" for code, _k, desc, _s in PLAN_KEYS},
+        "player.next_fight": "Show the next fight (pane 2) or air battle (pane 4) you are in",
+        "player.next_aircraft": "Show your next aircraft (its flight card, or in the battle)",
         "player.reload": "Read the campaign file again",
     }
 
@@ -83,6 +95,7 @@ class PlayerScreen(Screen[None]):
         self.fights: list[PlayerFight] = []
         self.battles: list[PlayerBattle] = []
         self.fight_index = 0
+        self.battle_index = 0
         self.aircraft_index = 0
         self.progress: FightProgress | None = None
         self.editing: tuple[int, int, str] | None = None  # (fight, round, owner) in the editor
@@ -104,8 +117,7 @@ class PlayerScreen(Screen[None]):
                 yield CqcCardEditor(id="card", ascii_glyphs=door(self).ascii_glyphs)
             with VerticalScroll(id="pane-aircraft"):
                 yield Static("", id="aircraft")
-            with VerticalScroll(id="pane-battles"):
-                yield Static("", id="battles")
+            yield AirPlanPane(id="pane-battles", ascii_glyphs=door(self).ascii_glyphs)
         yield Static("", id="status")
         yield Footer(compact=True)
 
@@ -117,7 +129,8 @@ class PlayerScreen(Screen[None]):
 
     def _campaign_changed(self, changed: CampaignChanged) -> None:
         """Another process (the GM, another player) wrote: read again."""
-        if changed.source is not self and changed.change in (Change.FIGHT, Change.ROSTER):
+        if changed.source is not self and changed.change in (Change.FIGHT, Change.ROSTER,
+                                                               Change.BATTLE):
             self.load()
 
     # -- reading -----------------------------------------------------------
@@ -136,10 +149,18 @@ class PlayerScreen(Screen[None]):
                 battles = []
             index = min(self.fight_index, max(0, len(fights) - 1))
             progress = players.player_progress(db, fights[index]) if fights else None
+            battles = [b for b in battles if b.status == "open"]
+            bindex = min(self.battle_index, max(0, len(battles) - 1))
+            try:
+                seen = players.player_battle(db, battles[bindex]) if battles else None
+            except Exception:  # noqa: BLE001 — a damaged battle log hides only the battle
+                seen = None
         except Exception as error:  # noqa: BLE001 — one message, never a traceback
             self.app.call_from_thread(self._failed, error)
             return
-        self.app.call_from_thread(self._loaded, player, fights, battles, index, progress, first)
+        self.battle_index = bindex
+        self.app.call_from_thread(self._loaded, player, fights, battles, index, progress, first,
+                                  seen)
 
     def _failed(self, error: Exception) -> None:
         self.busy = False
@@ -147,14 +168,15 @@ class PlayerScreen(Screen[None]):
         self.post_message(PlayerLoaded())
 
     def _loaded(self, player: Player, fights: list[PlayerFight], battles: list[PlayerBattle],
-                index: int, progress: FightProgress | None, first: bool) -> None:
+                index: int, progress: FightProgress | None, first: bool,
+                seen: LoadedBattle | None = None) -> None:
         self.busy = False
         self.player, self.fights, self.battles = player, fights, battles
         self.fight_index, self.progress = index, progress
         self.sub_title = "player view"
         self._show_sheet(player)
         self._show_aircraft()
-        self._show_battles()
+        self._show_battles(seen)
         self._show_fight()
         if first and progress is not None and progress.fight.over is False \
                 and fights[index].status == "open":
@@ -176,67 +198,22 @@ class PlayerScreen(Screen[None]):
         self._tabs(pane)
         if pane == "fight" and self.query_one(CqcCardEditor).display:
             self.query_one(CqcCardEditor).focus()
+        elif pane == "battles":
+            self.set_focus(None)   # the plan keys are this screen's
+            self.query_one(AirPlanPane).centre()
+            if self.query_one(AirPlanPane).can_plan():
+                self._plan_status()
         self.refresh_bindings()
 
     @property
     def pane(self) -> str:
         return (self.query_one(ContentSwitcher).current or "pane-sheet").removeprefix("pane-")
 
-    def _show_sheet(self, player: Player) -> None:
-        from ka_tui.screens.roster.view import character_detail
-
-        c = player.character
-        text = character_detail(c, {"skills": c["skills"], "weapons": c["weapons"]}, width=44)
-        seats = [f"  {name} ({seat})" for _, name, seat in player.aircraft] or ["  none"]
-        self.query_one("#sheet", Static).update(
-            text + "\n[b]Aircraft[/b]\n" + "\n".join(seats)
-            + "\n[dim]You play this character; only the GM changes the sheet.[/]")
-
-    def _show_aircraft(self) -> None:
-        box = self.query_one("#aircraft", Static)
-        if self.player is None or not self.player.aircraft:
-            box.update("You fly no aircraft in this campaign.")
-            return
-        self._load_aircraft(self.player.aircraft[self.aircraft_index
-                                                 % len(self.player.aircraft)][0])
-
-    @work(thread=True, exclusive=True, group="player-aircraft", exit_on_error=False)
-    def _load_aircraft(self, aircraft_id: int) -> None:
-        from ka_tui.store.aircraft_view import load_aircraft_view
-        from ka_tui.widgets.flight_card import (
-            header_line,
-            hex_block,
-            s0_block,
-            status_block,
-        )
-
-        try:
-            view = load_aircraft_view(door(self).campaign_db(), aircraft_id)
-        except Exception as error:  # noqa: BLE001
-            self.app.call_from_thread(self._status, str(error), error=True)
-            return
-        p, s = view.profile, view.status
-        parts = [header_line(p, s), s0_block(p, s, wide=False, rules=False), hex_block(p),
-                 status_block(p, s)]
-        from rich.text import Text
-
-        text = Text("\n\n").join(parts)
-        if door(self).ascii_glyphs:
-            from ka_tui.widgets.flight_card import to_ascii
-
-            text = to_ascii(text)
-        self.app.call_from_thread(self.query_one("#aircraft", Static).update, text)
-
-    def _show_battles(self) -> None:
-        lines = []
-        for b in self.battles:
-            lines.append(f"[b]{b.name}[/b]  ({b.status})  your aircraft: {', '.join(b.units)}")
-        if not lines:
-            lines.append("You are in no air battle.")
-        lines.append("")
-        lines.append("[dim]Tell the GM your move plan: he enters it on the air-battle "
-                     "screen. Sending a plan from this view is not built yet.[/]")
-        self.query_one("#battles", Static).update("\n".join(lines))
+    def _show_battles(self, seen: LoadedBattle | None) -> None:
+        battle = self.battles[self.battle_index] if self.battles else None
+        self.query_one(AirPlanPane).show(battle, seen, len(self.battles))
+        if self.pane == "battles":
+            self._plan_status()
 
     # -- the fight ---------------------------------------------------------------
 
@@ -348,6 +325,9 @@ class PlayerScreen(Screen[None]):
     # -- keys --------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        on_battles = self.plan_action(action)
+        if on_battles is not None:
+            return on_battles
         if action == "send":
             editor = self.query_one(CqcCardEditor)
             return self.pane == "fight" and editor.display and editor.draft is not None
@@ -358,12 +338,20 @@ class PlayerScreen(Screen[None]):
         return True
 
     def action_next_fight(self) -> None:
-        if self.fights:
+        if self.pane == "battles":
+            self.battle_index += 1
+            if self.battle_index >= len(self.battles):
+                self.battle_index = 0
+            self.load()
+        elif self.fights:
             self.fight_index = (self.fight_index + 1) % len(self.fights)
             self.editing = None
             self.load()
 
     def action_next_aircraft(self) -> None:
+        if self.pane == "battles":
+            self.query_one(AirPlanPane).next_unit()
+            return
         self.aircraft_index += 1
         self._show_aircraft()
 
