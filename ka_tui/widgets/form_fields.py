@@ -34,12 +34,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
+from typing_extensions import Self
+
 from rich.style import Style
 from rich.text import Text
-from textual import events, work
+from textual import events, messages, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.color import Color
@@ -619,6 +622,20 @@ class LightModal(ModalScreen[R], Generic[R]):
         super()._compositor_refresh()
 
 
+def _may_show_scrollbar(widget: Widget) -> bool:
+    """A scroll bar that takes room may appear now: its content overflows (a
+    one-line Input's never does)."""
+    if isinstance(widget, FieldInput):
+        return False
+    styles, inner, size = widget.styles, widget.virtual_size, widget.size
+    vertical = styles.overflow_y == "scroll" or (
+        styles.overflow_y == "auto" and inner.height > size.height)
+    horizontal = styles.overflow_x == "scroll" or (
+        styles.overflow_x == "auto" and inner.width > size.width)
+    return bool((vertical and styles.scrollbar_size_vertical)
+                or (horizontal and styles.scrollbar_size_horizontal))
+
+
 class FormScreen(LightModal[R], Generic[R]):
     """A modal form: ctrl+s saves, escape cancels, enter moves to the next field.
 
@@ -689,6 +706,41 @@ class FormScreen(LightModal[R], Generic[R]):
     _keys_ready: asyncio.Event | None = None
 
     _laid_out = False
+    _first_layout_done = False
+    _first_layout_at = 0.0
+
+    def _refresh_layout(self, size: Any = None, scroll: bool = False) -> None:
+        """``QUIET_OPEN`` forms: the first layout is the only one while opening.
+
+        It arranges every widget of the new form; handing each its size changes
+        its virtual size, a reactive that asks for a layout, and the screen's
+        own mount completes just after and asks again: Textual laid the whole
+        form out a second time on the next frame (10-20 ms, issue 13). Only a
+        container whose scroll bar may appear (and narrow it) can need that:
+        its request stands, as does any request made later."""
+        first = self.QUIET_OPEN and not self._first_layout_done
+        if first:
+            self._first_layout_at = time.monotonic()
+        super()._refresh_layout(size, scroll)
+        if not first:
+            return
+        self._first_layout_done = True
+        for widget in self.walk_children(Widget):
+            if widget._layout_required and not _may_show_scrollbar(widget):
+                widget._layout_required = False
+        self._layout_required = False
+
+    async def _on_layout(self, message: messages.Layout) -> None:
+        """A widget's request made before the first layout: covered by it."""
+        if self._first_layout_done and message.time <= self._first_layout_at:
+            message.stop()
+            message.prevent_default()  # Textual then skips Screen._on_layout
+
+    def refresh(self, *regions: Any, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> Self:
+        if layout and self._first_layout_done and not self.opened:
+            layout = False  # the screen's mount completing: laid out already (above)
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     async def _on_resize(self, event: events.Resize) -> None:
         """The first Resize a pushed form gets comes from its own first layout
