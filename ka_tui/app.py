@@ -339,7 +339,7 @@ class KaApp(WatchesCampaign, App[None]):
     # -- what reaches the terminal (issue 13) --------------------------------
 
     def _display(self, screen: Screen[Any], renderable: Any) -> None:
-        """Partial updates go through the screen shadow: only changed cells are
+        """Every update goes through the screen shadow: only changed cells are
         written (widgets/screen_diff.py). Headless runs write nothing anyway."""
         driver = self._driver
         if (driver is not None and not driver.is_inline and not self.is_headless
@@ -356,7 +356,7 @@ class KaApp(WatchesCampaign, App[None]):
         super()._resume_signal()
 
     def on_resize(self) -> None:
-        self._screen_shadow.reset()
+        self._screen_shadow.reset()  # the terminal's content is unknown now
 
     def get_driver_class(self) -> type[Any]:
         base = super().get_driver_class()

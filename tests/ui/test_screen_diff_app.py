@@ -1,0 +1,170 @@
+"""The real app written through the screen shadow (issue 13): what it sends to
+a terminal, read by a terminal model, must leave the screen Textual would draw
+if it repainted everything -- after a dialog opens and closes, and after a
+resize with a dialog open (the terminal's content is then unknown: the model
+fills it with garbage, so a cell the app does not redraw shows).
+
+The app runs under Pilot with Textual's headless driver told it is a terminal
+(``is_headless`` False) and keeping what it is given to write, so
+``KaApp._display`` and the shadow run exactly as on a real terminal.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual._compositor import LayoutUpdate, visible_screen_stack
+from textual.drivers import headless_driver
+from textual.events import Resize
+from textual.geometry import Size
+from textual.pilot import Pilot
+
+from ka_tui.app import KaApp
+from ka_tui.screens.confirm import ConfirmScreen
+from ka_tui.screens.roster.screen import RosterScreen
+from tests.ui.pilot_helpers import SIZE, settle, wait_for
+from tests.ui.vt_model import Terminal
+
+
+class _TerminalDriver(headless_driver.HeadlessDriver):
+    """The headless driver, except that it says it is a terminal and keeps
+    everything the app writes."""
+
+    written: list[str]
+
+    @property
+    def is_headless(self) -> bool:
+        return False
+
+    def write(self, data: str) -> None:
+        self.written.append(data)
+
+
+@pytest.fixture
+def wire(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What the app writes to its terminal (the app's own driver class is not
+    used under Pilot: Textual takes the headless one, replaced here)."""
+    written: list[str] = []
+    monkeypatch.setattr(_TerminalDriver, "written", written, raising=False)
+    monkeypatch.setattr(headless_driver, "HeadlessDriver", _TerminalDriver)
+    return written
+
+
+class _Screen:
+    """The terminal model fed with everything written so far."""
+
+    def __init__(self, wire: list[str], size: tuple[int, int]) -> None:
+        self.wire = wire
+        self.term = Terminal(*size)
+        self.read = 0
+
+    def catch_up(self) -> Terminal:
+        for data in self.wire[self.read:]:
+            self.term.feed(data)
+        self.read = len(self.wire)
+        return self.term
+
+
+def full_repaint(app: KaApp) -> Terminal:
+    """The screen as a full repaint of the current screen draws it."""
+    compositor = app.screen._compositor
+    visible_screen_stack.set(app._background_screens)
+    strips = compositor.render_strips()
+    size = compositor.size
+    term = Terminal(size.width, size.height)
+    term.feed(LayoutUpdate([[s] for s in strips], size.region).render_segments(app.console))
+    return term
+
+
+async def quiet(pilot: Pilot[Any]) -> None:
+    await settle(pilot)
+    await pilot.pause(0.05)
+    await pilot.pause()
+
+
+def differences(shown: Terminal, wanted: Terminal) -> list[tuple[int, int]]:
+    """Cells that do not look the same (a blank the shadow erased shows only
+    its background: ``Terminal.visible``)."""
+    if (shown.width, shown.height) != (wanted.width, wanted.height):
+        return [(-1, -1)]
+    seen, want = shown.visible(), wanted.visible()
+    return [(y, x) for y in range(wanted.height) for x in range(wanted.width)
+            if seen[y][x] != want[y][x]]
+
+
+async def assert_shown(pilot: Pilot[Any], screen: _Screen, what: str) -> None:
+    """The terminal model shows what a full repaint draws, once the app has
+    written what it has to (a loaded machine: up to 5 s; a stale shadow never
+    gets there)."""
+    for _ in range(100):
+        shown, wanted = screen.catch_up(), full_repaint(pilot.app)  # type: ignore[arg-type]
+        bad = differences(shown, wanted)
+        if not bad:
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"{what}: {len(bad)} cells differ, first at {bad[0]}\n"
+                         + "\n".join(shown.text()) + "\n---\n" + "\n".join(wanted.text()))
+
+
+@pytest.mark.parametrize("erase", [False, True], ids=["spaces", "bce-erase"])
+async def test_a_dialog_opened_closed_and_resized_leaves_the_terminal_right(
+        demo_db: Path, wire: list[str], erase: bool) -> None:
+    app = KaApp(demo_db)
+    app._screen_shadow.erase = erase  # else terminfo's answer for $TERM
+    async with app.run_test(size=SIZE) as pilot:
+        screen = _Screen(wire, SIZE)
+        await wait_for(pilot, lambda: isinstance(app.screen, RosterScreen)
+                       and app.screen.loaded)
+        await quiet(pilot)
+        assert wire, "the app wrote nothing: the driver is not taken for a terminal"
+        await assert_shown(pilot, screen, "roster")
+
+        sent = len(wire)
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await quiet(pilot)
+        await assert_shown(pilot, screen, "delete confirm open")
+        opening = "".join(wire[sent:])
+        assert 0 < len(opening.encode()) < (2 if erase else 4) * 1024  # was 14 KB
+        assert ("\x1b[K" in opening) is erase  # the blank lines around the dialog
+
+        # A resize with the dialog open: the terminal may show anything now.
+        for width, height in ((100, 30), (64, 20), (80, 24)):
+            screen.catch_up().resize(width, height)
+            await pilot.resize_terminal(width, height)
+            await quiet(pilot)
+            assert app.screen._compositor.size == Size(width, height)
+            await assert_shown(pilot, screen, f"resized to {width}x{height}")
+
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, RosterScreen))
+        await quiet(pilot)
+        await assert_shown(pilot, screen, "dialog closed")
+
+        await pilot.press("down")
+        await quiet(pilot)
+        await assert_shown(pilot, screen, "cursor moved")
+
+
+async def test_a_resize_to_the_same_size_repaints_what_the_terminal_lost(
+        demo_db: Path, wire: list[str]) -> None:
+    """Shrunk and grown back before the app repaints: the shadow has the old
+    size, the terminal lost its content; the app must redraw all of it."""
+    app = KaApp(demo_db)
+    app._screen_shadow.erase = True
+    async with app.run_test(size=SIZE) as pilot:
+        screen = _Screen(wire, SIZE)
+        await wait_for(pilot, lambda: isinstance(app.screen, RosterScreen)
+                       and app.screen.loaded)
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await quiet(pilot)
+        screen.catch_up().resize(*SIZE)
+        # two resize events before the app acts on either (as pilot.resize_terminal
+        # posts them, without its pause): Textual repaints once, at the old size
+        app.post_message(Resize(Size(60, 20), Size(60, 20)))
+        app.post_message(Resize(Size(*SIZE), Size(*SIZE)))
+        await quiet(pilot)
+        await assert_shown(pilot, screen, "resized and back")
