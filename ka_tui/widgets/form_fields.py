@@ -723,7 +723,7 @@ class FormScreen(LightModal[R], Generic[R]):
     QUIET_OPEN = False
     """Fields do not report the values they open with: one message per field,
     each bubbling up to the screen (issue 13). The form checks every field once
-    after its first refresh instead, as those reports made it do."""
+    as it mounts instead, as those reports made it do a frame later."""
 
     opened = False
     """The first check after opening has run (``QUIET_OPEN``)."""
@@ -748,6 +748,7 @@ class FormScreen(LightModal[R], Generic[R]):
     _laid_out = False
     _first_layout_done = False
     _first_layout_at = 0.0
+    _first_frame_done = False
 
     def _refresh_layout(self, size: Any = None, scroll: bool = False) -> None:
         """``QUIET_OPEN`` forms: the first layout is the only one while opening.
@@ -778,7 +779,7 @@ class FormScreen(LightModal[R], Generic[R]):
 
     def refresh(self, *regions: Any, repaint: bool = True, layout: bool = False,
                 recompose: bool = False) -> Self:
-        if layout and self._first_layout_done and not self.opened:
+        if layout and self._first_layout_done and not self._first_frame_done:
             layout = False  # the screen's mount completing: laid out already (above)
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
@@ -797,11 +798,13 @@ class FormScreen(LightModal[R], Generic[R]):
             self.call_after_refresh(self._remember_initial)
         self.call_after_refresh(self._ready_event().set)
         if self.QUIET_OPEN:
-            self.call_after_refresh(self._check_opened)
+            self.call_after_refresh(setattr, self, "_first_frame_done", True)
+            self._check_opened()
 
     def _check_opened(self) -> None:
         """What the fields' first reports did: one whole-form check, the status
-        naming the last reporting field's error (else the focused one's)."""
+        naming the last reporting field's error (else the focused one's). Now,
+        so the first frame shows it (the reports ran it a frame later)."""
         self.opened = True
         reported = [f for f in self.form_fields()
                     if isinstance(f, _InputField) and f.opened_quietly]
