@@ -16,7 +16,8 @@ import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
+from functools import cached_property
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -97,6 +98,47 @@ class WatchesCampaign:
 _FULL_REPAINT = os.environ.get("KA_TUI_FULL_REPAINT", "") not in ("", "0")
 
 
+class ShadowedTerminal:
+    """What reaches the terminal (issue 13): every update goes through a
+    screen shadow (``widgets/screen_diff.py``), so only changed cells are
+    written; ``ctrl+l`` (or the palette's "Redraw") writes the whole screen
+    again, after another program has drawn over it. Mixed into ``KaApp``
+    and the player's app, before ``App``."""
+
+    REDRAW_BINDING = Binding("ctrl+l", "redraw", "Redraw", show=False, id="redraw")
+    REDRAW_HELP = {"redraw": "Write the whole screen again (after another program, "
+                             "a message or line noise drew over it)"}
+
+    @cached_property
+    def screen_shadow(self) -> ScreenShadow:
+        return ScreenShadow()
+
+    def _display(self, screen: Screen[Any], renderable: Any) -> None:
+        """Headless runs write nothing anyway."""
+        app: Any = self
+        driver = app._driver
+        if (driver is not None and not driver.is_inline and not app.is_headless
+                and isinstance(renderable, CompositorUpdate) and not _FULL_REPAINT):
+            renderable = _ShadowedUpdate(renderable, self.screen_shadow)
+        super()._display(screen, renderable)  # type: ignore[misc]
+
+    def _suspend_signal(self) -> None:
+        self.screen_shadow.reset()  # another program draws on the terminal meanwhile
+        super()._suspend_signal()  # type: ignore[misc]
+
+    def _resume_signal(self) -> None:
+        self.screen_shadow.reset()
+        super()._resume_signal()  # type: ignore[misc]
+
+    def on_resize(self) -> None:
+        self.screen_shadow.reset()  # the terminal's content is unknown now
+
+    def action_redraw(self) -> None:
+        app: Any = self
+        self.screen_shadow.reset()
+        app.screen.refresh()  # the whole screen dirty: a full update, written whole
+
+
 @dataclass(frozen=True)
 class ModeSpec:
     """A top-level section of the app with its own screen stack."""
@@ -133,7 +175,7 @@ def _screen_factory(spec: ModeSpec) -> Callable[[], Screen[Any]]:
     return make
 
 
-class KaApp(WatchesCampaign, App[None]):
+class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
     """The app; it is the screens' door (``ka_tui.screens.door.Door``)."""
 
     TITLE = "ka-tui"
@@ -151,6 +193,7 @@ class KaApp(WatchesCampaign, App[None]):
         "leave_field": "Escape leaves a text field or dropdown, so the global keys work",
         **{f"mode.{spec.name}": f"{spec.title}: {spec.help}" for spec in MODE_SPECS},
         **{f"mode.{spec.name}.fkey": f"{spec.title}: {spec.help}" for spec in MODE_SPECS},
+        **ShadowedTerminal.REDRAW_HELP,
     }
 
     # What tests and snapshots inject (the door hands them out): each mode's
@@ -175,6 +218,7 @@ class KaApp(WatchesCampaign, App[None]):
                   id=f"mode.{spec.name}") for spec in MODE_SPECS),
         *(Binding(f"f{spec.key}", f"switch_mode('{spec.name}')", spec.title, show=False,
                   id=f"mode.{spec.name}.fkey") for spec in MODE_SPECS),
+        ShadowedTerminal.REDRAW_BINDING,
     ]
 
     def __init__(self, db_path: Path | None = None, *,
@@ -196,7 +240,6 @@ class KaApp(WatchesCampaign, App[None]):
         self._preload: Future[Any] | None = None
         self._random_dice: dict[str, Dice] = {}
         self.campaign_signal: Signal[CampaignChanged] = Signal(self, "campaign-changed")
-        self._screen_shadow = ScreenShadow()
         if db_path is not None:
             self._preload = self._start_preload()
 
@@ -244,7 +287,7 @@ class KaApp(WatchesCampaign, App[None]):
         return self._random_dice[mode]
 
     def now(self) -> datetime:
-        return self.clock() if self.clock is not None else datetime.now(timezone.utc)
+        return self.clock() if self.clock is not None else datetime.now(UTC)
 
     def campaign_changed(self, change: CampaignChanged) -> None:
         """Tell every subscribed mode that the campaign changed (any thread)."""
@@ -335,28 +378,6 @@ class KaApp(WatchesCampaign, App[None]):
         self.close_campaign()
 
     # -- actions ----------------------------------------------------------
-
-    # -- what reaches the terminal (issue 13) --------------------------------
-
-    def _display(self, screen: Screen[Any], renderable: Any) -> None:
-        """Every update goes through the screen shadow: only changed cells are
-        written (widgets/screen_diff.py). Headless runs write nothing anyway."""
-        driver = self._driver
-        if (driver is not None and not driver.is_inline and not self.is_headless
-                and isinstance(renderable, CompositorUpdate) and not _FULL_REPAINT):
-            renderable = _ShadowedUpdate(renderable, self._screen_shadow)
-        super()._display(screen, renderable)
-
-    def _suspend_signal(self) -> None:
-        self._screen_shadow.reset()  # another program draws on the terminal meanwhile
-        super()._suspend_signal()
-
-    def _resume_signal(self) -> None:
-        self._screen_shadow.reset()
-        super()._resume_signal()
-
-    def on_resize(self) -> None:
-        self._screen_shadow.reset()  # the terminal's content is unknown now
 
     def get_driver_class(self) -> type[Any]:
         base = super().get_driver_class()

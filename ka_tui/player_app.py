@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,9 +21,13 @@ from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.signal import Signal
 
-from ka_tui.app import WatchesCampaign
+from ka_tui.app import ShadowedTerminal, WatchesCampaign
 from ka_tui.screens.door import (
-    ELSEWHERE, AirPreset, CampaignChanged, ChangeCallback, DiceMode,
+    ELSEWHERE,
+    AirPreset,
+    CampaignChanged,
+    ChangeCallback,
+    DiceMode,
 )
 
 if TYPE_CHECKING:
@@ -31,7 +35,7 @@ if TYPE_CHECKING:
     from ka_tui.store.db import CampaignDB
 
 
-class PlayerApp(WatchesCampaign, App[None]):
+class PlayerApp(WatchesCampaign, ShadowedTerminal, App[None]):
     """One player's view of one campaign file."""
 
     TITLE = "ka-tui"
@@ -40,9 +44,11 @@ class PlayerApp(WatchesCampaign, App[None]):
     BINDINGS = [
         Binding("question_mark", "help", "Help", id="help"),
         Binding("q", "quit", "Quit", id="quit"),
+        ShadowedTerminal.REDRAW_BINDING,
     ]
 
-    PALETTE_HELP = {"help": "List the keys of this screen", "quit": "Leave the player view"}
+    PALETTE_HELP = {"help": "List the keys of this screen", "quit": "Leave the player view",
+                    **ShadowedTerminal.REDRAW_HELP}
 
     clock: Callable[[], datetime] | None = None
     on_roster_ready: Callable[[], None] | None = None
@@ -73,7 +79,7 @@ class PlayerApp(WatchesCampaign, App[None]):
         raise RuntimeError("a player's view rolls no dice (the GM rolls)")
 
     def now(self) -> datetime:
-        return self.clock() if self.clock is not None else datetime.now(timezone.utc)
+        return self.clock() if self.clock is not None else datetime.now(UTC)
 
     def campaign_changed(self, change: CampaignChanged) -> None:
         if change.source != ELSEWHERE and self._watcher is not None:

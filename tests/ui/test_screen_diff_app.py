@@ -112,7 +112,7 @@ async def assert_shown(pilot: Pilot[Any], screen: _Screen, what: str) -> None:
 async def test_a_dialog_opened_closed_and_resized_leaves_the_terminal_right(
         demo_db: Path, wire: list[str], erase: bool) -> None:
     app = KaApp(demo_db)
-    app._screen_shadow.erase = erase  # else terminfo's answer for $TERM
+    app.screen_shadow.erase = erase  # else terminfo's answer for $TERM
     async with app.run_test(size=SIZE) as pilot:
         screen = _Screen(wire, SIZE)
         await wait_for(pilot, lambda: isinstance(app.screen, RosterScreen)
@@ -153,7 +153,7 @@ async def test_a_resize_to_the_same_size_repaints_what_the_terminal_lost(
     """Shrunk and grown back before the app repaints: the shadow has the old
     size, the terminal lost its content; the app must redraw all of it."""
     app = KaApp(demo_db)
-    app._screen_shadow.erase = True
+    app.screen_shadow.erase = True
     async with app.run_test(size=SIZE) as pilot:
         screen = _Screen(wire, SIZE)
         await wait_for(pilot, lambda: isinstance(app.screen, RosterScreen)
@@ -168,3 +168,24 @@ async def test_a_resize_to_the_same_size_repaints_what_the_terminal_lost(
         app.post_message(Resize(Size(*SIZE), Size(*SIZE)))
         await quiet(pilot)
         await assert_shown(pilot, screen, "resized and back")
+
+
+async def test_ctrl_l_writes_the_whole_screen_again_after_another_program_drew_on_it(
+        demo_db: Path, wire: list[str]) -> None:
+    """A full repaint no longer paints over what another program wrote (a
+    ``wall`` message, line noise): ``ctrl+l`` (palette: Redraw) does."""
+    app = KaApp(demo_db)
+    app.screen_shadow.erase = True
+    async with app.run_test(size=SIZE) as pilot:
+        screen = _Screen(wire, SIZE)
+        await wait_for(pilot, lambda: isinstance(app.screen, RosterScreen)
+                       and app.screen.loaded)
+        await quiet(pilot)
+        await assert_shown(pilot, screen, "roster")
+        screen.catch_up().resize(*SIZE)  # the model's cells turn to garbage
+        app.screen.refresh()             # an ordinary full repaint sends nothing new
+        await quiet(pilot)
+        assert differences(screen.catch_up(), full_repaint(app))
+        await pilot.press("ctrl+l")
+        await quiet(pilot)
+        await assert_shown(pilot, screen, "after ctrl+l")
