@@ -1,7 +1,8 @@
 """Opening the forms and dialogs: key to a usable form (headless) and the bytes
 the terminal receives when one opens (a real pseudo-terminal) -- issue 13.
 
-Usage: ``.venv/bin/python benchmarks/forms.py [--runs 5] [--quiet 150]``
+Usage: ``.venv/bin/python benchmarks/forms.py [--runs 5] [--quiet 150] [--headless]``
+(``--headless``: only the headless part, a few seconds).
 
 Headless: the real app on the demo campaign under Textual's Pilot (80x24). The
 time runs from the key press to the form mounted, its first field focused and
@@ -159,7 +160,8 @@ def _row(figure: str, measured: str, budget: str, ok: bool | None) -> str:
     return f"{figure:<46} {measured:>10} {budget:>9}  {verdict}"
 
 
-def run(runs: int = 5, quiet_ms: float = 300.0) -> list[tuple[str, str, str, bool | None]]:
+def run(runs: int = 5, quiet_ms: float = 300.0,
+        headless_only: bool = False) -> list[tuple[str, str, str, bool | None]]:
     """The rows: (figure, measured, budget, ok)."""
     from ka_tui.store.demo import create_demo
 
@@ -173,7 +175,8 @@ def run(runs: int = 5, quiet_ms: float = 300.0) -> list[tuple[str, str, str, boo
             rows.append((f"headless: open {label}, key to usable", f"{wall:.0f} ms",
                          f"{OPEN_MS:.0f} ms", wall <= OPEN_MS))
             rows.append((f"headless: open {label}, CPU", f"{cpu:.0f} ms", "-", None))
-        for name, (size, ms) in _pty_bytes(demo, runs, quiet_ms).items():
+        pty = {} if headless_only else _pty_bytes(demo, runs, quiet_ms)
+        for name, (size, ms) in pty.items():
             rows.append((f"pty: bytes when {name} opens", f"{size / 1024:.1f} KB",
                          f"{OPEN_BYTES // 1024} KB", size <= OPEN_BYTES))
             rows.append((f"pty: {name}, key to last byte", f"{ms:.0f} ms",
@@ -186,8 +189,10 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--quiet", type=float, default=300.0,
                         help="ms without output that ends a frame (pty)")
+    parser.add_argument("--headless", action="store_true",
+                        help="only the headless part (no pseudo-terminal)")
     args = parser.parse_args()
-    rows = run(args.runs, args.quiet)
+    rows = run(args.runs, args.quiet, args.headless)
     print(f"forms and dialogs: demo campaign, 80x24, median of {args.runs}; "
           f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
     print(_row("figure", "measured", "budget", None))

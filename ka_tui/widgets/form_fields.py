@@ -34,15 +34,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
+from typing_extensions import Self
+
 from rich.style import Style
 from rich.text import Text
-from textual import events, work
+from textual import events, messages, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.color import Color
+from textual.dom import DOMNode
 from textual.containers import ScrollableContainer
 from textual.geometry import Size
 from textual.widget import Widget
@@ -63,7 +67,7 @@ class FormField(Widget):
     DEFAULT_CSS = """
     FormField {
         layout: horizontal;
-        height: auto;
+        height: 1;  /* one line (a list field sets auto): no layout pass per field */
         width: 1fr;
         margin: 0 0 0 0;
     }
@@ -272,15 +276,68 @@ class FieldInput(Input):
     for a layout of the whole screen on every key stroke. A field's box has a fixed
     size, so the new width is set quietly and only the Input is repainted."""
 
+    def update_node_styles(self, animate: bool = True) -> None:
+        """Not before it is in the DOM: Input sets its classes (compact, valid)
+        in its constructor, and each set restyled the lone Input; it is styled
+        when it mounts anyway (issue 13)."""
+        if self._parent is not None:
+            super().update_node_styles(animate)
+
+    def __init__(self, *args: Any, quiet: bool = False, **kwargs: Any) -> None:
+        self._quiet = quiet  # read by _watch_value while Input.__init__ sets the value
+        super().__init__(*args, **kwargs)
+        self._quiet = False  # any later value is reported
+
+    def _get_component_classes(self) -> frozenset[str]:  # type: ignore[override]
+        """Input's four component styles (cursor, selection, placeholder,
+        suggestion), shared by the Inputs of one ``QUIET_OPEN`` form.
+
+        Textual styles them for each Input through a throwaway node per
+        component: about 15 ms of a form with 18 Inputs (issue 13). Inputs with
+        the same classes and state get the same styles, so the first computes
+        them (as Textual does) and the others copy them; returning no names
+        then tells the stylesheet there is nothing left to do."""
+        names: frozenset[str] = super()._get_component_classes()
+        screen = self.screen if self._parent is not None else None
+        cache = getattr(screen, "_component_styles_cache", None)
+        if cache is None or not names:
+            return names
+        app = self.app
+        key = (frozenset(self.classes), self._pseudo_classes_cache_key, app.theme,
+               app.ansi_color, id(app.stylesheet.rules))
+        shared = cache.get(key)
+        if shared is None:
+            shared = {}
+            for name in sorted(names):
+                virtual = DOMNode(classes=name)
+                virtual._attach(self)
+                app.stylesheet.apply(virtual, animate=False)
+                shared[name] = virtual.styles
+            cache[key] = shared
+        if self._component_styles != shared:
+            self._component_styles = dict(shared)
+            self.refresh()  # as the stylesheet does when they change
+        return frozenset()
+
     def _watch_value(self, value: str) -> None:
         self.set_reactive(Input.virtual_size, Size(self.content_width, 1))
         self.refresh()
+        if self._quiet and self._initial_value:
+            # ``quiet``: the value it opens with is not reported (no Changed);
+            # the form checks every field once it is shown (FormScreen.QUIET_OPEN).
+            self.validate(value)
+            self.cursor_position = len(value)
+            self._initial_value = False
+            return
         super()._watch_value(value)  # same size now: no layout; posts Changed
 
 
 class _InputField(FormField):
     _input_type: str = "text"
     _narrow: bool = False
+    _input: Input | None = None
+    opened_quietly = False
+    """Its Input did not report the text it opened with (``FormScreen.QUIET_OPEN``)."""
 
     def __init__(self, label: str, *, key: str, text: str, placeholder: str = "",
                  max_length: int = 0, **kwargs: Any) -> None:
@@ -290,19 +347,26 @@ class _InputField(FormField):
         self._max_length = max_length
 
     def compose_control(self) -> ComposeResult:
-        yield FieldInput(
+        screen: Any = self.screen
+        quiet = bool(getattr(screen, "QUIET_OPEN", False)) and not screen.opened
+        self.opened_quietly = quiet and self._text != ""  # "" is no change: never reported
+        self._input = FieldInput(
             self._text,
+            quiet=quiet,
             placeholder=self._placeholder,
-            type=self._input_type,  # type: ignore[arg-type]
+            type=self._input_type,
             max_length=self._max_length,
             compact=True,
             select_on_focus=self._narrow,  # typing replaces a number, appends to text
             classes="-narrow" if self._narrow else "",
             id=f"input-{self.key}",
         )
+        yield self._input
 
     @property
     def input(self) -> Input:
+        if self._input is not None and self._input.parent is self:
+            return self._input  # no DOM query per read (the form reads every field per key)
         return self.query_one(Input)
 
     @property
@@ -568,10 +632,15 @@ class LightModal(ModalScreen[R], Generic[R]):
             self.add_class("-light")
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        # No super() call: Textual dispatches a handler of every class in the
+        # MRO, so Screen._on_screen_resume runs anyway. Calling it here too
+        # restyled the whole dialog a second time when it opened (issue 13).
         self._resumes += 1
         if self._resumes == 1:
             self._opened_size = self.app.size
-        super()._on_screen_resume(event)
+            # Just composed: every node was styled as it mounted. Screen's
+            # handler (run after this one) would restyle them all again.
+            event.refresh_styles = False
 
     def _compositor_refresh(self) -> None:
         compositor = self._compositor
@@ -583,6 +652,20 @@ class LightModal(ModalScreen[R], Generic[R]):
             compositor._dirty_regions.update(
                 child.region for child in self.children if child.region)
         super()._compositor_refresh()
+
+
+def _may_show_scrollbar(widget: Widget) -> bool:
+    """A scroll bar that takes room may appear now: its content overflows (a
+    one-line Input's never does)."""
+    if isinstance(widget, FieldInput):
+        return False
+    styles, inner, size = widget.styles, widget.virtual_size, widget.size
+    vertical = styles.overflow_y == "scroll" or (
+        styles.overflow_y == "auto" and inner.height > size.height)
+    horizontal = styles.overflow_x == "scroll" or (
+        styles.overflow_x == "auto" and inner.width > size.width)
+    return bool((vertical and styles.scrollbar_size_vertical)
+                or (horizontal and styles.scrollbar_size_horizontal))
 
 
 class FormScreen(LightModal[R], Generic[R]):
@@ -637,6 +720,22 @@ class FormScreen(LightModal[R], Generic[R]):
     DRAWN_FIELDS = False
     """Fields draw their own label and error (issue 13: fewer widgets per field)."""
 
+    QUIET_OPEN = False
+    """Fields do not report the values they open with: one message per field,
+    each bubbling up to the screen (issue 13). The form checks every field once
+    as it mounts instead, as those reports made it do a frame later."""
+
+    opened = False
+    """The first check after opening has run (``QUIET_OPEN``)."""
+
+    _component_styles_cache: dict[Any, dict[str, Any]] | None = None
+    """``QUIET_OPEN``: the Inputs' component styles, shared (``FieldInput``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.QUIET_OPEN:
+            self._component_styles_cache = {}
+
     LIGHT = False
     """See ``LightModal``; the forms that draw their fields set it too."""
 
@@ -646,10 +745,71 @@ class FormScreen(LightModal[R], Generic[R]):
     _initial: dict[str, Any] | None = None
     _keys_ready: asyncio.Event | None = None
 
+    _laid_out = False
+    _first_layout_done = False
+    _first_layout_at = 0.0
+    _first_frame_done = False
+
+    def _refresh_layout(self, size: Any = None, scroll: bool = False) -> None:
+        """``QUIET_OPEN`` forms: the first layout is the only one while opening.
+
+        It arranges every widget of the new form; handing each its size changes
+        its virtual size, a reactive that asks for a layout, and the screen's
+        own mount completes just after and asks again: Textual laid the whole
+        form out a second time on the next frame (10-20 ms, issue 13). Only a
+        container whose scroll bar may appear (and narrow it) can need that:
+        its request stands, as does any request made later."""
+        first = self.QUIET_OPEN and not self._first_layout_done
+        if first:
+            self._first_layout_at = time.monotonic()
+        super()._refresh_layout(size, scroll)
+        if not first:
+            return
+        self._first_layout_done = True
+        for widget in self.walk_children(Widget):
+            if widget._layout_required and not _may_show_scrollbar(widget):
+                widget._layout_required = False
+        self._layout_required = False
+
+    async def _on_layout(self, message: messages.Layout) -> None:
+        """A widget's request made before the first layout: covered by it."""
+        if self._first_layout_done and message.time <= self._first_layout_at:
+            message.stop()
+            message.prevent_default()  # Textual then skips Screen._on_layout
+
+    def refresh(self, *regions: Any, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> Self:
+        if layout and self._first_layout_done and not self._first_frame_done:
+            layout = False  # the screen's mount completing: laid out already (above)
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    async def _on_resize(self, event: events.Resize) -> None:
+        """The first Resize a pushed form gets comes from its own first layout
+        (Textual sends one to each widget just shown) with the size that layout
+        had. Screen's handler would lay out the form, and the screen under it,
+        again for nothing (issue 13); a real terminal resize passes through."""
+        first, self._laid_out = not self._laid_out, True
+        if first and event.size == self._compositor.size:
+            event.stop()
+            event.prevent_default()  # Textual then skips Screen._on_resize
+
     def on_mount(self) -> None:
         if self.ASK_BEFORE_DISCARD:
             self.call_after_refresh(self._remember_initial)
         self.call_after_refresh(self._ready_event().set)
+        if self.QUIET_OPEN:
+            self.call_after_refresh(setattr, self, "_first_frame_done", True)
+            self._check_opened()
+
+    def _check_opened(self) -> None:
+        """What the fields' first reports did: one whole-form check, the status
+        naming the last reporting field's error (else the focused one's). Now,
+        so the first frame shows it (the reports ran it a frame later)."""
+        self.opened = True
+        reported = [f for f in self.form_fields()
+                    if isinstance(f, _InputField) and f.opened_quietly]
+        if reported:
+            self.check_form(reported[-1])
 
     def _ready_event(self) -> asyncio.Event:
         if self._keys_ready is None:

@@ -31,7 +31,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
+from textual.widgets import Input, Static, TabbedContent, TabPane
 
 from ka_tui.rules.air.aircraft import (
     AircraftClass,
@@ -65,6 +65,8 @@ from ka_tui.widgets.form_fields import (
     TabbedFormScreen,
     TextField,
 )
+from ka_tui.widgets.form_tabs import FormTabs
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 Values = dict[str, Any]
 V = TypeVar("V")
@@ -132,6 +134,12 @@ class _ListControl(Static, Generic[V], can_focus=True):
 
 class _ListField(FormField, Generic[V]):
     """Base of the echelon and trait pickers: a cursor, space toggles."""
+
+    DEFAULT_CSS = """
+    _ListField {
+        height: auto;  /* the traits list has a line per trait */
+    }
+    """
 
     cursor = 0
     items: Sequence[Any] = ()
@@ -324,6 +332,7 @@ class AircraftForm(TabbedFormScreen[Any]):
     HELP_TITLE = "Aircraft form"
     AUTO_FOCUS = "#input-name"
     DRAWN_FIELDS = True
+    QUIET_OPEN = True
     ASK_BEFORE_DISCARD = True
     TAB_ORDER = tuple(TAB_TITLES)
 
@@ -385,13 +394,13 @@ class AircraftForm(TabbedFormScreen[Any]):
         self._build_panes()
         with Vertical(classes="form-box") as box:
             box.border_title = f"Edit {self.profile.name}" if self.aircraft else "New aircraft"
-            with TabbedContent(id="aircraft-tabs"):
+            with FormTabs(id="aircraft-tabs"):
                 for pane_id, title in TAB_TITLES.items():
                     with TabPane(f"{title}  ", id=pane_id):
                         if pane_id == FIRST_TAB:
                             yield self._pending.pop(pane_id)
             yield Static("", classes="form-status")
-        yield Footer()
+        yield QuietFooter()
 
     def _build_panes(self) -> None:
         """Every tab's fields are built now (the form validates and saves them all),
@@ -562,22 +571,29 @@ def aircraft_columns(values: Values) -> Values:
 
 
 def open_aircraft_form(screen: Screen[Any], aircraft: Values | None,
-                       on_saved: Callable[[int | None], None]) -> None:
+                       on_saved: Callable[[int | None], None],
+                       taken_names: Collection[str] | None = None) -> None:
     """Load what the form needs off the UI thread, then show it over ``screen``.
-    ``aircraft`` is None for a new one, or a mapping with its ``id``."""
+    ``aircraft`` is None for a new one, or a mapping with its ``id``;
+    ``taken_names``: every aircraft's name when the caller has them (the
+    roster), else they are read too."""
     aircraft_id = None if aircraft is None else aircraft["id"]
-    screen.run_worker(lambda: _load_and_open(screen, aircraft_id, on_saved), thread=True,
-                      exclusive=True, group="aircraft-form", exit_on_error=False)
+    taken = None if taken_names is None else list(taken_names)
+    screen.run_worker(lambda: _load_and_open(screen, aircraft_id, on_saved, taken),
+                      thread=True, exclusive=True, group="aircraft-form",
+                      exit_on_error=False)
 
 
 def _load_and_open(screen: Screen[Any], aircraft_id: int | None,
-                   on_saved: Callable[[int | None], None]) -> None:
+                   on_saved: Callable[[int | None], None],
+                   taken: list[str] | None = None) -> None:
     from ka_tui.store import roster  # the write half (SQLModel): loaded on use only
 
     try:
         db = door(screen).campaign_db()
         view = None if aircraft_id is None else load_aircraft_view(db, aircraft_id)
-        taken = [a.name for a in roster.list_aircraft(db)]
+        if taken is None:
+            taken = [a.name for a in roster.list_aircraft(db)]
     except StoreError as error:
         screen.app.call_from_thread(screen.notify, str(error), title="Aircraft",
                                     severity="error")

@@ -20,7 +20,7 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
 from ka_tui.screens.roster.view import pool_text
 from ka_tui.store.errors import ValidationError
@@ -47,6 +47,8 @@ from ka_tui.widgets.form_fields import (
     TabbedFormScreen,
     TextField,
 )
+from ka_tui.widgets.form_tabs import FormTabs
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 Values = dict[str, Any]
 
@@ -81,6 +83,7 @@ class SkillForm(FormScreen[Values]):
 
     HELP_TITLE = "Skill form"
     DRAWN_FIELDS = True
+    QUIET_OPEN = True
     ASK_BEFORE_DISCARD = True
 
     DEFAULT_CSS = """
@@ -110,7 +113,7 @@ class SkillForm(FormScreen[Values]):
             yield IntField("Upgrades", s.get("upgrades", 0), key="upgrades", lo=lo, hi=hi)
             yield CheckField("Legendary", bool(s.get("legendary", False)), key="legendary")
             yield Static("", classes="form-status")
-        yield Footer()
+        yield QuietFooter()
 
     def on_mount(self) -> None:
         self._show_kind(self.query_one("#field-kind", ChoiceField).value)
@@ -157,6 +160,7 @@ class WeaponForm(FormScreen[Values]):
 
     HELP_TITLE = "Weapon form"
     DRAWN_FIELDS = True
+    QUIET_OPEN = True
     ASK_BEFORE_DISCARD = True
 
     def __init__(self, weapon: Values | None, taken_slots: Collection[int]) -> None:
@@ -179,7 +183,7 @@ class WeaponForm(FormScreen[Values]):
             yield TextField("Notes", w.get("notes", ""), key="notes", max_length=TEXT_MAX)
             yield Static(f"Quick slot: 1..{QUICK_SLOTS} or empty (carried, not at hand).",
                          classes="form-status")
-        yield Footer()
+        yield QuietFooter()
 
     def cross_errors(self, values: Values) -> dict[str, str]:
         return store_errors(weapon_errors(values))
@@ -214,6 +218,7 @@ class CharacterForm(TabbedFormScreen[Any]):
 
     HELP_TITLE = "Character form"
     DRAWN_FIELDS = True
+    QUIET_OPEN = True
     ASK_BEFORE_DISCARD = True
 
     TAB_ORDER = ("tab-main", "tab-skills", "tab-weapons")  # ctrl+t cycles them
@@ -270,7 +275,7 @@ class CharacterForm(TabbedFormScreen[Any]):
         c = self.character
         with Vertical(classes="form-box") as box:
             box.border_title = f"Edit {c['name']}" if c.get("name") else "New character"
-            with TabbedContent(id="character-tabs"):
+            with FormTabs(id="character-tabs"):
                 with TabPane("Character", id="tab-main"):
                     yield TextField("Name", c.get("name", ""), key="name", required=True,
                                     max_length=NAME_MAX,
@@ -294,7 +299,7 @@ class CharacterForm(TabbedFormScreen[Any]):
                 yield TabPane("Skills", id="tab-skills")
                 yield TabPane("Weapons", id="tab-weapons")
             yield Static("", classes="form-status")
-        yield Footer()
+        yield QuietFooter()
 
     def _int_field(self, key: str) -> IntField:
         lo, hi = CHARACTER_RANGES[key]

@@ -13,6 +13,7 @@ fight's end, the flight card) reloads it.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -26,7 +27,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from ka_tui.screens.door import CampaignChanged, Change, door
 from ka_tui.screens.roster import view
@@ -34,6 +35,7 @@ from ka_tui.store import roster_reads
 from ka_tui.store.damage import load_failure
 from ka_tui.store.errors import StoreError
 from ka_tui.widgets.fast_table import FastTable
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 Row = dict[str, Any]
 
@@ -224,7 +226,8 @@ class RosterScreen(Screen[None]):
             self.set_timer(1.0, self._warm_up)
 
     async def _add_footer(self) -> None:
-        await self.mount(Footer(compact=True))
+        # Rebuilt only when its keys change: not when a form opens over the roster.
+        await self.mount(QuietFooter(compact=True))
         if self._filter_box() is None:  # ready (hidden) before "/" is pressed
             box = self._new_filter_box()
             box.display = False
@@ -233,8 +236,15 @@ class RosterScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="roster-warm", exit_on_error=False)
     def _warm_up(self) -> None:
-        """Import the write half (SQLModel) after the first frame, before the first edit."""
+        """Import the write half (SQLModel) after the first frame, before the first edit.
+
+        Then the objects alive now (modules, classes, the app and this screen:
+        120,000 or so) move out of the garbage collector's scans (``gc.freeze``).
+        A full collection walked all of them, 30-50 ms, and opening a form
+        creates enough objects to set one off about every other time (issue 13)."""
         roster_reads.warm_up()
+        gc.collect()  # nothing already dead is kept for good
+        gc.freeze()
 
     def refill(self, tab: str) -> None:
         state = self.tables[tab]
@@ -585,7 +595,9 @@ class RosterScreen(Screen[None]):
     def _open_aircraft_form(self, aircraft: Row | None) -> None:
         from ka_tui.screens.aircraft.form import open_aircraft_form
 
-        open_aircraft_form(self, aircraft, self._aircraft_saved)
+        # The names are in the roster already: no query for them (issue 13).
+        open_aircraft_form(self, aircraft, self._aircraft_saved,
+                           taken_names=self._names("aircraft"))
 
     def _aircraft_saved(self, aircraft_id: int | None) -> None:
         if aircraft_id is None:

@@ -1,0 +1,64 @@
+"""A key footer that is rebuilt only when the keys it shows change (issue 13)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+
+class QuietFooter(Footer):
+    """Textual's Footer, rebuilt only when the keys it shows change.
+
+    The Footer recomposes (new key widgets, each styled) on every bindings
+    update, and a form sends many while it opens (each focus change, each
+    ``refresh_bindings``): about ten rebuilds of the same three keys per form
+    (issue 13). This one shows the keys from its first compose, then rebuilds
+    at most once per refresh and only when the shown keys (key, label, action,
+    enabled, tooltip) differ from what it shows.
+    """
+
+    _shown: tuple[Any, ...] | None = None
+    _pending = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Keys at the first compose (Footer waits for a bindings update, and
+        # its rebuild then costs two more layout passes of the whole form).
+        self.set_reactive(Footer._bindings_ready, True)
+
+    def compose(self) -> ComposeResult:
+        self._shown = self._shown_keys()
+        for widget in super().compose():
+            if isinstance(widget, FooterKey):
+                # Born with the footer's compact flag: its data binding then
+                # changes nothing, where it restyled every key as it mounted.
+                widget.set_reactive(FooterKey.compact, self.compact)
+                widget.set_class(self.compact, "-compact", update=False)
+            yield widget
+
+    def bindings_changed(self, screen: Screen[Any]) -> None:
+        self._bindings_ready = True
+        if not screen.app.app_focus:
+            return
+        if self.is_attached and screen is self.screen and not self._pending:
+            self._pending = True
+            self.call_after_refresh(self._recompose_if_changed)
+
+    def _shown_keys(self) -> tuple[Any, ...]:
+        return (self.show_command_palette, self.compact, *(
+            (key, b.key, b.description, b.action, b.group, enabled, tooltip)
+            for key, (_, b, enabled, tooltip) in self.screen.active_bindings.items()
+            if b.show or key == self.app.COMMAND_PALETTE_BINDING))
+
+    async def _recompose_if_changed(self) -> None:
+        self._pending = False
+        if not self.is_attached:
+            return
+        shown = self._shown_keys()
+        if shown != self._shown:
+            self._shown = shown
+            await self.recompose()
