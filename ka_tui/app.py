@@ -15,7 +15,7 @@ import os
 import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import cached_property
 from importlib import import_module
@@ -245,14 +245,23 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
 
     def _start_preload(self) -> Future[Any]:
         """Open the campaign and read the roster while Textual starts up, so the
-        roster's first frame can already show its rows (plain sqlite3; no SQLModel)."""
+        roster's first frame can already show its rows, the state of open fights
+        and battles, and the first row's detail: one settled frame, not three
+        (plain sqlite3; no SQLModel)."""
         future: Future[Any] = Future()
 
         def run() -> None:
             try:
+                from ka_tui.screens.roster.view import CHARACTER_COLUMNS
                 from ka_tui.store import roster_reads as roster_data
 
-                future.set_result(roster_data.load_roster(self.campaign_db()))
+                db = self.campaign_db()
+                data = roster_data.load_roster(db, live=True)
+                first = min(data.characters, key=CHARACTER_COLUMNS[0].sort_key, default=None)
+                if first is not None:
+                    data = replace(data, first_detail=(
+                        first["id"], roster_data.load_character_extra(db, first["id"])))
+                future.set_result(data)
             except BaseException as error:  # noqa: BLE001 - handed to the roster screen
                 future.set_exception(error)
 

@@ -47,6 +47,9 @@ class RosterData:
     # open fights and battles, newest first (issue 12); ``live``: replayed
     in_progress: list[InProgress] = field(default_factory=list)
     live: bool = False
+    # (character id, ``load_character_extra``) read with it: the detail pane's
+    # skills and weapons of the row the roster opens on (issue 13: one frame)
+    first_detail: tuple[int, dict[str, Any]] | None = None
 
 
 @contextlib.contextmanager

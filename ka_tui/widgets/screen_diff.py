@@ -179,6 +179,8 @@ class ScreenShadow:
             self.erase = background_erase()
         if isinstance(update, LayoutUpdate):
             return self._render_layout(update, console, system)
+        if isinstance(update, ChopsUpdate) and not self.trusted:
+            self._take_size_of(update)
         if isinstance(update, ChopsUpdate) and self.trusted:
             pieces = list(_pieces(update))
             if all(y < self.height and x + strip.cell_length <= self.width
@@ -186,6 +188,22 @@ class ScreenShadow:
                 return self._render_pieces(pieces, console, system)
         self.reset()  # something the shadow cannot follow: written whole
         return update.render_segments(console)
+
+    def _take_size_of(self, update: ChopsUpdate) -> None:
+        """A partial update that covers every cell of the screen (Textual's
+        first frames are such) starts the shadow as a full one would, so the
+        frames after it are diffed instead of written whole."""
+        height = len(update.chops)
+        ends = [line_ends[-1] if line_ends else 0 for line_ends in update.chop_ends]
+        if not height or len(ends) != height or len(set(ends)) != 1 or not ends[0]:
+            return
+        width = ends[0]
+        covered = {y for y, x1, x2 in update.spans if x1 <= 0 and x2 >= width}
+        if len(covered) != height:
+            return
+        self.width, self.height = width, height
+        self.lines = [[None] * width for _ in range(height)]
+        self.trusted = True
 
     def _render_layout(self, update: LayoutUpdate, console: Console,
                        system: ColorSystem) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -369,3 +370,28 @@ async def test_seat_pilot_and_crew_moves_them_from_other_aircraft(demo_db: Path)
     # (seats from the profile, issue 12 #6); the pilot's move is saved.
     assert rows(demo_db, "SELECT character_id FROM aircraft_crew WHERE aircraft_id = ?",
                 aircraft_id) == []
+
+
+async def test_the_first_frame_is_whole_open_battle_turn_and_first_detail(
+        demo_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13: the startup read brings the live state of the open battle and
+    the first row's skills, so what the roster shows from its first data is
+    the settled frame (no "loading skills…", no "turn 1" arriving a frame
+    later over a thin link). Recorded as the first data is shown."""
+    from textual.widgets import Static
+
+    seen: dict[str, str] = {}
+    shown = RosterScreen._loaded
+
+    def first_loaded(screen: RosterScreen, data: object) -> None:
+        shown(screen, data)  # type: ignore[arg-type]
+        if not seen:
+            seen["detail"] = str(screen.query_one("#detail-text", Static).render())
+            seen["banner"] = str(screen.query_one("#in-progress", Static).render())
+
+    monkeypatch.setattr(RosterScreen, "_loaded", first_loaded)
+    async with KaApp(demo_db).run_test(size=SIZE) as pilot:
+        await settle(pilot)
+    assert "Arthur Hale" in seen["detail"] and "Skills" in seen["detail"]
+    assert "loading" not in seen["detail"]
+    assert "Exercise: Blue vs Red, turn 1" in seen["banner"]

@@ -176,6 +176,26 @@ def test_a_reset_sends_everything_again() -> None:
     assert shadow.render(chops(frame, [[]] * H, rows), out).count("a") == W * H
 
 
+def test_a_partial_update_covering_the_whole_screen_starts_the_shadow() -> None:
+    """Textual's first frames come as partial updates that cover every cell:
+    the first is written whole (every cell, on the right lines), the same
+    frame again sends nothing; one that leaves a line out starts nothing."""
+    frame = [[("a", 1)] * W for _ in range(H)]
+    rows = [(y, 0, W) for y in range(H)]
+    out, shadow = console(), ScreenShadow(False)
+    first = chops(frame, [[]] * H, rows)
+    whole, shadowed = Terminal(W, H), Terminal(W, H)
+    whole.feed(first.render_segments(out))
+    sent = shadow.render(first, out)
+    shadowed.feed(sent)
+    assert shadow.trusted and sent.count("a") == W * H
+    assert shadowed.visible() == whole.visible()
+    assert shadow.render(chops(frame, [[]] * H, rows), out) == ""
+    shadow.reset()
+    assert shadow.render(chops(frame, [[]] * H, rows[1:]), out).count("a") == W * (H - 1)
+    assert not shadow.trusted
+
+
 def test_blank_runs_are_erased_in_their_background_when_the_terminal_can() -> None:
     """bce terminals: a blank run to the end of a line is one EL, a long one
     inside a line one ECH (the cells after it kept); a reverse blank is sent."""

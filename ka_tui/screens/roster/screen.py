@@ -203,6 +203,8 @@ class RosterScreen(Screen[None]):
         self._show_in_progress()
         self._detail_cache.clear()
         self._detail_pending = None
+        if data.first_detail is not None:
+            self._detail_cache[data.first_detail[0]] = data.first_detail[1]
         self.refill("characters")
         self.refill("aircraft")
         self._update_titles()
