@@ -142,6 +142,8 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
         try:
             db = door(self).campaign_db()
             player = players.find_player(db, self.player_name)
+            if first:  # the sheet (plain reads) while the logs' reads start up
+                self.app.call_from_thread(self._show_sheet, player)
             fights = players.fights_of(db, player.character_id)
             try:
                 battles = players.battles_of(db, player)
