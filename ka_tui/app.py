@@ -133,6 +133,10 @@ class ShadowedTerminal:
     def on_resize(self) -> None:
         self.screen_shadow.reset()  # the terminal's content is unknown now
 
+    def redraw_command(self) -> SystemCommand:
+        return SystemCommand("Redraw the screen", self.REDRAW_HELP["redraw"] + " (ctrl+l)",
+                             self.action_redraw)
+
     def action_redraw(self) -> None:
         app: Any = self
         self.screen_shadow.reset()
@@ -617,6 +621,7 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
                                 "backed up first)", self.action_restore_newest)
         yield SystemCommand("Help: keys", "List the keys of this screen and the global ones",
                             self.action_help)
+        yield self.redraw_command()
         yield from binding_commands(screen)
 
 

@@ -10,15 +10,16 @@ players' sent cards show within a second without a key press.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.dom import DOMNode
+from textual.screen import Screen
 from textual.signal import Signal
 
 from ka_tui.app import ShadowedTerminal, WatchesCampaign
@@ -63,6 +64,10 @@ class PlayerApp(WatchesCampaign, ShadowedTerminal, App[None]):
         self._db: CampaignDB | None = None
         self._db_lock = threading.Lock()
         self.campaign_signal: Signal[CampaignChanged] = Signal(self, "campaign-changed")
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield self.redraw_command()
 
     # -- the door -------------------------------------------------------------
 

@@ -290,4 +290,7 @@ async def test_issue13_the_player_sheet_shows_before_the_logs_are_read(
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, PlayerScreen)
                        and pilot.app.screen.player is not None)
+        # players over SSH get the same redraw as the GM (ctrl+l, palette)
+        assert "Redraw the screen" in [c.title for c in app.get_system_commands(app.screen)]
+        assert any(b.action == "redraw" for b in PlayerApp.BINDINGS)
     assert seen and "Arthur Hale" in seen[0] and "Skills" in seen[0]

@@ -189,3 +189,4 @@ async def test_ctrl_l_writes_the_whole_screen_again_after_another_program_drew_o
         await pilot.press("ctrl+l")
         await quiet(pilot)
         await assert_shown(pilot, screen, "after ctrl+l")
+        assert "Redraw the screen" in [c.title for c in app.get_system_commands(app.screen)]
