@@ -169,18 +169,26 @@ class FastTable(ScrollView, can_focus=True):
         return 1 + sum(w + 1 for w in widths if w) + 1
 
     def set_rows(self, rows: Sequence[tuple[str, Sequence[str]]], *,
-                 keep_key: str | None = None) -> None:
+                 keep_key: str | None = None, longest: Sequence[int] | None = None) -> None:
         """Replace every row (``(key, cells)``); the cursor goes to ``keep_key`` if
-        it is still there, else stays at its index (clamped)."""
+        it is still there, else stays at its index (clamped). ``longest``: each
+        column's longest cell to size by (a filter's rows keep the widths of all
+        rows, so the table and the pane beside it do not jump as one types)."""
         self._keys = [key for key, _ in rows]
         self._cells = [tuple(cells) for _, cells in rows]
         self._index = {key: i for i, key in enumerate(self._keys)}
-        self._longest = [max((len(cells[i]) for cells in self._cells if i < len(cells)),
-                             default=0) for i in range(len(self.columns))]
+        self._longest = list(longest) if longest is not None else [
+            max((len(cells[i]) for cells in self._cells if i < len(cells)), default=0)
+            for i in range(len(self.columns))]
         self._resize()
         target = self._index.get(keep_key, self.cursor_row) if keep_key else self.cursor_row
         self.cursor_row = max(0, min(target, len(self._keys) - 1))
         self.refresh()
+
+    @property
+    def longest(self) -> list[int]:
+        """Each column's longest cell among the rows set (see ``set_rows``)."""
+        return list(self._longest)
 
     @property
     def row_count(self) -> int:

@@ -395,3 +395,22 @@ async def test_the_first_frame_is_whole_open_battle_turn_and_first_detail(
     assert "Arthur Hale" in seen["detail"] and "Skills" in seen["detail"]
     assert "loading" not in seen["detail"]
     assert "Exercise: Blue vs Red, turn 1" in seen["banner"]
+
+
+async def test_typing_a_filter_keeps_the_columns_and_the_detail_pane_in_place(
+        demo_db: Path) -> None:
+    """Issue 13: the filtered rows keep the widths of all rows, so the table and
+    the detail pane beside it do not move under each key (over SSH each move
+    re-sent the whole detail pane: ~1.5 KB a key, now ~0.2 KB)."""
+    async with KaApp(demo_db).run_test(size=SIZE) as pilot:
+        screen = await roster(pilot)
+        table = screen.active_table()
+        tables = screen.query_one("#roster-tables")
+        before = (table.longest, tables.size.width, table.natural_width())
+        await pilot.press("slash", "y", "u")        # only Yusuf Karim: shorter cells
+        await settle(pilot)
+        assert table.row_count == 1
+        assert (table.longest, tables.size.width, table.natural_width()) == before
+        await pilot.press("escape")
+        await settle(pilot)
+        assert table.row_count == 11

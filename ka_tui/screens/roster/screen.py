@@ -50,6 +50,7 @@ class TableState:
     sort: int = 0
     reverse: bool = False
     search: dict[int, str] = field(default_factory=dict)  # row id -> what the filter reads
+    longest: list[int] | None = None  # each column's longest cell over all rows
 
     def visible(self) -> list[Row]:
         """The rows the filter lets through (name, role, status, seat, aircraft
@@ -252,8 +253,13 @@ class RosterScreen(Screen[None]):
         state = self.tables[tab]
         table = self.query_one(f"#{tab}-table", FastTable)
         table.set_sort(state.sort, state.reverse)
+        # sized by all rows (kept from the last unfiltered fill): typing a filter
+        # does not move the columns nor the detail pane (issue 13: bytes per key)
         table.set_rows([(str(row["id"]), [column.cell(row) for column in state.columns])
-                        for row in state.visible()], keep_key=table.cursor_key)
+                        for row in state.visible()], keep_key=table.cursor_key,
+                       longest=state.longest if state.filter.strip() else None)
+        if not state.filter.strip():
+            state.longest = table.longest
         if tab == self.active_tab:
             self._fit_panes()
 
