@@ -221,6 +221,43 @@ def test_s0_robust_rerolls_the_hit_die() -> None:
     assert b2.pending_damage.hull_hits == 1 and dice.exhausted
 
 
+@pytest.mark.parametrize(("firepower", "new", "hits", "verdict"), [
+    # S0 §Traits Robust: the die behind a hit (criticals first) is rolled again
+    # and the new face decides, on each side of air.firepower_crit_on (6) and
+    # air.firepower_hit_on (4): (normal, critical) left after the re-roll.
+    ((6, 4, 1), 6, (1, 1), "critical"),   # the critical's die: 6 stays critical
+    ((6, 4, 1), 5, (2, 0), "hit"),        # 5: one under crit_on, a normal hit
+    ((6, 4, 1), 4, (2, 0), "hit"),        # 4 = hit_on: still a hit
+    ((6, 4, 1), 3, (1, 0), "miss"),       # 3: one under hit_on, gone
+    ((4, 1, 1), 6, (0, 1), "critical"),   # a normal hit's die re-rolled to a critical
+    ((4, 1, 1), 3, (0, 0), "miss"),
+])
+def test_s0_robust_reroll_each_side_of_the_hit_and_critical_faces(
+        firepower: tuple[int, ...], new: int, hits: tuple[int, int], verdict: str) -> None:
+    a, _ = pair()
+    b = unit("B", "red", q=0, r=-1, traits=((Trait.ROBUST, 1),))
+    # to hit 4+4; Firepower; Evasion 1 1; the Robust re-roll; then location dice
+    dice = ScriptedDice.of([4, 4, *firepower, 1, 1, new, 3, 4, 3, 4, 3, 4])
+    _, _, res = shoot(a, b, dice, OPT)
+    assert (res.normal_hits, res.critical_hits) == hits
+    assert [(c.before, c.after) for c in res.rerolls] == [(0, new)]
+    kind = "critical" if firepower[0] == 6 else "normal"
+    assert any(f"B is Robust: re-rolls a {kind} hit's die: {new} → {verdict} (S0 §Traits)"
+               in line for line in res.log)
+
+
+def test_s0_robust_on_a_bulky_target_gives_no_critical_from_light_arms() -> None:
+    """S0 §Traits Bulky + Robust: a re-rolled 6 from light arms is a normal hit."""
+    a = unit("A", prof={"firepower": OPT.bulky_light_arms_firepower})
+    b = unit("B", "red", q=0, r=-1, cls=AircraftClass.BOMBER,
+             traits=((Trait.ROBUST, 1), (Trait.BULKY, None)))
+    # to hit 4+4; Firepower 4 then 1s (one normal hit); Evasion 1 1; re-roll 6
+    dice = ScriptedDice.of([4, 4, 4, *[1] * (OPT.bulky_light_arms_firepower - 1), 1, 1, 6,
+                            3, 4, 3, 4])
+    _, _, res = shoot(a, b, dice, OPT)
+    assert (res.normal_hits, res.critical_hits) == (1, 0)
+
+
 def test_s0_robust_location_mode_rerolls_critical_location() -> None:
     a, _ = pair()
     b = unit("B", "red", q=0, r=-1, traits=((Trait.ROBUST, 1),))
@@ -251,8 +288,25 @@ def test_fire_arc_front_only_by_default() -> None:
     assert not in_fire_arc(a, Hex(0, 2), OPT)        # behind
     assert not in_fire_arc(a, Hex(1, 0), OPT)        # rear-right
     assert in_fire_arc(a, Hex(0, 2), replace(OPT, fire_arc_degrees=360))
+    assert not in_fire_arc(a, Hex(0, 2), replace(OPT, fire_arc_degrees=359))
     b = unit("B", "red", q=0, r=2)
     assert "arc" in preview_shot(a, b, OPT).reason
+
+
+@pytest.mark.parametrize(("degrees", "target", "inside"), [
+    # RULES-NOTES D, air.fire_arc_degrees: the angle between the facing and the
+    # target (facing 0: the hex two along at 30°, the front-right neighbour at
+    # 60°, two right and one up at 90°, the rear-right neighbour at 120°,
+    # straight behind at 180°); an arc takes half its degrees on each side.
+    (60, Hex(1, -2), True), (58, Hex(1, -2), False),      # 30°
+    (120, Hex(1, -1), True), (118, Hex(1, -1), False),    # 60°
+    (180, Hex(2, -1), True), (178, Hex(2, -1), False),    # 90°
+    (240, Hex(1, 0), True), (238, Hex(1, 0), False),      # 120°
+    (359, Hex(0, 2), False), (2, Hex(0, -3), True),       # 180°; straight ahead
+])
+def test_fire_arc_edges(degrees: int, target: Hex, inside: bool) -> None:
+    a = unit("A", facing=0)
+    assert in_fire_arc(a, target, replace(OPT, fire_arc_degrees=degrees)) is inside
 
 
 def test_r5_out_of_control_target_rolls_no_evasion() -> None:
