@@ -13,6 +13,8 @@ from ka_tui.rules.air.aircraft import EngineKind
 from ka_tui.rules.core.dice import ScriptedDice
 from ka_tui.rules.air.move_plan import (
     Climb,
+    StartReport,
+    TerrainCrash,
     Descend,
     Forward,
     IllegalPlan,
@@ -199,6 +201,54 @@ def test_r3_2_stall_in_flight_when_climb_takes_speed_to_zero() -> None:
 def test_r3_2_stall_onto_the_ground_crashes_r6_1() -> None:
     out, rep = start_turn(unit(speed=5, altitude=1), ScriptedDice.of([6, 6]), OPTS, OPEN)
     assert out.crashed and rep.terrain_crash is not None and rep.terrain_crash.altitude == 0
+
+
+def test_r3_2_a_stall_onto_a_hill_crashes_at_the_hills_height_r6_1() -> None:
+    """R-6.1 at the turn's start: a stall from level 3 to 2 over a hill of 3
+    is a crash at the hill's height, reported with the height and the speed."""
+    hill = parse_map("\n".join([" ".join(["."] * 8)] * 10 + [". . . 3 . . . ."] + [
+        " ".join(["."] * 8)]))
+    u = unit(col=3, row=10, speed=5, altitude=3)
+    out, rep = start_turn(u, ScriptedDice.of([6, 6]), OPTS, hill)
+    assert rep.terrain_crash == TerrainCrash(at(3, 10), 2, 3, 0)
+    assert out.crashed and out.altitude == 3
+    assert rep.log[-1] == "A1 falls to the terrain at 3,10: crash (R-6.1)"
+
+
+def test_r3_2_no_crash_above_the_terrain() -> None:
+    """R-6.1: one level above the hill after the stall flies on."""
+    hill = parse_map("\n".join([" ".join(["."] * 8)] * 10 + [". . . 1 . . . ."] + [
+        " ".join(["."] * 8)]))
+    out, rep = start_turn(unit(speed=5, altitude=3), ScriptedDice.of([6, 6]), OPTS, hill)
+    assert rep.terrain_crash is None and not out.crashed and out.altitude == 2
+    # no map: the ground is level 0, so a stall down to level 1 flies on
+    out, rep = start_turn(unit(speed=5, altitude=2), ScriptedDice.of([6, 6]), OPTS)
+    assert rep.terrain_crash is None and not out.crashed and out.altitude == 1
+
+
+@pytest.mark.parametrize("state", ["landed", "crashed"])
+def test_r3_2_an_aircraft_on_the_ground_neither_slows_nor_stalls(state: str) -> None:
+    """R-3.2 applies in flight: on the ground (landed, or crashed but not yet
+    destroyed) the speed stays, nothing is rolled; the turn's flags clear."""
+    u = unit(speed=2, altitude=0, moved=True, figure_flown=True, out_of_control=True,
+             **{state: True})
+    out, rep = start_turn(u, ScriptedDice.of([]), OPTS)
+    assert rep == StartReport(2, 2, False, (), ("on the ground",))
+    assert (out.moved, out.figure_flown, out.out_of_control) == (False, False, False)
+
+
+def test_r3_2_speed_1_after_decay_neither_stalls_nor_says_so() -> None:
+    """R-3.2: only speed 0 stalls; speed 1 is said as the decay only."""
+    out, rep = start_turn(unit(speed=6), ScriptedDice.of([]), OPTS)
+    assert (rep.speed_before, rep.speed_after, rep.stalled) == (6, 1, False)
+    assert rep.log == ("A1: speed 6 → 1 (R-3.2)",) and out.speed == 1
+
+
+def test_r3_2_a_jet_at_0_says_why_it_does_not_stall() -> None:
+    u = unit(speed=3, profile=replace(FIGHTER, engine_kind=EngineKind.TURBINE))
+    _, rep = start_turn(u, ScriptedDice.of([]), OPTS)
+    assert rep.log[-1] == "A1 does not stall: turbine engine (R-3.2)"
+    assert rep.speed_after == 0 and rep.rolls == ()
 
 
 # ---------------------------------------------------------------- R-3.3
