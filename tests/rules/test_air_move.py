@@ -7,12 +7,14 @@ from fractions import Fraction
 
 import pytest
 
+from ka_tui.rules.air.altitude import echelon_of
 from ka_tui.rules.air.battle_map import parse_map
 from ka_tui.rules.air.units import Airman, Damage
 from ka_tui.rules.air.aircraft import EngineKind
 from ka_tui.rules.core.dice import ScriptedDice
 from ka_tui.rules.air.move_plan import (
     Climb,
+    StartPreview,
     StartReport,
     TerrainCrash,
     Descend,
@@ -249,6 +251,39 @@ def test_r3_2_a_jet_at_0_says_why_it_does_not_stall() -> None:
     _, rep = start_turn(u, ScriptedDice.of([]), OPTS)
     assert rep.log[-1] == "A1 does not stall: turbine engine (R-3.2)"
     assert rep.speed_after == 0 and rep.rolls == ()
+
+
+@pytest.mark.parametrize("state", ["landed", "crashed"])
+def test_r3_2_preview_on_the_ground(state: str) -> None:
+    u = unit(speed=2, altitude=0, **{state: True})
+    assert preview_start(u, OPTS) == StartPreview(2, False, (), (
+        "on the ground: no speed decay",))
+
+
+def test_r3_2_preview_names_the_stall_check_and_what_a_failure_does() -> None:
+    pre = preview_start(unit(speed=5, altitude=2), OPTS)
+    (check,) = pre.checks
+    assert (check.what, check.step) == ("A1 stall (R-3.2)", -1)
+    assert check.on_fail.startswith("out of control") and "random facing" in check.on_fail
+    assert pre.log == ("speed 5 → 0 (R-3.2: −5 at the start of the turn)",
+                       "stall: loses one level to 1 (R-3.2)")
+
+
+@pytest.mark.parametrize("altitude", [1, 2, 3, 4])
+@pytest.mark.parametrize("speed", [3, 5, 6, 9])
+def test_r3_2_preview_foretells_the_checks_start_turn_rolls(altitude: int, speed: int) -> None:
+    """R-3.2 and S0 §Altitude explained (house rule echelon_test_every_turn):
+    the preview's checks are the ones the turn's start rolls, with the same
+    targets (the echelon test at the level after a stall)."""
+    opts = replace(OPTS, echelon_test_every_turn=True, echelon_test_penalty=1)
+    # the second level's echelon needs a test too, so a stall into it is seen
+    low = replace(FIGHTER, test_echelons=(*FIGHTER.test_echelons, echelon_of(2, opts)))
+    u = unit(speed=speed, altitude=altitude, profile=low)
+    pre = preview_start(u, opts)
+    _, rep = start_turn(u, ScriptedDice.of([6, 6] * 3), opts, OPEN)
+    assert [(c.target.value, c.target.render()) for c in pre.checks] == [
+        (r.target.value, r.target.render()) for r in rep.rolls]
+    assert pre.speed_after == rep.speed_after and pre.stalls == rep.stalled
 
 
 # ---------------------------------------------------------------- R-3.3
