@@ -233,7 +233,7 @@ def test_r3_2_an_aircraft_on_the_ground_neither_slows_nor_stalls(state: str) -> 
     """R-3.2 applies in flight: on the ground (landed, or crashed but not yet
     destroyed) the speed stays, nothing is rolled; the turn's flags clear."""
     u = unit(speed=2, altitude=0, moved=True, figure_flown=True, out_of_control=True,
-             **{state: True})
+             landed=state == "landed", crashed=state == "crashed")
     out, rep = start_turn(u, ScriptedDice.of([]), OPTS)
     assert rep == StartReport(2, 2, False, (), ("on the ground",))
     assert (out.moved, out.figure_flown, out.out_of_control) == (False, False, False)
@@ -255,7 +255,7 @@ def test_r3_2_a_jet_at_0_says_why_it_does_not_stall() -> None:
 
 @pytest.mark.parametrize("state", ["landed", "crashed"])
 def test_r3_2_preview_on_the_ground(state: str) -> None:
-    u = unit(speed=2, altitude=0, **{state: True})
+    u = unit(speed=2, altitude=0, landed=state == "landed", crashed=state == "crashed")
     assert preview_start(u, OPTS) == StartPreview(2, False, (), (
         "on the ground: no speed decay",))
 
@@ -277,7 +277,9 @@ def test_r3_2_preview_foretells_the_checks_start_turn_rolls(altitude: int, speed
     targets (the echelon test at the level after a stall)."""
     opts = replace(OPTS, echelon_test_every_turn=True, echelon_test_penalty=1)
     # the second level's echelon needs a test too, so a stall into it is seen
-    low = replace(FIGHTER, test_echelons=(*FIGHTER.test_echelons, echelon_of(2, opts)))
+    hill = echelon_of(2, opts)
+    assert hill is not None
+    low = replace(FIGHTER, test_echelons=FIGHTER.test_echelons | {hill})
     u = unit(speed=speed, altitude=altitude, profile=low)
     pre = preview_start(u, opts)
     _, rep = start_turn(u, ScriptedDice.of([6, 6] * 3), opts, OPEN)
