@@ -363,3 +363,26 @@ def test_percent_formats_extremes() -> None:
     assert percent(Fraction(99999, 100000)) == ">99.9%"
     assert percent(Fraction(0)) == "0.0%"
     assert percent(Fraction(1)) == "100.0%"
+
+
+@pytest.mark.parametrize(("p", "shown"), [
+    (Fraction(1, 2000), "0.1%"),        # 0.05%: rounds up to a real 0.1%
+    (Fraction(1, 2001), "<0.1%"),       # just under: not "0.0%", it can happen
+    (Fraction(1999, 2000), ">99.9%"),   # 99.95%: not "100.0%", it can fail
+    (Fraction(1998, 2000), "99.9%"),
+    (Fraction(2000, 2001), ">99.9%"),
+])
+def test_percent_never_shows_a_possible_outcome_as_nil_or_certain(p: Fraction,
+                                                                  shown: str) -> None:
+    """The odds shown before a roll (S0 §Skills): 0.0% and 100.0% only when so."""
+    assert percent(p) == shown
+
+
+def test_histogram_bars_scale_to_the_likeliest_count_twenty_cells_wide() -> None:
+    """The success-count histogram beside the odds (S0 §Skills): the likeliest
+    count fills the default 20 cells, the others in proportion; a distribution
+    with nothing likely draws no bar at all."""
+    lines = render_histogram({0: Fraction(1, 4), 1: Fraction(3, 4)}, ascii=True).splitlines()
+    assert lines == ["0 #######               25.0%", "1 ####################  75.0%"]
+    empty = render_histogram({0: Fraction(0), 1: Fraction(0)}, ascii=True)
+    assert "#" not in empty and empty.splitlines()[0] == "0                        0.0%"

@@ -316,12 +316,15 @@ def clear_cache() -> None:
 
 
 def percent(p: Fraction) -> str:
-    """``41.3%``; a non-zero chance below 0.05% shows as ``<0.1%``."""
-    if 0 < p < Fraction(1, 2000):
+    """``41.3%``, one decimal. A chance that is neither nil nor certain never
+    reads as either: what would round to ``0.0%`` shows as ``<0.1%`` and what
+    would round to ``100.0%`` (99.95% and up) as ``>99.9%``."""
+    text = f"{float(p) * 100:.1f}%"
+    if 0 < p and text == "0.0%":
         return "<0.1%"
-    if 1 > p > Fraction(1999, 2000):
+    if p < 1 and text == "100.0%":
         return ">99.9%"
-    return f"{float(p) * 100:.1f}%"
+    return text
 
 
 def render_histogram(dist: Mapping[int, Fraction], *, width: int = 20, ascii: bool = False
