@@ -335,3 +335,22 @@ def test_friendly_fire_refused_by_default() -> None:
     friend = replace(b, side="blue")
     assert "side" in preview_shot(a, friend, OPT).reason
     assert preview_shot(a, friend, replace(OPT, friendly_fire=True)).legal
+
+
+def test_an_illegal_and_a_missed_shot_report_nothing_rolled_after_them() -> None:
+    """R-2 / RULES-NOTES D: a refused shot rolls nothing; a missed one stops
+    after its to-hit check. Each result names both aircraft and holds no
+    Firepower, Evasion, re-roll, hit count or damage."""
+    a, b = pair()
+    far = unit("B", "red", q=0, r=-40)
+    _, _, refused = shoot(a, far, ScriptedDice.of([]), OPT)
+    assert (refused.shooter_id, refused.target_id, refused.legal, refused.checks,
+            refused.hit, refused.firepower, refused.evasion, refused.rerolls,
+            refused.normal_hits, refused.critical_hits, refused.cancelled,
+            refused.damage) == ("A", "B", False, (), False, (), (), (), 0, 0, 0, None)
+    assert refused.problems and refused.log
+    _, _, missed = shoot(a, b, ScriptedDice.of([1, 1]), OPT)
+    assert (missed.shooter_id, missed.target_id, missed.legal, missed.problems,
+            len(missed.checks), missed.hit, missed.firepower, missed.evasion,
+            missed.rerolls, missed.normal_hits, missed.critical_hits, missed.cancelled,
+            missed.damage) == ("A", "B", True, (), 1, False, (), (), (), 0, 0, 0, None)
