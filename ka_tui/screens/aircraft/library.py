@@ -35,6 +35,7 @@ from ka_tui.store.profiles_io import (
 )
 from ka_tui.widgets.flight_card import FlightCard
 from ka_tui.widgets.form_fields import CheckField, FormScreen, TextField
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 Values = dict[str, Any]
 
@@ -91,7 +92,7 @@ class ProfileLibraryScreen(ModalScreen[int | None]):
             options.border_title = "Ready profiles — c copy into campaign"
             yield options
             yield FlightCard(self.profiles[0], id="library-card")
-        yield Footer()
+        yield QuietFooter()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
