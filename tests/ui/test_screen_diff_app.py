@@ -148,16 +148,27 @@ async def test_a_dialog_opened_closed_and_resized_leaves_the_terminal_right(
         await assert_shown(pilot, screen, "cursor moved")
 
 
+def erasing_app(db: Path) -> KaApp:
+    """The app as on a terminal that erases in the background colour."""
+    app = KaApp(db)
+    app.screen_shadow.erase = True
+    return app
+
+
+async def roster_on(pilot: Pilot[Any], wire: list[str]) -> _Screen:
+    """The terminal model, once the roster shows its data."""
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, RosterScreen) and app.screen.loaded)
+    return _Screen(wire, SIZE)
+
+
 async def test_a_resize_to_the_same_size_repaints_what_the_terminal_lost(
         demo_db: Path, wire: list[str]) -> None:
     """Shrunk and grown back before the app repaints: the shadow has the old
     size, the terminal lost its content; the app must redraw all of it."""
-    app = KaApp(demo_db)
-    app.screen_shadow.erase = True
+    app = erasing_app(demo_db)
     async with app.run_test(size=SIZE) as pilot:
-        screen = _Screen(wire, SIZE)
-        await wait_for(pilot, lambda: isinstance(app.screen, RosterScreen)
-                       and app.screen.loaded)
+        screen = await roster_on(pilot, wire)
         await pilot.press("d")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await quiet(pilot)
@@ -174,12 +185,9 @@ async def test_ctrl_l_writes_the_whole_screen_again_after_another_program_drew_o
         demo_db: Path, wire: list[str]) -> None:
     """A full repaint no longer paints over what another program wrote (a
     ``wall`` message, line noise): ``ctrl+l`` (palette: Redraw) does."""
-    app = KaApp(demo_db)
-    app.screen_shadow.erase = True
+    app = erasing_app(demo_db)
     async with app.run_test(size=SIZE) as pilot:
-        screen = _Screen(wire, SIZE)
-        await wait_for(pilot, lambda: isinstance(app.screen, RosterScreen)
-                       and app.screen.loaded)
+        screen = await roster_on(pilot, wire)
         await quiet(pilot)
         await assert_shown(pilot, screen, "roster")
         screen.catch_up().resize(*SIZE)  # the model's cells turn to garbage
