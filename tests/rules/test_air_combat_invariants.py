@@ -84,7 +84,10 @@ def test_invariants_random_battles(data: st.DataObject, seed: int, n: int, turns
         attacks: dict[str, int] = {}
         while battle.state.phase in (Phase.MOVEMENT, Phase.SHOOTING):
             side = battle.state.active_side
-            for u in battle.state.side_units(side or ""):
+            for listed in battle.state.side_units(side or ""):
+                # as it is now: a collision on an earlier unit's path may
+                # have taken this one out of the battle since the list was made
+                u = battle.state.unit(listed.id)
                 if out_of_battle(u):
                     continue
                 options = candidates(u) or [tuple(Forward() for _ in range(u.speed))]
