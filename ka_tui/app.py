@@ -83,6 +83,23 @@ class WatchesCampaign:
             self._watcher.stop()
             self._watcher = None
 
+    def campaign_changed(self, change: CampaignChanged) -> None:
+        """Tell every subscribed view that the campaign changed (any thread);
+        a write of this process's is taken as seen by the watcher, so it does
+        not come back as another process's."""
+        app: Any = self
+        if change.source != ELSEWHERE and self._watcher is not None:
+            self._watcher.written_here(change.change.value)
+        if threading.get_ident() != app._thread_id:
+            app.call_from_thread(app.campaign_signal.publish, change)
+        else:
+            app.campaign_signal.publish(change)
+
+    def on_campaign_changed(self, node: DOMNode, callback: ChangeCallback) -> None:
+        """Call ``callback(change)`` on ``node`` after each campaign change."""
+        app: Any = self
+        app.campaign_signal.subscribe(node, callback)
+
     def on_changed_elsewhere(self, message: ChangedElsewhere) -> None:
         app: Any = self
         for area in sorted(message.areas):
@@ -301,19 +318,6 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
 
     def now(self) -> datetime:
         return self.clock() if self.clock is not None else datetime.now(UTC)
-
-    def campaign_changed(self, change: CampaignChanged) -> None:
-        """Tell every subscribed mode that the campaign changed (any thread)."""
-        if change.source != ELSEWHERE and self._watcher is not None:
-            self._watcher.written_here(change.change.value)  # issue 14: no echo
-        if threading.get_ident() != self._thread_id:
-            self.call_from_thread(self.campaign_signal.publish, change)
-        else:
-            self.campaign_signal.publish(change)
-
-    def on_campaign_changed(self, node: DOMNode, callback: ChangeCallback) -> None:
-        """Call ``callback(change)`` on ``node`` after each campaign change."""
-        self.campaign_signal.subscribe(node, callback)
 
     def open_air_setup(self, preset: AirPreset) -> None:
         """Mode 4 with its new-battle setup pre-filled (a mission's battle)."""

@@ -18,16 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
-from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.signal import Signal
 
 from ka_tui.app import ShadowedTerminal, WatchesCampaign
 from ka_tui.screens.door import (
-    ELSEWHERE,
     AirPreset,
     CampaignChanged,
-    ChangeCallback,
     DiceMode,
 )
 
@@ -85,17 +82,6 @@ class PlayerApp(WatchesCampaign, ShadowedTerminal, App[None]):
 
     def now(self) -> datetime:
         return self.clock() if self.clock is not None else datetime.now(UTC)
-
-    def campaign_changed(self, change: CampaignChanged) -> None:
-        if change.source != ELSEWHERE and self._watcher is not None:
-            self._watcher.written_here(change.change.value)  # no echo of its own card
-        if threading.get_ident() != self._thread_id:
-            self.call_from_thread(self.campaign_signal.publish, change)
-        else:
-            self.campaign_signal.publish(change)
-
-    def on_campaign_changed(self, node: DOMNode, callback: ChangeCallback) -> None:
-        self.campaign_signal.subscribe(node, callback)
 
     def take_preloaded_roster(self) -> Future[Any] | None:
         return None

@@ -85,15 +85,7 @@ class History:
 
 def _card_text(card: CqcCard, fight: Fight) -> str:
     me, opp = fight.fighter(card.owner), fight.fighter(card.against)
-    extra = []
-    if card.weapon:
-        extra.append(f"with {card.weapon}")
-    if card.disarm_pick:
-        extra.append(f"Disarm takes {card.disarm_pick}")
-    if card.disengage:
-        extra.append("disengaging")
-    tail = f" ({'; '.join(extra)})" if extra else ""
-    return f"  {me.name} vs {opp.name}: {card.render()}{tail}"
+    return f"  {me.name} vs {opp.name}: {card.summary()}"
 
 
 def _fighter_line(f: Any) -> str:

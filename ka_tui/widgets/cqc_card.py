@@ -65,19 +65,6 @@ def row_text(card: CqcCard, kind: ActionKind) -> str:
     return ", ".join(parts) or "—"
 
 
-def card_summary(card: CqcCard, fighter: Fighter) -> str:
-    """The card as revealed: its lines, weapon, Disarm pick, disengage."""
-    text = card.render()
-    extra = []
-    if card.weapon:
-        extra.append(f"with {card.weapon}")
-    if card.disarm_pick:
-        extra.append(f"Disarm takes {card.disarm_pick}")
-    if card.disengage:
-        extra.append("disengaging")
-    return text + (f" ({'; '.join(extra)})" if extra else "")
-
-
 @dataclass(frozen=True)
 class Draft:
     """The cards a fighter is filling in: one per opponent (SPLIT) or one

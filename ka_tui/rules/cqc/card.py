@@ -109,6 +109,18 @@ class CqcCard:
     def render(self) -> str:
         return ", ".join(ln.render() for ln in self.lines) or "(empty card)"
 
+    def summary(self) -> str:
+        """The card as revealed (S0 §Close combat 3): its lines, then the
+        weapon, the Disarm pick and a disengage, when given."""
+        extra = []
+        if self.weapon:
+            extra.append(f"with {self.weapon}")
+        if self.disarm_pick:
+            extra.append(f"Disarm takes {self.disarm_pick}")
+        if self.disengage:
+            extra.append("disengaging")
+        return self.render() + (f" ({'; '.join(extra)})" if extra else "")
+
     def to_dict(self) -> dict[str, Any]:
         return {"owner": self.owner, "against": self.against,
                 "lines": [[ln.kind.value, ln.grade.value, ln.count] for ln in self.lines],

@@ -18,7 +18,6 @@ from ka_tui.rules.cqc import (
 )
 from ka_tui.rules.core.odds import percent
 from ka_tui.rules.core.skills import pool_text
-from ka_tui.widgets.cqc_card import card_summary
 
 STEPS = ("Order", "Plan", "Reveal", "Roll", "Resolve", "Damage")
 
@@ -115,7 +114,7 @@ def revealed_lines(fight: Fight, cards: Sequence[CqcCard]) -> list[Content]:
         me, opp = fight.fighter(c.owner), fight.fighter(c.against)
         out.append(Content.assemble(
             Content(f"  {me.name}").stylize("bold"), Content(f" vs {opp.name}: ")
-            .stylize("$text-muted"), card_summary(c, me)))
+            .stylize("$text-muted"), c.summary()))
     return out
 
 

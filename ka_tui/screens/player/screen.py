@@ -43,7 +43,7 @@ from ka_tui.screens.combat.report import (
 from ka_tui.screens.door import CampaignChanged, Change, door
 from ka_tui.screens.player.air_plan import AirPlanPane, PlanActions, PlayerLoaded
 from ka_tui.screens.player.sheet import SheetPanes
-from ka_tui.widgets.cqc_card import CqcCardEditor, card_summary
+from ka_tui.widgets.cqc_card import CqcCardEditor
 
 if TYPE_CHECKING:
     from ka_tui.rules.cqc.log import FightProgress
@@ -275,7 +275,7 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
                 mine = p.cards.get(fid, ()) if step != FightStep.DAMAGE else ()
                 name = fight.fighter(fid).name
                 if mine:
-                    shown = "; ".join(card_summary(c, fight.fighter(fid)) for c in mine)
+                    shown = "; ".join(c.summary() for c in mine)
                     lines.append(Content(f"Your card is sent: {shown}").stylize("$success"))
                     lines.append(Content("It stays hidden until the GM reveals; change it "
                                          "and press enter to send it again.")

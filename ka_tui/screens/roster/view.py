@@ -376,18 +376,13 @@ def in_progress_line(open_logs: Sequence[InProgress], fight_key: str = FIGHT_KEY
     roster; this line says where the GM left off and the key that goes there
     (each mode resumes its newest open fight or battle)."""
     parts = []
-    fights = [p for p in open_logs if p.kind == "fight"]
-    battles = [p for p in open_logs if p.kind == "battle"]
-    if fights:
-        f = fights[0]
-        more = f" (+{len(fights) - 1} more)" if len(fights) > 1 else ""
-        where = f", {f.where}" if f.where else ""
-        parts.append(f"[b]Fight in progress[/b]: {escape(f.name)}{where}{more} — "
-                     f"[b]{fight_key}[/b] resumes it")
-    if battles:
-        b = battles[0]
-        more = f" (+{len(battles) - 1} more)" if len(battles) > 1 else ""
-        where = f", {b.where}" if b.where else ""
-        parts.append(f"[b]Battle in progress[/b]: {escape(b.name)}{where}{more} — "
-                     f"[b]{battle_key}[/b] resumes it")
+    for kind, label, key in (("fight", "Fight", fight_key), ("battle", "Battle", battle_key)):
+        logs = [p for p in open_logs if p.kind == kind]
+        if not logs:
+            continue
+        newest = logs[0]
+        more = f" (+{len(logs) - 1} more)" if len(logs) > 1 else ""
+        where = f", {newest.where}" if newest.where else ""
+        parts.append(f"[b]{label} in progress[/b]: {escape(newest.name)}{where}{more} — "
+                     f"[b]{key}[/b] resumes it")
     return "  ·  ".join(parts)
