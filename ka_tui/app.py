@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
 from importlib import import_module
@@ -75,8 +75,14 @@ class WatchesCampaign:
             return
         self._watcher = CampaignWatcher(lambda: app.campaign_db().connect(),
                                         lambda areas: app.post_message(ChangedElsewhere(areas)),
-                                        interval=self.watch_interval)
+                                        interval=self.watch_interval,
+                                        baseline=self.watch_baseline)
         self._watcher.start()
+
+    def watch_baseline(self) -> Mapping[str, int] | None:
+        """What the first views were read with (``CampaignWatcher`` ``baseline``);
+        None: the file as the watch finds it."""
+        return None
 
     def stop_watching(self) -> None:
         if self._watcher is not None:
@@ -130,25 +136,44 @@ class ShadowedTerminal:
     def screen_shadow(self) -> ScreenShadow:
         return ScreenShadow()
 
+    _cursor_written: Any = None
+
     def _display(self, screen: Screen[Any], renderable: Any) -> None:
-        """Headless runs write nothing anyway."""
+        """Headless runs write nothing anyway. An update that changes no cell
+        and leaves the cursor where it is writes nothing at all (Textual would
+        still send a cursor move: bytes on the wire, and a screen that never
+        looks settled)."""
         app: Any = self
         driver = app._driver
-        if (driver is not None and not driver.is_inline and not app.is_headless
-                and isinstance(renderable, CompositorUpdate) and not _FULL_REPAINT):
-            renderable = _ShadowedUpdate(renderable, self.screen_shadow)
-        super()._display(screen, renderable)  # type: ignore[misc]
+        if (driver is None or driver.is_inline or app.is_headless or _FULL_REPAINT
+                or not isinstance(renderable, CompositorUpdate)):
+            super()._display(screen, renderable)  # type: ignore[misc]
+            return
+        if app._batch_count or not app._running or app._closed:
+            return  # what Textual's _display does with it: nothing
+        text = self.screen_shadow.render(renderable, app.console)
+        cursor = app.screen.outer_size.clamp_offset(app.cursor_position)
+        if not text and cursor == self._cursor_written:
+            return
+        self._cursor_written = cursor
+        super()._display(screen, _RenderedUpdate(text))  # type: ignore[misc]
+
+    def _forget_terminal(self) -> None:
+        """The terminal's content and cursor are unknown: the next update is
+        written whole."""
+        self.screen_shadow.reset()
+        self._cursor_written = None
 
     def _suspend_signal(self) -> None:
-        self.screen_shadow.reset()  # another program draws on the terminal meanwhile
+        self._forget_terminal()  # another program draws on the terminal meanwhile
         super()._suspend_signal()  # type: ignore[misc]
 
     def _resume_signal(self) -> None:
-        self.screen_shadow.reset()
+        self._forget_terminal()
         super()._resume_signal()  # type: ignore[misc]
 
     def on_resize(self) -> None:
-        self.screen_shadow.reset()  # the terminal's content is unknown now
+        self._forget_terminal()
 
     def redraw_command(self) -> SystemCommand:
         return SystemCommand("Redraw the screen", self.REDRAW_HELP["redraw"] + " (ctrl+l)",
@@ -156,7 +181,7 @@ class ShadowedTerminal:
 
     def action_redraw(self) -> None:
         app: Any = self
-        self.screen_shadow.reset()
+        self._forget_terminal()
         app.screen.refresh()  # the whole screen dirty: a full update, written whole
 
 
@@ -244,13 +269,21 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
 
     def __init__(self, db_path: Path | None = None, *,
                  campaigns: Iterable[Path] | None = None,
-                 ascii_glyphs: bool | None = None) -> None:
+                 ascii_glyphs: bool | None = None,
+                 startup_read: Future[Any] | None = None) -> None:
         """``db_path`` opens that campaign; without it the picker lists ``campaigns``
         (default: the store's ``list_campaign_files()``). ``ascii_glyphs``: draw
-        ASCII only (default: ``KA_TUI_ASCII``; widgets/glyphs.py)."""
+        ASCII only (default: ``KA_TUI_ASCII``; widgets/glyphs.py).
+        ``startup_read``: the roster read begun before the app (``cli.py``,
+        ``store/startup_read.py``); without it one starts here, in a thread."""
         from ka_tui.widgets.glyphs import ascii_from_env
 
         self.ascii_glyphs = ascii_from_env() if ascii_glyphs is None else ascii_glyphs
+        if db_path is not None:
+            # Start in the roster's mode: Textual builds it when the app composes,
+            # so no empty default screen is drawn first and no mode switch
+            # parses the CSS twice more (issue 13: first frame).
+            self.DEFAULT_MODE = "roster"  # type: ignore[misc]
         super().__init__()
         self.db_path = db_path
         self._campaigns = None if campaigns is None else list(campaigns)
@@ -258,41 +291,33 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
         self._db_lock = threading.Lock()
         # Called once the roster shows its data (tests/test_startup_imports.py).
         self.on_roster_ready: Callable[[], None] | None = None
-        self._preload: Future[Any] | None = None
+        self._preload: Future[Any] | None = startup_read
         self._random_dice: dict[str, Dice] = {}
         self.campaign_signal: Signal[CampaignChanged] = Signal(self, "campaign-changed")
+        if db_path is not None and startup_read is None:
+            from ka_tui.store.startup_read import in_thread, read_roster
+
+            self._preload = in_thread(lambda: read_roster(db_path))
+        self._startup_read = self._preload
         if db_path is not None:
-            self._preload = self._start_preload()
-
-    def _start_preload(self) -> Future[Any]:
-        """Open the campaign and read the roster while Textual starts up, so the
-        roster's first frame can already show its rows, the state of open fights
-        and battles, and the first row's detail: one settled frame, not three
-        (plain sqlite3; no SQLModel)."""
-        future: Future[Any] = Future()
-
-        def run() -> None:
-            try:
-                from ka_tui.screens.roster.view import CHARACTER_COLUMNS
-                from ka_tui.store import roster_reads as roster_data
-
-                db = self.campaign_db()
-                data = roster_data.load_roster(db, live=True)
-                first = min(data.characters, key=CHARACTER_COLUMNS[0].sort_key, default=None)
-                if first is not None:
-                    data = replace(data, first_detail=(
-                        first["id"], roster_data.load_character_extra(db, first["id"])))
-                future.set_result(data)
-            except BaseException as error:  # noqa: BLE001 - handed to the roster screen
-                future.set_exception(error)
-
-        threading.Thread(target=run, name="ka-preload", daemon=True).start()
-        return future
+            self.show_access()  # before the roster (built as the app composes) reads the title
 
     def take_preloaded_roster(self) -> Future[Any] | None:
         """The startup read of the roster, once (later loads read afresh)."""
         future, self._preload = self._preload, None
         return future
+
+    def watch_baseline(self) -> Mapping[str, int] | None:
+        """The fingerprints the startup read was taken with (the watcher starts
+        from them, so a change committed since is not lost); called once, in
+        the watch thread."""
+        future, self._startup_read = self._startup_read, None
+        if future is None:
+            return None
+        try:
+            return future.result(timeout=10).seen  # type: ignore[no-any-return]
+        except Exception:  # noqa: BLE001 - the roster reads again and shows the error
+            return None
 
     # -- the door (ka_tui.screens.door.Door) ------------------------------
 
@@ -363,10 +388,14 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
         self.title = f"{base} · READ-ONLY ({reason})" if reason else base
 
     def on_mount(self) -> None:
-        self.show_access()
         if self.db_path is not None:
             self.switch_mode("roster")
-            self.start_watching()
+            if self._startup_read is not None:
+                # Once the first frame is out (it starts from the startup read's
+                # fingerprints, so nothing committed meanwhile is missed).
+                self.set_timer(0.5, self.start_watching)
+            else:
+                self.start_watching()
         else:
             self.show_picker()
 
@@ -669,16 +698,14 @@ async def _run(node: Any, action: str) -> None:
     await node.app.run_action(action, node)
 
 
-class _ShadowedUpdate(CompositorUpdate):
-    """A compositor update written through the app's screen shadow."""
+class _RenderedUpdate(CompositorUpdate):
+    """A compositor update already turned into terminal bytes by the screen shadow."""
 
-    def __init__(self, update: CompositorUpdate, shadow: ScreenShadow) -> None:
-        self.update = update
-        self.shadow = shadow
+    def __init__(self, text: str) -> None:
+        self.text = text
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        # Textual's updates are Rich renderables without a typed __rich_console__
-        return self.update.__rich_console__(console, options)  # type: ignore[attr-defined,no-any-return]
+        return iter(())
 
     def render_segments(self, console: Console) -> str:
-        return self.shadow.render(self.update, console)
+        return self.text

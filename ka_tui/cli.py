@@ -12,6 +12,10 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 EXIT_USER_ERROR = 2
 
@@ -195,7 +199,7 @@ def _demo(db: Path | None, force: bool) -> Path:
     if path.exists():
         check_file(path)  # refuse anything that is not a campaign, before any write
         if not force:
-            return _checked(path)
+            return _checked(path, daily=False)
         from ka_tui.store.db import backup_file
 
         backup = backup_file(path, "before-demo-reset")
@@ -213,7 +217,7 @@ def _open_default(db: Path | None) -> int:
     if db is not None:
         if not db.exists():
             return _run_app(_demo(db, False))
-        return _run_app(_checked(db))
+        return _run_app(_checked(db, daily=False))
     from ka_tui.store.paths import list_campaign_files
 
     files = list_campaign_files()
@@ -221,14 +225,14 @@ def _open_default(db: Path | None) -> int:
         _say("first run: creating the demo campaign")
         return _run_app(_demo(None, False))
     if len(files) == 1:
-        return _run_app(_checked(files[0]))
+        return _run_app(_checked(files[0], daily=False))
     return _run_app(None)  # the app shows the campaign picker
 
 
-def _checked(path: Path) -> Path:
-    """Refuse a bad file, migrate an old one, take the day's backup — before the
-    screen is taken over. A campaign that cannot be written opens read-only."""
-    from ka_tui.store.backups import daily_backup
+def _checked(path: Path, *, daily: bool = True) -> Path:
+    """Refuse a bad file, migrate an old one, take the day's backup (``daily``;
+    else the app's startup read takes it) — before the screen is taken over.
+    A campaign that cannot be written opens read-only."""
     from ka_tui.store.db import check_file, migrate
     from ka_tui.store.files import protect, read_only_reason
     from ka_tui.store.migrations import SCHEMA_VERSION
@@ -245,7 +249,10 @@ def _checked(path: Path) -> Path:
         backup = migrate(path, found.version)
         _say(f"upgraded {path} to schema {SCHEMA_VERSION} (backup: {backup})")
     protect(path)
-    daily_backup(path)
+    if daily:
+        from ka_tui.store.backups import daily_backup
+
+        daily_backup(path)
     return path
 
 
@@ -392,7 +399,20 @@ def _need_terminal() -> None:
 
 def _run_app(path: Path | None) -> int:
     _need_terminal()
+    _start_app(path, None if path is None else _begin_startup_read(path))
+    return 0
+
+
+def _begin_startup_read(path: Path) -> Future[Any]:
+    """The roster's startup read, begun before Textual is imported, in a child
+    process where it can (store/startup_read.py), so the roster's first frame
+    waits for nothing. It takes the day's backup first (best effort, as ever)."""
+    from ka_tui.store.startup_read import in_child, read_roster
+
+    return in_child(lambda: read_roster(path, daily_backup=True))
+
+
+def _start_app(path: Path | None, startup_read: Future[Any] | None) -> None:
     from ka_tui.app import KaApp
 
-    KaApp(path).run()
-    return 0
+    KaApp(path, startup_read=startup_read).run()

@@ -50,6 +50,8 @@ class RosterData:
     # (character id, ``load_character_extra``) read with it: the detail pane's
     # skills and weapons of the row the roster opens on (issue 13: one frame)
     first_detail: tuple[int, dict[str, Any]] | None = None
+    # the watcher's fingerprints taken just before the read (``startup_read``)
+    seen: dict[str, int] | None = None
 
 
 @contextlib.contextmanager

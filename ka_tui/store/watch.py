@@ -60,8 +60,14 @@ class CampaignWatcher:
 
     def __init__(self, connect: Callable[[], sqlite3.Connection],
                  on_change: Callable[[frozenset[str]], object], *,
-                 interval: float = DEFAULT_INTERVAL) -> None:
+                 interval: float = DEFAULT_INTERVAL,
+                 baseline: Callable[[], Mapping[str, int] | None] | None = None) -> None:
+        """``baseline``: the fingerprints the views were read with (called in the
+        watch thread, may wait for them); a difference from them at the start
+        is reported like any later change. Without it the file as it is when
+        the watch starts is taken as seen."""
         self._connect = connect
+        self._baseline = baseline
         self._on_change = on_change
         self.interval = interval
         self._stop = threading.Event()
@@ -88,6 +94,14 @@ class CampaignWatcher:
             return
         finally:
             con.close()
+
+    def _look(self, con: sqlite3.Connection) -> None:
+        prints = fingerprints(con)
+        with self._lock:
+            changed = frozenset(a for a, h in prints.items() if self._seen.get(a) != h)
+            self._seen = prints
+        if changed:
+            self._on_change(changed)
         with self._lock:
             self._seen.update(now)
 
@@ -109,22 +123,27 @@ class CampaignWatcher:
             return
         try:
             version = con.execute("PRAGMA data_version").fetchone()[0]
+            base = self._baseline() if self._baseline is not None else None
             with self._lock:
-                self._seen = fingerprints(con)
+                self._seen = dict(base) if base is not None else fingerprints(con)
+            if base is not None:
+                self._look(con)
             while not self._stop.wait(self.interval):
                 self.polls += 1
                 now = con.execute("PRAGMA data_version").fetchone()[0]
                 if now == version:
                     continue
                 version = now
-                prints = fingerprints(con)
-                with self._lock:
-                    changed = frozenset(a for a, h in prints.items()
-                                        if self._seen.get(a) != h)
-                    self._seen = prints
-                if changed:
-                    self._on_change(changed)
+                self._look(con)
         except sqlite3.Error:
             return  # the file went away (closed, restored): stop watching quietly
         finally:
             con.close()
+
+    def _look(self, con: sqlite3.Connection) -> None:
+        prints = fingerprints(con)
+        with self._lock:
+            changed = frozenset(a for a, h in prints.items() if self._seen.get(a) != h)
+            self._seen = prints
+        if changed:
+            self._on_change(changed)

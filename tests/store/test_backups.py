@@ -97,7 +97,9 @@ def test_one_backup_a_day_when_opened(demo_db: Path) -> None:
 
 def test_opening_with_the_cli_takes_the_days_backup(demo_db: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "_run_app", lambda p: 0)
+    # the app's startup read (a forked child) takes the day's backup
+    monkeypatch.setattr(cli, "_need_terminal", lambda: None)
+    monkeypatch.setattr(cli, "_start_app", lambda path, read: read.result())
     assert cli.main(["--db", str(demo_db)]) == 0
     assert cli.main(["--db", str(demo_db)]) == 0
     assert [b.reason for b in list_backups(demo_db)] == ["daily"]

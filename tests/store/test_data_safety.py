@@ -232,7 +232,9 @@ def test_shared_group_makes_a_campaign_group_read_write_and_it_stays_so(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, umask_022: None,
         capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "shared" / "c.db"
-    monkeypatch.setattr(cli, "_run_app", lambda p: 0)
+    # the app's startup read (a forked child) takes the day's backup
+    monkeypatch.setattr(cli, "_need_terminal", lambda: None)
+    monkeypatch.setattr(cli, "_start_app", lambda path, read: read.result())
     assert cli.main(["--shared-group", "--new", "Shared", "--db", str(path)]) == 0
     assert _mode(path) == 0o660
     assert _mode(path.parent) & 0o770 == 0o770

@@ -231,11 +231,16 @@ class RosterScreen(Screen[None]):
     async def _add_footer(self) -> None:
         # Rebuilt only when its keys change: not when a form opens over the roster.
         await self.mount(QuietFooter(compact=True))
-        if self._filter_box() is None:  # ready (hidden) before "/" is pressed
+        self.refresh_bindings()
+        self.set_timer(0.4, self._mount_filter_box)
+
+    async def _mount_filter_box(self) -> None:
+        """The filter line, hidden, once the first frame is out (an Input's
+        widgets and CSS cost the first frame; ``/`` finds it ready)."""
+        if self._filter_box() is None:
             box = self._new_filter_box()
             box.display = False
             await self.mount(box, before="#roster-body")
-        self.refresh_bindings()
 
     @work(thread=True, exclusive=True, group="roster-warm", exit_on_error=False)
     def _warm_up(self) -> None:
@@ -437,17 +442,17 @@ class RosterScreen(Screen[None]):
         return Input(placeholder="filter: name, role, wounded, fight, unseated, "
                                  "aircraft… (esc clears)", id="filter", compact=True)
 
-    def action_filter(self) -> None:
+    async def action_filter(self) -> None:
         box = self._filter_box()
-        if box is None:
+        if box is None:  # not mounted yet: the letters typed after "/" wait for it
             box = self._new_filter_box()
-            self.mount(box, before="#roster-body")
+            await self.mount(box, before="#roster-body")
         box.display = True
         box.value = self.tables[self.active_tab].filter
         box.focus()
         self._filter_opening = True  # until the box has the focus: see on_key
 
-    def on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
         """``/`` and the letters typed right after it, before the filter box
         has the focus, go into the box (not to the roster's one-letter keys:
         ``/unseated`` typed fast must not open the settings with its ``s``).
@@ -458,10 +463,11 @@ class RosterScreen(Screen[None]):
                 not self._filter_opening or box is None or not box.display):
             event.stop()
             event.prevent_default()
-            self.action_filter()
+            await self.action_filter()
             return
-        if not self._filter_opening or box is None or self.focused is box:
-            self._filter_opening = False
+        # A letter that reaches the screen was not taken by the box (the box
+        # stops what it types), even if the box has the focus by now.
+        if not self._filter_opening or box is None:
             return
         if event.is_printable and event.character:
             event.stop()
