@@ -65,6 +65,28 @@ class WatchesCampaign:
     # seconds between two looks at the file; None: no watching
     watch_interval: float | None = 0.25
     _watcher: CampaignWatcher | None = None
+    # the first view's read, begun before the app (``store/startup_read.py``):
+    # handed once to the screen, and its fingerprints once to the watcher
+    _startup_read: Future[Any] | None = None
+    _baseline_read: Future[Any] | None = None
+
+    def begin_with(self, startup_read: Future[Any]) -> None:
+        self._startup_read = self._baseline_read = startup_read
+
+    def take_startup_read(self) -> Future[Any] | None:
+        """The read begun for the first view, once (later loads read afresh)."""
+        future, self._startup_read = self._startup_read, None
+        return future
+
+    def start_watching_soon(self) -> None:
+        """Watch from the first view's read, once the first frame is out (the
+        watch starts from the read's fingerprints, so nothing committed
+        meanwhile is missed); without such a read, at once."""
+        app: Any = self
+        if self._baseline_read is not None:
+            app.set_timer(0.5, self.start_watching)
+        else:
+            self.start_watching()
 
     def start_watching(self) -> None:
         from ka_tui.store.watch import CampaignWatcher
@@ -80,9 +102,16 @@ class WatchesCampaign:
         self._watcher.start()
 
     def watch_baseline(self) -> Mapping[str, int] | None:
-        """What the first views were read with (``CampaignWatcher`` ``baseline``);
-        None: the file as the watch finds it."""
-        return None
+        """The fingerprints the first view's read was taken with (its
+        ``prints``; ``CampaignWatcher`` ``baseline``), once, in the watch
+        thread; None: the file as the watch finds it."""
+        future, self._baseline_read = self._baseline_read, None
+        if future is None:
+            return None
+        try:
+            return future.result(timeout=10).prints  # type: ignore[no-any-return]
+        except Exception:  # noqa: BLE001 - the screen reads again and shows the error
+            return None
 
     def stop_watching(self) -> None:
         if self._watcher is not None:
@@ -291,33 +320,15 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
         self._db_lock = threading.Lock()
         # Called once the roster shows its data (tests/test_startup_imports.py).
         self.on_roster_ready: Callable[[], None] | None = None
-        self._preload: Future[Any] | None = startup_read
         self._random_dice: dict[str, Dice] = {}
         self.campaign_signal: Signal[CampaignChanged] = Signal(self, "campaign-changed")
-        if db_path is not None and startup_read is None:
-            from ka_tui.store.startup_read import in_thread, read_roster
-
-            self._preload = in_thread(lambda: read_roster(db_path))
-        self._startup_read = self._preload
         if db_path is not None:
+            if startup_read is None:
+                from ka_tui.store.startup_read import in_thread, read_roster
+
+                startup_read = in_thread(lambda: read_roster(db_path))
+            self.begin_with(startup_read)
             self.show_access()  # before the roster (built as the app composes) reads the title
-
-    def take_preloaded_roster(self) -> Future[Any] | None:
-        """The startup read of the roster, once (later loads read afresh)."""
-        future, self._preload = self._preload, None
-        return future
-
-    def watch_baseline(self) -> Mapping[str, int] | None:
-        """The fingerprints the startup read was taken with (the watcher starts
-        from them, so a change committed since is not lost); called once, in
-        the watch thread."""
-        future, self._startup_read = self._startup_read, None
-        if future is None:
-            return None
-        try:
-            return future.result(timeout=10).seen  # type: ignore[no-any-return]
-        except Exception:  # noqa: BLE001 - the roster reads again and shows the error
-            return None
 
     # -- the door (ka_tui.screens.door.Door) ------------------------------
 
@@ -390,12 +401,7 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
     def on_mount(self) -> None:
         if self.db_path is not None:
             self.switch_mode("roster")
-            if self._startup_read is not None:
-                # Once the first frame is out (it starts from the startup read's
-                # fingerprints, so nothing committed meanwhile is missed).
-                self.set_timer(0.5, self.start_watching)
-            else:
-                self.start_watching()
+            self.start_watching_soon()
         else:
             self.show_picker()
 

@@ -373,14 +373,19 @@ def _play(db: Path | None, name: str) -> int:
     this user cannot write. The same name connected twice is allowed: every
     send is checked by the fight's rules inside its write transaction, so the
     second of two clashing sends is refused and reloads; nothing is lost."""
-    from ka_tui.player_app import PlayerApp, check_player
+    from ka_tui.store.player_names import check_player
 
     path = _source(db)
     if not path.exists():
         raise UserError(f"no campaign at {path}")
     full = check_player(path, name)
     _need_terminal()
-    PlayerApp(path, full).run()
+    from ka_tui.store.startup_read import in_child, read_player
+
+    startup_read = in_child(lambda: read_player(path, full))  # as for the GM's roster
+    from ka_tui.player_app import PlayerApp
+
+    PlayerApp(path, full, startup_read=startup_read).run()
     return 0
 
 

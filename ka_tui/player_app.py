@@ -51,7 +51,11 @@ class PlayerApp(WatchesCampaign, ShadowedTerminal, App[None]):
     clock: Callable[[], datetime] | None = None
     on_roster_ready: Callable[[], None] | None = None
 
-    def __init__(self, db_path: Path, name: str, *, ascii_glyphs: bool | None = None) -> None:
+    def __init__(self, db_path: Path, name: str, *, ascii_glyphs: bool | None = None,
+                 startup_read: Future[Any] | None = None) -> None:
+        """``startup_read``: the player's view read before the app (``cli.py``,
+        ``store/startup_read.read_player``); without it one starts here, in a
+        thread."""
         from ka_tui.widgets.glyphs import ascii_from_env
 
         self.ascii_glyphs = ascii_from_env() if ascii_glyphs is None else ascii_glyphs
@@ -61,6 +65,11 @@ class PlayerApp(WatchesCampaign, ShadowedTerminal, App[None]):
         self._db: CampaignDB | None = None
         self._db_lock = threading.Lock()
         self.campaign_signal: Signal[CampaignChanged] = Signal(self, "campaign-changed")
+        if startup_read is None:
+            from ka_tui.store.startup_read import in_thread, read_player
+
+            startup_read = in_thread(lambda: read_player(db_path, name))
+        self.begin_with(startup_read)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -83,9 +92,6 @@ class PlayerApp(WatchesCampaign, ShadowedTerminal, App[None]):
     def now(self) -> datetime:
         return self.clock() if self.clock is not None else datetime.now(UTC)
 
-    def take_preloaded_roster(self) -> Future[Any] | None:
-        return None
-
     def show_store_error(self, title: str, error: Exception) -> None:
         self.notify(str(error), title=title, severity="error")
 
@@ -100,7 +106,7 @@ class PlayerApp(WatchesCampaign, ShadowedTerminal, App[None]):
 
         self.title = f"ka-tui · playing {self.player_name}"
         self.push_screen(PlayerScreen(self.player_name))
-        self.start_watching()
+        self.start_watching_soon()
 
     def on_unmount(self) -> None:
         self.stop_watching()
@@ -122,22 +128,3 @@ class PlayerApp(WatchesCampaign, ShadowedTerminal, App[None]):
         from ka_tui.widgets.glyphs import ascii_driver
 
         return ascii_driver(base)
-
-
-def check_player(db_path: Path, name: str) -> str:
-    """Before the screen is taken over: refuse a campaign this user cannot
-    write (a player's card is a write) and an unknown name. Returns the
-    character's full name. Raises ``StoreError`` (one line for the user)."""
-    from ka_tui.store.db import check_file, open_campaign
-    from ka_tui.store.errors import StoreError
-    from ka_tui.store.files import read_only_reason
-    from ka_tui.store.players import find_player
-
-    check_file(db_path)
-    reason = read_only_reason(db_path)
-    if reason is not None:
-        raise StoreError(f"{db_path} cannot be written by you ({reason}); a player sends "
-                         "cards, so ask the GM for group write access (README: Players "
-                         "at their own terminals)")
-    with open_campaign(db_path) as db:
-        return find_player(db, name).name

@@ -3,7 +3,7 @@
 Not a timing: a fresh process runs the real command line (``ka_tui.cli.main``)
 with the app headless at 80x24, and records ``sys.modules`` when the first
 screen has drawn its data (the roster's ``on_roster_ready``; the picker once
-its list is shown). SQLModel (with SQLAlchemy and pydantic) and the demo
+its list is shown; the player's screen once his view is in). SQLModel (with SQLAlchemy and pydantic) and the demo
 builder cost about half a second; none of them may load before that frame.
 """
 
@@ -50,6 +50,15 @@ def patched_show(self, found):
     show(self, found)
     self.call_after_refresh(lambda: record(self.app, "picker"))
 campaign_picker.CampaignPickerScreen._show = patched_show
+
+import ka_tui.player_app as player_module
+from ka_tui.screens.player import screen as player_screen
+player_module.PlayerApp.run = lambda self: App.run(self, headless=True, size=(80, 24))
+shown = player_screen.PlayerScreen._loaded
+def patched_loaded(self, view, first):
+    shown(self, view, first)
+    self.call_after_refresh(lambda: record(self.app, "player"))
+player_screen.PlayerScreen._loaded = patched_loaded
 
 import ka_tui.cli
 ka_tui.cli._need_terminal = lambda: None  # headless here: no terminal to need
@@ -118,6 +127,16 @@ def test_the_picker_loads_no_sqlmodel_before_its_first_frame(demo_file: Path,
                                                             tmp_path: Path) -> None:
     result = first_frame([], data_home(tmp_path, demo_file, demo_file, demo_file))
     assert (result["frame"], result["loaded"]) == ("picker", [])
+
+
+def test_a_player_loads_no_sqlmodel_before_his_first_frame(demo_file: Path,
+                                                           tmp_path: Path) -> None:
+    """``play --as NAME``: his sheet, fights and air battles (the logs read by
+    plain SQL, ``db.plain_read``) are on his first frame without SQLModel."""
+    copy = tmp_path / "mine.db"
+    shutil.copy(demo_file, copy)
+    result = first_frame(["play", "--as", "Arthur", "--db", str(copy)], tmp_path / "empty")
+    assert (result["frame"], result["loaded"], result["code"]) == ("player", [], 0)
 
 
 def test_the_check_sees_sqlmodel_when_the_demo_is_built(tmp_path: Path) -> None:

@@ -14,8 +14,9 @@ screen stacks, and never imports ``ka_tui.app``: it asks ``door(self)`` for
   self, callback)``. Safe to call from a worker thread;
 - ``open_air_setup(preset)``: switch to the air mode with its new-battle
   setup pre-filled (a mission's battle, issue 15);
-- the roster's startup hooks (``take_preloaded_roster``, ``on_roster_ready``) and
-  ``show_store_error``.
+- the first view's startup hooks (``take_startup_read``: the read begun
+  before the app, for the roster or the player's screen; ``on_roster_ready``)
+  and ``show_store_error``.
 
 ``KaApp`` implements ``Door``; this module sits below the app (screens
 layer) and imports nothing heavy, so the roster's first frame stays light.
@@ -23,6 +24,7 @@ layer) and imports nothing heavy, so the roster's first frame stays light.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -99,7 +101,7 @@ class Door(Protocol):
 
     def open_air_setup(self, preset: AirPreset) -> None: ...
 
-    def take_preloaded_roster(self) -> Future[Any] | None: ...
+    def take_startup_read(self) -> Future[Any] | None: ...
 
     def show_store_error(self, title: str, error: Exception) -> None: ...
 
@@ -114,3 +116,25 @@ def door(node: DOMNode) -> Door:
     if not isinstance(app, Door):
         raise NoDoor(f"{type(app).__name__} has no campaign open (not a ka-tui app)")
     return app
+
+
+def when_read(node: DOMNode, future: Future[Any], then: Callable[[Future[Any]], None], *,
+              wait: float = 0.2) -> None:
+    """Call ``then(future)`` on the app's thread once the startup read is done:
+    at once when it is done within ``wait`` seconds (the first frame then shows
+    its data, rather than an empty screen first), else when it ends."""
+    try:
+        future.exception(timeout=wait)
+    except TimeoutError:
+        app = node.app
+        here = threading.get_ident()
+
+        def done(f: Future[Any]) -> None:
+            if threading.get_ident() == here:  # it ended just now: called here
+                then(f)
+            else:
+                app.call_from_thread(then, f)
+
+        future.add_done_callback(done)
+        return
+    then(future)

@@ -15,6 +15,7 @@ from ka_tui.rules.air.flight_status import FlightStatus
 from ka_tui.store.aircraft_rows import airman_of, damage_of, to_profile
 from ka_tui.store.db import CampaignDB
 from ka_tui.store.errors import NotFound
+from ka_tui.store.roster_reads import dict_rows, reading
 
 
 @dataclass(frozen=True)
@@ -28,28 +29,26 @@ class AircraftView:
 
 
 def load_aircraft_view(db: CampaignDB, aircraft_id: int) -> AircraftView:
-    """The card data of aircraft ``aircraft_id``; ``NotFound`` if it is gone."""
-    from sqlalchemy import func
-    from sqlmodel import col, select
-    from ka_tui.store.models import Aircraft, AircraftCrew, Character
-
-    with db.read() as s:
-        row = s.get(Aircraft, aircraft_id)
-        if row is None:
+    """The card data of aircraft ``aircraft_id``; ``NotFound`` if it is gone.
+    Plain ``sqlite3`` (no SQLModel: a player's pane 3 on his first read)."""
+    with reading(db) as con:
+        found = dict_rows(con, "aircraft", "SELECT * FROM aircraft WHERE id = ?", aircraft_id)
+        if not found:
             raise NotFound(f"no aircraft with id {aircraft_id} in this campaign")
-        pilot = s.get(Character, row.pilot_id) if row.pilot_id is not None else None
-        crew = list(s.exec(
-            select(Character)
-            .join(AircraftCrew, col(AircraftCrew.character_id) == Character.id)
-            .where(AircraftCrew.aircraft_id == aircraft_id)
-            .order_by(func.lower(Character.name))).all())
+        row = found[0]
+        pilots = dict_rows(con, "character", "SELECT * FROM character WHERE id = ?",
+                           row["pilot_id"]) if row["pilot_id"] is not None else []
+        crew = dict_rows(con, "character",
+                         "SELECT c.* FROM character c JOIN aircraft_crew x "
+                         "ON x.character_id = c.id WHERE x.aircraft_id = ? "
+                         "ORDER BY lower(c.name)", aircraft_id)
     status = FlightStatus(
-        damage=damage_of(row), fuel_left=row.fuel_left, ammo_left=row.ammo_left,
-        overheat=row.overheat, pilot=airman_of(pilot) if pilot is not None else None,
+        damage=damage_of(row), fuel_left=row["fuel_left"], ammo_left=row["ammo_left"],
+        overheat=row["overheat"], pilot=airman_of(pilots[0]) if pilots else None,
         crew=tuple(airman_of(c) for c in crew))
     return AircraftView(id=aircraft_id, profile=to_profile(row), status=status,
-                        notes=row.notes, pilot_id=row.pilot_id,
-                        crew_ids=tuple(c.id for c in crew if c.id is not None))
+                        notes=row["notes"], pilot_id=row["pilot_id"],
+                        crew_ids=tuple(int(c["id"]) for c in crew))
 
 
 def aircraft_ids(db: CampaignDB) -> list[tuple[int, str]]:

@@ -25,10 +25,18 @@ def get_campaign(db: CampaignDB) -> Campaign:
 
 
 def house_rules(source: CampaignDB | Campaign) -> HouseRules:
-    """The campaign's ``HouseRules`` (defaults overlaid with what it stores)."""
-    row = get_campaign(source) if isinstance(source, CampaignDB) else source
+    """The campaign's ``HouseRules`` (defaults overlaid with what it stores).
+    From a ``CampaignDB`` by plain SQL (no SQLModel: a player's first read)."""
+    if isinstance(source, CampaignDB):
+        with source.plain_read() as rows:
+            found = rows("SELECT house_rules FROM campaign WHERE id = 1")
+        if not found:
+            raise NotACampaign(f"{source.path} has no campaign row")
+        stored = str(found[0][0])
+    else:
+        stored = source.house_rules
     try:
-        return HouseRules.from_dict(json.loads(row.house_rules))
+        return HouseRules.from_dict(json.loads(stored))
     except ValueError as e:
         raise StoreError(f"the campaign's house rules cannot be read: {e}") from None
 

@@ -242,6 +242,15 @@ def backup_file(path: Path, tag: str) -> Path:
 
 # ------------------------------------------------------------------ handle
 
+# plain SQL reads: rows(sql, params=()) -> the rows as tuples
+Rows = Callable[..., list[Any]]
+
+
+def session_rows(session: Session) -> Rows:
+    """``Rows`` on a SQLModel session's own connection (its transaction)."""
+    return lambda sql, params=(): list(session.connection().exec_driver_sql(sql, params).all())
+
+
 class CampaignDB:
     """An open campaign file. Thread-safe: each transaction takes a pooled connection."""
 
@@ -289,6 +298,29 @@ class CampaignDB:
         """A read-only snapshot (deferred transaction); never blocks writers."""
         with self._session(write=False) as s:
             yield s
+
+    @contextlib.contextmanager
+    def plain_read(self) -> Iterator[Rows]:
+        """A read snapshot for plain SQL, without SQLModel: ``rows(sql, params)``
+        gives tuples. Inside this thread's ``batch()`` it reads the batch's own
+        transaction (its writes included); else one read transaction on a plain
+        ``sqlite3`` connection (the roster's and the players' first reads need
+        no SQLAlchemy, about 0.3 s to import). Failures become ``StoreError``."""
+        outer = getattr(self._local, "session", None)
+        if outer is not None:
+            yield session_rows(outer)
+            return
+        try:
+            con = self.connect()
+        except sqlite3.Error as e:
+            raise translate_error(e) from None
+        try:
+            con.execute("BEGIN")
+            yield lambda sql, params=(): con.execute(sql, params).fetchall()
+        except sqlite3.Error as e:
+            raise translate_error(e) from None
+        finally:
+            con.close()  # ends the read transaction
 
     @contextlib.contextmanager
     def batch(self) -> Iterator[Session]:

@@ -18,7 +18,8 @@ transaction that first re-reads the end of the log, so:
 Storage: each kind keeps its own table pair of the same shape (``fight`` /
 ``fight_event``, ``battle`` / ``battle_event``, schema v2), named in
 ``_TABLES``; a new kind is one table pair in a migration and one ``LogKind``.
-Plain SQL on the session's connection: this module imports no SQLModel.
+Plain SQL (the session's connection when writing, ``db.plain_read`` when
+reading): this module imports no SQLModel, and reading a log loads none.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ka_tui.store.errors import NotFound, StoreError, ValidationError
 
 if TYPE_CHECKING:
-    from ka_tui.store.db import CampaignDB
+    from ka_tui.store.db import CampaignDB, Rows
 
 
 class LogKind(StrEnum):
@@ -186,21 +187,27 @@ def _need_head(s: Any, log: LogRef) -> None:
         raise NotFound(f"no {log.kind.value} with id {log.id} in this campaign")
 
 
-def _last(s: Any, log: LogRef) -> int:
+def _rows(s: Any) -> Rows:
+    from ka_tui.store.db import session_rows
+
+    return session_rows(s)
+
+
+def _last(rows: Rows, log: LogRef) -> int:
     _, table, link = _TABLES[log.kind]
-    row = _sql(s, f"SELECT max(seq) FROM {table} WHERE {link} = ?", (log.id,)).first()
+    [row] = rows(f"SELECT max(seq) FROM {table} WHERE {link} = ?", (log.id,))
     return int(row[0] or 0)
 
 
-def _read(s: Any, log: LogRef, from_seq: int = 1) -> list[LogEvent]:
+def _read(rows: Rows, log: LogRef, from_seq: int = 1) -> list[LogEvent]:
     _, table, link = _TABLES[log.kind]
-    rows = _sql(s, f"SELECT seq, kind, payload, created_at FROM {table} "
-                   f"WHERE {link} = ? AND seq >= ? ORDER BY seq", (log.id, from_seq)).all()
-    return [LogEvent(str(k), json.loads(p), int(q), c) for q, k, p, c in rows]
+    found = rows(f"SELECT seq, kind, payload, created_at FROM {table} "
+                 f"WHERE {link} = ? AND seq >= ? ORDER BY seq", (log.id, from_seq))
+    return [LogEvent(str(k), json.loads(p), int(q), c) for q, k, p, c in found]
 
 
 def _check_end(s: Any, log: LogRef, expect_seq: int | None) -> int:
-    last = _last(s, log)
+    last = _last(_rows(s), log)
     if expect_seq is not None and int(expect_seq) != last:
         raise StaleLog(log, int(expect_seq), last)
     return last
@@ -229,9 +236,9 @@ def new_log(db: CampaignDB, kind: LogKind, name: str, *, at: str | None = None) 
 def heads(db: CampaignDB, kind: LogKind) -> list[LogHead]:
     """Every log of a kind, oldest first."""
     head, _, _ = _TABLES[kind]
-    with db.read() as s:
-        rows = _sql(s, f"SELECT id, name, status, created_at FROM {head} ORDER BY id").all()
-    return [LogHead(int(i), str(n), str(st), c) for i, n, st, c in rows]
+    with db.plain_read() as rows:
+        found = rows(f"SELECT id, name, status, created_at FROM {head} ORDER BY id")
+    return [LogHead(int(i), str(n), str(st), c) for i, n, st, c in found]
 
 
 def set_status(db: CampaignDB, log: LogRef, status: str) -> LogHead:
@@ -264,7 +271,7 @@ def append(db: CampaignDB, log: LogRef, event: LogEvent, expect_seq: int | None,
         _need_head(s, log)
         last = _check_end(s, log, expect_seq)
         if checked:
-            why = ACCEPT[log.kind](_read(s, log), LogEvent(event.kind, payload))
+            why = ACCEPT[log.kind](_read(_rows(s), log), LogEvent(event.kind, payload))
             if why is not None:
                 raise Refused(log, why)
         if at is None:
@@ -280,14 +287,14 @@ def append(db: CampaignDB, log: LogRef, event: LogEvent, expect_seq: int | None,
 
 def events(db: CampaignDB, log: LogRef) -> list[LogEvent]:
     """The log's events in order (one read)."""
-    with db.read() as s:
-        return _read(s, log)
+    with db.plain_read() as rows:
+        return _read(rows, log)
 
 
 def last_seq(db: CampaignDB, log: LogRef) -> int:
     """The ``seq`` of the newest event (0 for an empty log)."""
-    with db.read() as s:
-        return _last(s, log)
+    with db.plain_read() as rows:
+        return _last(rows, log)
 
 
 def drop_from(db: CampaignDB, log: LogRef, seq: int, expect_seq: int | None) -> list[LogEvent]:
@@ -296,7 +303,7 @@ def drop_from(db: CampaignDB, log: LogRef, seq: int, expect_seq: int | None) -> 
     _, table, link = _TABLES[log.kind]
     with db.transaction() as s:
         _check_end(s, log, expect_seq)
-        gone = _read(s, log, int(seq))
+        gone = _read(_rows(s), log, int(seq))
         _sql(s, f"DELETE FROM {table} WHERE {link} = ? AND seq >= ?", (log.id, int(seq)))
     return gone
 
@@ -308,7 +315,7 @@ def drop_where(db: CampaignDB, log: LogRef, expect_seq: int | None,
     _, table, link = _TABLES[log.kind]
     with db.transaction() as s:
         _check_end(s, log, expect_seq)
-        done = _read(s, log)
+        done = _read(_rows(s), log)
         seq = first(done)
         if seq is None:
             return []

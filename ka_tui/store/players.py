@@ -31,11 +31,8 @@ from ka_tui.store.db import CampaignDB
 from ka_tui.store.errors import StoreError
 from ka_tui.store.events import LogEvent, LogRef
 from ka_tui.store.fights import load_progress
+from ka_tui.store.player_names import UnknownPlayer, match_player
 from ka_tui.store.roster_reads import load_character_full
-
-
-class UnknownPlayer(StoreError):
-    """``--as NAME`` names no character of the campaign (or more than one)."""
 
 
 class NotYours(StoreError):
@@ -79,22 +76,9 @@ class PlayerBattle:
 
 def find_player(db: CampaignDB, name: str) -> Player:
     """The character ``name`` plays (full name, or an unambiguous first name)."""
-    wanted = name.strip().casefold()
-    if not wanted:
-        raise UnknownPlayer("--as needs a name: the character you play")
     con = db.connect()
     try:
-        rows = con.execute("SELECT id, name FROM character").fetchall()
-        exact = [r for r in rows if str(r[1]).casefold() == wanted]
-        first = [r for r in rows if str(r[1]).split()[0].casefold() == wanted]
-        found = exact or first
-        if not found:
-            raise UnknownPlayer(f"no character called {name!r} in this campaign; ask the "
-                                "GM which name to play as")
-        if len(found) > 1:
-            raise UnknownPlayer(f"{len(found)} characters are called {name!r}; give the "
-                                "full name")
-        cid = int(found[0][0])
+        cid = match_player(con, name)[0]
         seats = con.execute(
             "SELECT id, name, 'pilot' FROM aircraft WHERE pilot_id = ? UNION "
             "SELECT a.id, a.name, 'crew' FROM aircraft a JOIN aircraft_crew c "
@@ -150,6 +134,45 @@ def player_battle(db: CampaignDB, battle: PlayerBattle) -> LoadedBattle:
     seen = Battle(b.battle_map, b.options, plans.visible_to(b.events, battle.units), b.state,
                   dict(b.checkpoints))
     return replace(loaded, battle=seen)
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """Everything the player's screen shows, read at once: his character, his
+    fights (``fight_index`` the one shown, ``progress`` it as he may see it)
+    and his open air battles (``battle_index``, ``seen``). ``seen`` is None
+    when that battle's log is damaged (it hides only the battle);
+    ``prints``: the watcher's fingerprints taken just before (a startup read)."""
+
+    player: Player
+    fights: list[PlayerFight]
+    fight_index: int
+    progress: FightProgress | None
+    battles: list[PlayerBattle]
+    battle_index: int
+    seen: LoadedBattle | None
+    prints: dict[str, int] | None = None
+
+
+def player_view(db: CampaignDB, name: str, fight_index: int = 0,
+                battle_index: int = 0) -> PlayerView:
+    """The player's view (``PlayerView``), the indexes kept within what there is.
+    A damaged battle log hides only the battles (``battles_of``) or that
+    battle (``seen`` None); anything else raises."""
+    player = find_player(db, name)
+    fights = fights_of(db, player.character_id)
+    try:
+        battles = [b for b in battles_of(db, player) if b.status == "open"]
+    except Exception:  # noqa: BLE001 — a damaged battle log hides only the battles
+        battles = []
+    index = min(fight_index, max(0, len(fights) - 1))
+    progress = player_progress(db, fights[index]) if fights else None
+    bindex = min(battle_index, max(0, len(battles) - 1))
+    try:
+        seen = player_battle(db, battles[bindex]) if battles else None
+    except Exception:  # noqa: BLE001 — a damaged battle log hides only the battle
+        seen = None
+    return PlayerView(player, fights, index, progress, battles, bindex, seen)
 
 
 def send_plan(db: CampaignDB, player: Player, battle: PlayerBattle, unit: str, plan: Plan,
@@ -210,6 +233,6 @@ def own_cards(progress: FightProgress, fighters: Sequence[str]) -> dict[str, tup
     return {fid: progress.cards[fid] for fid in fighters if fid in progress.cards}
 
 
-__all__ = ["NotYours", "Player", "PlayerBattle", "PlayerFight", "UnknownPlayer", "battles_of",
-           "fights_of", "find_player", "own_cards", "player_battle", "player_progress",
-           "send_card", "send_plan"]
+__all__ = ["NotYours", "Player", "PlayerBattle", "PlayerFight", "PlayerView", "UnknownPlayer",
+           "battles_of", "fights_of", "find_player", "own_cards", "player_battle",
+           "player_progress", "player_view", "send_card", "send_plan"]

@@ -51,11 +51,11 @@ class RosterData:
     # skills and weapons of the row the roster opens on (issue 13: one frame)
     first_detail: tuple[int, dict[str, Any]] | None = None
     # the watcher's fingerprints taken just before the read (``startup_read``)
-    seen: dict[str, int] | None = None
+    prints: dict[str, int] | None = None
 
 
 @contextlib.contextmanager
-def _reading(db: CampaignDB) -> Iterator[sqlite3.Connection]:
+def reading(db: CampaignDB) -> Iterator[sqlite3.Connection]:
     """A plain connection holding one read transaction (a consistent snapshot)."""
     try:
         con = db.connect()  # read-only URI for a read-only campaign (issue 11)
@@ -72,7 +72,8 @@ def _reading(db: CampaignDB) -> Iterator[sqlite3.Connection]:
         con.close()
 
 
-def _rows(con: sqlite3.Connection, table: str, sql: str, *args: Any) -> list[Row]:
+def dict_rows(con: sqlite3.Connection, table: str, sql: str, *args: Any) -> list[Row]:
+    """Rows of ``table`` as dicts of its columns, booleans as ``bool``."""
     flags = BOOL_COLUMNS[table]
     out = []
     for r in con.execute(sql, args):
@@ -87,15 +88,15 @@ def load_roster(db: CampaignDB, *, live: bool = False) -> RosterData:
     """Campaign name, default AP, every character and aircraft, with seats and
     who is in an open fight or battle (one read). ``live``: replay those logs
     for the state there (K-points, wounds, conscious); the startup read skips it."""
-    with _reading(db) as con:
+    with reading(db) as con:
         campaign = con.execute("SELECT name, house_rules FROM campaign WHERE id = 1").fetchone()
-        characters = _rows(con, "character", "SELECT * FROM character")
+        characters = dict_rows(con, "character", "SELECT * FROM character")
         names = {c["id"]: c["name"] for c in characters}
         crews: dict[int, list[int]] = {}
         for aircraft_id, character_id in con.execute(
                 "SELECT aircraft_id, character_id FROM aircraft_crew"):
             crews.setdefault(aircraft_id, []).append(character_id)
-        aircraft = _rows(con, "aircraft", "SELECT * FROM aircraft")
+        aircraft = dict_rows(con, "aircraft", "SELECT * FROM aircraft")
         fights = _open_logs(con, "fight", "fight_event", "fight_id")
         battles = _open_logs(con, "battle", "battle_event", "battle_id")
         service = _service_counts(con)
@@ -143,7 +144,7 @@ def load_character_extra(db: CampaignDB, character_id: int) -> Row:
     from ka_tui.store import campaign_state
     from ka_tui.store.errors import NotFound
 
-    with _reading(db) as con:
+    with reading(db) as con:
         extra = _extra(con, character_id)
     try:
         extra["service"] = campaign_state.service_line(db, character_id)
@@ -166,17 +167,17 @@ def _service_counts(con: sqlite3.Connection) -> dict[int, tuple[int, int]]:
 
 def _extra(con: sqlite3.Connection, character_id: int) -> Row:
     return {
-        "skills": _rows(con, "skill", f"SELECT * FROM skill WHERE character_id = ? "
+        "skills": dict_rows(con, "skill", f"SELECT * FROM skill WHERE character_id = ? "
                                       f"ORDER BY {_SKILL_ORDER}", character_id),
-        "weapons": _rows(con, "weapon", f"SELECT * FROM weapon WHERE character_id = ? "
+        "weapons": dict_rows(con, "weapon", f"SELECT * FROM weapon WHERE character_id = ? "
                                         f"ORDER BY {_WEAPON_ORDER}", character_id),
     }
 
 
 def load_character_full(db: CampaignDB, character_id: int) -> Row:
     """One character with ``skills`` and ``weapons`` lists, for the form."""
-    with _reading(db) as con:
-        found = _rows(con, "character", "SELECT * FROM character WHERE id = ?", character_id)
+    with reading(db) as con:
+        found = dict_rows(con, "character", "SELECT * FROM character WHERE id = ?", character_id)
         if not found:
             raise StoreError("That character is no longer in the campaign.")
         return {**found[0], **_extra(con, character_id)}

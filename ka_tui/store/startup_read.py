@@ -23,9 +23,13 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ka_tui.store.roster_reads import RosterData, load_character_extra, load_roster
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
+    from ka_tui.store.players import PlayerView
 
 T = TypeVar("T")
 
@@ -33,25 +37,44 @@ T = TypeVar("T")
 def read_roster(path: Path, *, daily_backup: bool = False) -> RosterData:
     """The roster as its first frame shows it: every row, the live state of open
     fights and battles, the first row's detail (the Name column's order), and
-    the watcher's fingerprints taken just before (``seen``: a change another
+    the watcher's fingerprints taken just before (``prints``: a change another
     process commits after them is reported, not lost). ``daily_backup``: take
     the day's backup first (``db.open_campaign``)."""
     from ka_tui.store.db import open_campaign
-    from ka_tui.store.watch import fingerprints
 
     db = open_campaign(path, daily_backup=daily_backup)
     try:
-        con = db.connect()
-        try:
-            seen = fingerprints(con)
-        finally:
-            con.close()
+        prints = _prints(db)
         data = load_roster(db, live=True)
         first = min(data.characters, key=lambda r: str(r["name"]).casefold(), default=None)
         detail = None if first is None else (first["id"], load_character_extra(db, first["id"]))
-        return replace(data, first_detail=detail, seen=seen)
+        return replace(data, first_detail=detail, prints=prints)
     finally:
         db.close()
+
+
+def read_player(path: Path, name: str) -> PlayerView:
+    """The player's view as his first frame shows it (``players.player_view``),
+    with the watcher's fingerprints taken just before (``prints``)."""
+    from ka_tui.store.db import open_campaign
+    from ka_tui.store.players import player_view
+
+    db = open_campaign(path)
+    try:
+        prints = _prints(db)
+        return replace(player_view(db, name), prints=prints)
+    finally:
+        db.close()
+
+
+def _prints(db: CampaignDB) -> dict[str, int]:
+    from ka_tui.store.watch import fingerprints
+
+    con = db.connect()
+    try:
+        return fingerprints(con)
+    finally:
+        con.close()
 
 
 def in_thread(read: Callable[[], T]) -> Future[T]:

@@ -60,7 +60,10 @@ _IMPLIED = schema_doc.IMPLIED
 # ------------------------------------------------------------------- export
 
 def _plain(row: SQLModel) -> dict[str, Any]:
-    out = row.model_dump()
+    dumped = row.model_dump()
+    # in the model's field order (the instance's own order follows how it was loaded)
+    out = {name: dumped[name] for name in type(row).model_fields if name in dumped}
+    out.update((k, v) for k, v in dumped.items() if k not in out)
     for name in _JSON_COLUMNS.get(type(row), ()):
         try:
             out[name] = json.loads(out[name])

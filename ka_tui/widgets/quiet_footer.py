@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.app import ComposeResult
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
@@ -31,7 +32,14 @@ class QuietFooter(Footer):
         self.set_reactive(Footer._bindings_ready, True)
 
     def compose(self) -> ComposeResult:
-        self._shown = self._shown_keys()
+        try:
+            self._shown = self._shown_keys()
+        except NoMatches:
+            # The screen's own widgets are not all there yet (its check_action
+            # asks them): the keys follow once they are.
+            self._shown = None
+            self.call_after_refresh(self._recompose_if_changed)
+            return
         for widget in super().compose():
             if isinstance(widget, FooterKey):
                 # Born with the footer's compact flag: its data binding then

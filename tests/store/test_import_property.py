@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, note, settings
+from hypothesis import HealthCheck, Phase, example, given, note, settings
 from hypothesis import strategies as st
 from textual.widgets import Static
 
@@ -136,12 +136,15 @@ def test_a_mutated_export_is_refused_whole_or_opens_in_every_mode(
     accepted: list[int] = []
 
     examples = int(os.environ.get("KA_TUI_PROPERTY_EXAMPLES", "40"))  # a long hunt: 1000
+    harmless = json.loads(json.dumps(good_doc))
+    harmless["campaign"]["notes"] += " (changed)"
 
     @settings(max_examples=examples, deadline=None, derandomize=examples <= 40,
               print_blob=False,
               phases=(Phase.explicit, Phase.reuse, Phase.generate),  # no slow shrinking
               suppress_health_check=list(HealthCheck))
     @given(mutated(good_doc))
+    @example(harmless)  # at least one import opens in every mode, whatever is drawn
     def check(doc: dict[str, Any]) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
@@ -160,4 +163,4 @@ def test_a_mutated_export_is_refused_whole_or_opens_in_every_mode(
 
     check()
     print(f"{len(accepted)} of the mutated exports were imported and opened")
-    assert len(accepted) >= 1  # some mutations are harmless (a note changed, a row doubled…)
+    assert len(accepted) >= 1  # the harmless one at least (a note changed)

@@ -421,10 +421,15 @@ async def test_setup_edits_a_map_and_saves_it_in_the_campaign(demo_db: Path) -> 
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_air(pilot)
         await end_demo_battle(pilot, screen)
+        from ka_tui.screens.air.setup import AirSetupScreen
+        from ka_tui.screens.map_editor import MapEditorScreen
+
         await pilot.press("n")
         await settle(pilot)
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, AirSetupScreen))
         await pilot.press("m", "e")            # the built-in "Open sea"
         await settle(pilot)
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, MapEditorScreen))
         await pilot.press("3", "ctrl+s")       # a hill of height 3 at the cursor
         await settle(pilot)
         await wait_for(pilot, lambda: "map saved" in str(

@@ -14,7 +14,6 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from textual import work
-from textual.content import Content
 from textual.widgets import Static
 
 from ka_tui.screens.air.base import AirBase

@@ -16,38 +16,24 @@ from ka_tui.rules.air.move_plan import (
     TurnRight, WaterMethanol,
 )
 from ka_tui.rules.air.turn import Phase
+from ka_tui.screens.air.plan_key_table import PLAN_KEYS
 
 # ``AirScreen`` (screens/air/screen.py), typed loosely: that module imports this one.
 AirScreen = Any
 
-# code, key, description, the step it adds (None: a command)
-_KEYS: tuple[tuple[str, str, str, Step | None], ...] = (
-    ("forward", "f", "Forward one hex", Forward()),
-    ("left", "left_square_bracket", "Turn left", TurnLeft()),
-    ("right", "right_square_bracket", "Turn right", TurnRight()),
-    ("slide_left", "less_than_sign", "Slide-slip left", SlideSlip("left")),
-    ("slide_right", "greater_than_sign", "Slide-slip right", SlideSlip("right")),
-    ("thrust_up", "plus", "Thrust +1", Thrust(1)),
-    ("thrust_down", "minus", "Thrust -1", Thrust(-1)),
-    ("climb", "c", "Climb (pay speed)", Climb(1)),
-    ("climb_thrust", "C", "Climb (pay thrust)", Climb(1, "thrust")),
-    ("dive", "d", "Dive one level", Descend(1)),
-    ("afterburner", "a", "Afterburner", Afterburner()),
-    ("wm", "w", "Water-methanol", WaterMethanol()),
-    ("land", "L", "Land", Land()),
-    ("takeoff", "T", "Take off", TakeOff()),
-    ("figure", "m", "Aerobatic figure…", None),
-    ("evasive", "e", "Evasive on/off", None),
-    ("drop", "backspace", "Drop last step", None),
-    ("fill", "space", "Fly the rest straight", None),
-    ("clear", "delete", "Clear the plan", None),
-)
-STEPS: dict[str, Step | None] = {code: step for code, _k, _d, step in _KEYS}
-PLAN_KEYS = _KEYS   # the player's plan pane binds the same keys (issue 14)
+# the step each plan key adds (None: a command; plan_key_table.py: the keys)
+STEPS: dict[str, Step | None] = {
+    "forward": Forward(), "left": TurnLeft(), "right": TurnRight(),
+    "slide_left": SlideSlip("left"), "slide_right": SlideSlip("right"),
+    "thrust_up": Thrust(1), "thrust_down": Thrust(-1), "climb": Climb(1),
+    "climb_thrust": Climb(1, "thrust"), "dive": Descend(1), "afterburner": Afterburner(),
+    "wm": WaterMethanol(), "land": Land(), "takeoff": TakeOff(),
+    "figure": None, "evasive": None, "drop": None, "fill": None, "clear": None,
+}
 
 PLAN_BINDINGS = [
     *(Binding(key, f"plan('{code}')", desc, show=False, id=f"air.plan.{code}")
-      for code, key, desc, _s in _KEYS),
+      for code, key, desc in PLAN_KEYS),
     Binding("p", "type_plan", "Type plan", id="air.type_plan"),
     Binding("R", "ram", "Ram", show=False, id="air.ram"),
 ]
@@ -64,7 +50,7 @@ PALETTE_HELP = {
     "air.end_battle": "End the battle and write the outcome back to the campaign",
     "air.type_plan": "Type the plan in the notation: +1 F F R F C D LOOP LAND",
     "air.ram": "Ram the aircraft under the cursor instead of shooting (R-7)",
-    **{f"air.plan.{code}": f"Plan: {desc}" for code, _k, desc, _s in _KEYS},
+    **{f"air.plan.{code}": f"Plan: {desc}" for code, _k, desc in PLAN_KEYS},
 }
 
 PLACING = {"left", "right", "thrust_up", "thrust_down", "climb", "dive"}

@@ -31,7 +31,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Input, Static, TabbedContent, TabPane
+from textual.widgets import Static, TabbedContent, TabPane
 
 from ka_tui.rules.air.aircraft import (
     AircraftClass,
@@ -60,7 +60,6 @@ from ka_tui.widgets.form_fields import (
     CheckField,
     ChoiceField,
     FormField,
-    FormScreen,
     IntField,
     TabbedFormScreen,
     TextField,

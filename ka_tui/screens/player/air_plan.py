@@ -17,7 +17,7 @@ reason (``plans.plan_refusal``, the check the store repeats in its write).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -31,18 +31,12 @@ from ka_tui.screens.air import views
 from ka_tui.screens.air.keys import plan_key
 from ka_tui.screens.air.runner import Runner
 from ka_tui.screens.air.setup import SIDES
-from ka_tui.screens.door import CampaignChanged, Change, door
 from ka_tui.widgets.air_panel import AircraftPanel
 from ka_tui.widgets.hex_map import HexMap, MapAircraft
 
 if TYPE_CHECKING:
-    from ka_tui.rules.air.move_plan import Plan
     from ka_tui.store.battles import LoadedBattle
-    from ka_tui.store.players import Player, PlayerBattle
-
-
-class PlayerLoaded(Message):
-    """Posted after each read or send is shown (tests wait for it)."""
+    from ka_tui.store.players import PlayerBattle
 
 
 class AirPlanPane(Vertical):
@@ -254,97 +248,3 @@ class AirPlanPane(Vertical):
 
     def _head(self, lines: list[str]) -> None:
         self.query_one("#plan-head", Static).update(Content("\n".join(lines)))
-
-
-class PlanActions:
-    """The player screen's keys for pane 4 (mixed into ``PlayerScreen``): the
-    plan keys, ``p`` (typed), enter (send), ``l`` / ``n`` (next battle,
-    next of his aircraft there). Writes only through ``store/players.py``."""
-
-    player: Player | None
-    battles: list[PlayerBattle]
-    battle_index: int
-    busy: bool
-
-    def plan_action(self, action: str) -> bool | None:
-        """``check_action`` for pane 4's actions; None: not one of them."""
-        screen: Any = self
-        on_pane = screen.pane == "battles"
-        if action in ("plan", "type_plan", "send_plan"):
-            return on_pane and bool(screen.query_one(AirPlanPane).can_plan())
-        if action == "next_fight" and on_pane:
-            return len(self.battles) > 1
-        if action == "next_aircraft" and on_pane:
-            pane = screen.query_one(AirPlanPane)
-            return pane.battle is not None and len(pane.battle.units) > 1
-        return None
-
-    def action_plan(self, code: str) -> None:
-        screen: Any = self
-        screen.query_one(AirPlanPane).key(code)
-        self._plan_status()
-
-    def on_air_plan_pane_changed(self, event: AirPlanPane.Changed) -> None:
-        self._plan_status()
-
-    def action_type_plan(self) -> None:
-        screen: Any = self
-        screen.query_one(AirPlanPane).open_typed()
-
-    def _plan_status(self) -> None:
-        screen: Any = self
-        pane = screen.query_one(AirPlanPane)
-        if not pane.can_plan():
-            screen._status("1 sheet · 2 fight · 3 aircraft · 4 air battles")
-            return
-        why = pane.refusal()
-        screen._status(f"cannot send: {why}" if why else
-                       "enter: send the plan to the GM (no other player sees it)",
-                       error=bool(why))
-
-    def action_send_plan(self) -> None:
-        screen: Any = self
-        pane = screen.query_one(AirPlanPane)
-        if self.busy or self.player is None or pane.battle is None or pane.runner is None:
-            return
-        why = pane.refusal()
-        if why is not None:
-            screen.app.bell()
-            screen._status(f"Refused: {why}", error=True)
-            return
-        self.busy = True
-        uid = pane.unit_id
-        screen.run_worker(lambda: self._send_plan(pane.battle, uid, pane.runner.plan(uid),
-                                                  uid in pane.runner.evasive),
-                          thread=True, group="player-send", exit_on_error=False)
-
-    def _send_plan(self, battle: PlayerBattle, uid: str, plan: Plan, evasive: bool) -> None:
-        from ka_tui.store import players
-        from ka_tui.store.errors import StoreError
-
-        screen: Any = self
-        assert self.player is not None
-        try:
-            seen = players.send_plan(door(screen).campaign_db(), self.player, battle, uid,
-                                     plan, evasive)
-        except StoreError as error:
-            screen.app.call_from_thread(self._plan_refused, error)
-            return
-        screen.app.call_from_thread(self._plan_sent, battle, seen)
-
-    def _plan_sent(self, battle: PlayerBattle, seen: LoadedBattle) -> None:
-        screen: Any = self
-        self.busy = False
-        screen.query_one(AirPlanPane).show(battle, seen, len(self.battles))
-        screen._status("Plan sent: the GM sees that it is in; no other player sees it.")
-        door(screen).campaign_changed(CampaignChanged(Change.BATTLE, screen))
-        screen.post_message(PlayerLoaded())
-
-    def _plan_refused(self, error: Exception) -> None:
-        """Not saved (his aircraft moved meanwhile, the turn ended …): say why
-        and show the battle as it is now."""
-        screen: Any = self
-        self.busy = False
-        screen.notify(str(error), title="The plan was not sent", severity="error")
-        screen.sent_note = f"Not sent: {error}"
-        screen.load()

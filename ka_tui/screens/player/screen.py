@@ -9,7 +9,9 @@ enter sends it, and it can be changed and sent again until the GM reveals.
 Pane 4 (``air_plan.py``) is the GM's planning view for the aircraft he
 pilots: from the turn's start until it moves he builds its plan with the
 GM's keys, sees path, costs and odds, and enter sends it for the GM to
-execute (changeable until then).
+execute (changeable until then). Panes 2, 3 and 4 are built or read the
+first time they are shown (``fight_pane.py``, ``air_plan.py``): the first
+frame is the sheet, with nothing of the rules engine loaded for it (issue 13).
 
 What this screen shows of a fight or battle comes only from
 ``store/players.py``, which projects the logs through ``rules/cqc/log.py``
@@ -29,32 +31,24 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Header, Static
+from textual.widget import Widget
+from textual.widgets import ContentSwitcher, Header, Static
 
-from ka_tui.rules.cqc.log import FightStep, card_order, cards_in_text
-from ka_tui.screens.air.keys import PLAN_KEYS
-from ka_tui.screens.combat.report import (
-    damage_lines,
-    fighter_lines,
-    resolve_lines,
-    revealed_lines,
-    step_bar,
-)
-from ka_tui.screens.door import CampaignChanged, Change, door
-from ka_tui.screens.player.air_plan import AirPlanPane, PlanActions, PlayerLoaded
+from ka_tui.screens.air.plan_key_table import PLAN_KEYS
+from ka_tui.screens.door import CampaignChanged, Change, door, when_read
+from ka_tui.screens.player.messages import PlayerLoaded
+from ka_tui.screens.player.plan_actions import PANES_HELP, PlanActions
 from ka_tui.screens.player.sheet import SheetPanes
-from ka_tui.widgets.cqc_card import CqcCardEditor
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 if TYPE_CHECKING:
     from ka_tui.rules.cqc.log import FightProgress
+    from ka_tui.screens.player.fight_pane import FightPane
     from ka_tui.store.battles import LoadedBattle
-    from ka_tui.store.players import Player, PlayerBattle, PlayerFight
+    from ka_tui.widgets.cqc_card import CqcCardEditor
+    from ka_tui.store.players import Player, PlayerBattle, PlayerFight, PlayerView
 
 PANES = ("sheet", "fight", "aircraft", "battles")
-
-
-def _join(lines: list[Content]) -> Content:
-    return Content("\n").join(lines)
 
 
 class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
@@ -73,7 +67,7 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
         Binding("ctrl+r", "reload", "Reload", show=False, id="player.reload"),
         Binding("p", "type_plan", "Type plan", id="player.type_plan"),
         *(Binding(key, f"plan('{code}')", desc, show=False, id=f"player.plan.{code}")
-          for code, key, desc, _s in PLAN_KEYS),
+          for code, key, desc in PLAN_KEYS),
     ]
 
     PALETTE_HELP = {
@@ -82,7 +76,7 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
         "player.send_plan": "Send your aircraft's move plan to the GM (no one else sees it; "
                             "change it and send again until the GM executes it)",
         "player.type_plan": "Type the plan in the notation: +1 F F R F C D LOOP LAND",
-        **{f"player.plan.{code}": f"Plan: {desc}" for code, _k, desc, _s in PLAN_KEYS},
+        **{f"player.plan.{code}": f"Plan: {desc}" for code, _k, desc in PLAN_KEYS},
         "player.next_fight": "Show the next fight (pane 2) or air battle (pane 4) you are in",
         "player.next_aircraft": "Show your next aircraft (its flight card, or in the battle)",
         "player.reload": "Read the campaign file again",
@@ -98,7 +92,7 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
         self.battle_index = 0
         self.aircraft_index = 0
         self.progress: FightProgress | None = None
-        self.editing: tuple[int, int, str] | None = None  # (fight, round, owner) in the editor
+        self.seen: LoadedBattle | None = None  # the battle shown in pane 4
         self.sent_note = ""
         self.busy = False
 
@@ -108,21 +102,15 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
         yield Header(icon="")
         yield Static("", id="player-tabs")
         with ContentSwitcher(initial="pane-sheet", id="player-panes"):
+            # panes 2 and 4 (fight, air battles) are mounted when first shown
             with VerticalScroll(id="pane-sheet"):
                 yield Static("Loading…", id="sheet")
-            with VerticalScroll(id="pane-fight"):
-                yield Static("", id="fight-steps")
-                yield Static("", id="fight-strip")
-                yield Static("", id="fight-info")
-                yield CqcCardEditor(id="card", ascii_glyphs=door(self).ascii_glyphs)
             with VerticalScroll(id="pane-aircraft"):
                 yield Static("", id="aircraft")
-            yield AirPlanPane(id="pane-battles", ascii_glyphs=door(self).ascii_glyphs)
         yield Static("", id="status")
-        yield Footer(compact=True)
+        yield QuietFooter(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one(CqcCardEditor).display = False
         door(self).on_campaign_changed(self, self._campaign_changed)
         self._tabs("sheet")
         self.load(first=True)
@@ -135,55 +123,69 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
 
     # -- reading -----------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="player-load", exit_on_error=False)
     def load(self, first: bool = False) -> None:
+        """Read the player's view (``players.player_view``) in a worker; the
+        first time, take the read begun before the app when there is one."""
+        startup = door(self).take_startup_read() if first else None
+        if startup is None:
+            self._read(first)
+            return
+        when_read(self, startup, self._startup_read)
+
+    def _startup_read(self, future: Any) -> None:
+        try:
+            view = future.result()
+        except Exception:  # noqa: BLE001 - read again the usual way; its error shows there
+            self._read(True)
+            return
+        self._loaded(view, True)
+
+    @work(thread=True, exclusive=True, group="player-load", exit_on_error=False)
+    def _read(self, first: bool) -> None:
         from ka_tui.store import players
 
         try:
-            db = door(self).campaign_db()
-            player = players.find_player(db, self.player_name)
-            if first:  # the sheet (plain reads) while the logs' reads start up
-                self.app.call_from_thread(self._show_sheet, player)
-            fights = players.fights_of(db, player.character_id)
-            try:
-                battles = players.battles_of(db, player)
-            except Exception:  # noqa: BLE001 — a damaged battle log hides only the battles
-                battles = []
-            index = min(self.fight_index, max(0, len(fights) - 1))
-            progress = players.player_progress(db, fights[index]) if fights else None
-            battles = [b for b in battles if b.status == "open"]
-            bindex = min(self.battle_index, max(0, len(battles) - 1))
-            try:
-                seen = players.player_battle(db, battles[bindex]) if battles else None
-            except Exception:  # noqa: BLE001 — a damaged battle log hides only the battle
-                seen = None
+            view = players.player_view(door(self).campaign_db(), self.player_name,
+                                       self.fight_index, self.battle_index)
         except Exception as error:  # noqa: BLE001 — one message, never a traceback
             self.app.call_from_thread(self._failed, error)
             return
-        self.battle_index = bindex
-        self.app.call_from_thread(self._loaded, player, fights, battles, index, progress, first,
-                                  seen)
+        self.app.call_from_thread(self._loaded, view, first)
 
     def _failed(self, error: Exception) -> None:
         self.busy = False
         self._status(f"Cannot read the campaign: {error}", error=True)
         self.post_message(PlayerLoaded())
 
-    def _loaded(self, player: Player, fights: list[PlayerFight], battles: list[PlayerBattle],
-                index: int, progress: FightProgress | None, first: bool,
-                seen: LoadedBattle | None = None) -> None:
+    def _loaded(self, view: PlayerView, first: bool) -> None:
+        if first:
+            self.set_timer(1.0, self._warm_up)
         self.busy = False
-        self.player, self.fights, self.battles = player, fights, battles
-        self.fight_index, self.progress = index, progress
+        self.player, self.fights, self.battles = view.player, view.fights, view.battles
+        self.fight_index, self.progress = view.fight_index, view.progress
+        self.battle_index = view.battle_index
         self.sub_title = "player view"
-        self._show_sheet(player)
+        self._show_sheet(view.player)
         self._show_aircraft()
-        self._show_battles(seen)
+        self._show_battles(view.seen)
         self._show_fight()
+        progress = view.progress
         if first and progress is not None and progress.fight.over is False \
-                and fights[index].status == "open":
-            self.action_pane("fight")
+                and view.fights[view.fight_index].status == "open":
+            self.call_later(self._first_pane, "fight")
+            return
         self.refresh_bindings()
+        self.post_message(PlayerLoaded())
+
+    @work(thread=True, group="player-warm", exit_on_error=False)
+    def _warm_up(self) -> None:
+        """Panes 2 and 4 load their modules after the first frame, so the first
+        press of 2 or 4 does not wait for them."""
+        import ka_tui.screens.player.air_plan  # noqa: F401
+        import ka_tui.screens.player.fight_pane  # noqa: F401
+
+    async def _first_pane(self, pane: str) -> None:
+        await self.action_pane(pane)
         self.post_message(PlayerLoaded())
 
     # -- panes -----------------------------------------------------------------
@@ -195,25 +197,60 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
                  for p in PANES]
         self.query_one("#player-tabs", Static).update(Content(" ").join(parts))
 
-    def action_pane(self, pane: str) -> None:
+    async def action_pane(self, pane: str) -> None:
+        await self._mount_pane(pane)
         self.query_one(ContentSwitcher).current = f"pane-{pane}"
         self._tabs(pane)
-        if pane == "fight" and self.query_one(CqcCardEditor).display:
-            self.query_one(CqcCardEditor).focus()
-        elif pane == "battles":
+        if pane == "aircraft" and not self._aircraft_shown:
+            self._show_aircraft()
+        fight = self.fight_pane()
+        plan = self.plan_pane()
+        if pane == "fight" and fight is not None and fight.editor.display:
+            fight.editor.focus()
+        elif pane == "battles" and plan is not None:
             self.set_focus(None)   # the plan keys are this screen's
-            self.query_one(AirPlanPane).centre()
-            if self.query_one(AirPlanPane).can_plan():
+            plan.centre()
+            if plan.can_plan():
                 self._plan_status()
         self.refresh_bindings()
+
+    async def _mount_pane(self, pane: str) -> None:
+        """Panes 2 and 4 the first time they are shown, filled from what was read
+        (their rules, card editor and map load then: issue 13, first frame)."""
+        if self.query(f"#pane-{pane}") or pane not in ("fight", "battles"):
+            return
+        widget: Widget
+        if pane == "fight":
+            from ka_tui.screens.player.fight_pane import FightPane
+
+            widget = FightPane(id="pane-fight", ascii_glyphs=door(self).ascii_glyphs)
+        else:
+            from ka_tui.screens.player.air_plan import AirPlanPane
+
+            widget = AirPlanPane(id="pane-battles", ascii_glyphs=door(self).ascii_glyphs)
+        widget.display = False  # the switcher shows it
+        await self.query_one(ContentSwitcher).mount(widget)
+        if pane == "fight":
+            self._show_fight()
+        else:
+            self._show_battles(self.seen)
 
     @property
     def pane(self) -> str:
         return (self.query_one(ContentSwitcher).current or "pane-sheet").removeprefix("pane-")
 
+    def fight_pane(self) -> FightPane | None:
+        """Pane 2, once it has been shown."""
+        found = self.query("#pane-fight")
+        return found.first() if found else None  # type: ignore[return-value]
+
     def _show_battles(self, seen: LoadedBattle | None) -> None:
+        self.seen = seen
+        pane = self.plan_pane()
+        if pane is None:
+            return
         battle = self.battles[self.battle_index] if self.battles else None
-        self.query_one(AirPlanPane).show(battle, seen, len(self.battles))
+        pane.show(battle, seen, len(self.battles))
         if self.pane == "battles":
             self._plan_status()
 
@@ -225,87 +262,20 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
         return self.fights[self.fight_index].fighters
 
     def _show_fight(self) -> None:
-        p = self.progress
-        editor = self.query_one(CqcCardEditor)
-        info = self.query_one("#fight-info", Static)
-        strip = self.query_one("#fight-strip", Static)
-        steps = self.query_one("#fight-steps", Static)
-        ascii_glyphs = door(self).ascii_glyphs
-        if p is None:
-            steps.update("")
-            strip.update("")
-            info.update(Content("You are in no fight."))
-            editor.display = False
-            self.editing = None
-            return
-        fight = p.fight
-        own = [fid for fid in self._own() if fid in card_order(fight)]
-        step = p.step
-        planning = (not p.ended and not p.over and step in (FightStep.PLAN, FightStep.REVEAL,
-                                                              FightStep.DAMAGE)
-                    and not p.needs_order and p.initiative is not None)
-        rnd = fight.round
-        steps.update(step_bar(2 if planning and step == FightStep.DAMAGE else int(step),
-                              ascii_glyphs=ascii_glyphs))
-        entered = p.sent if planning and step != FightStep.DAMAGE else ()
-        strip.update(_join(fighter_lines(fight, entered=entered, show_cards=planning,
-                                         ascii_glyphs=ascii_glyphs)))
-        title = f"{p.name} · round {rnd if planning else p.round}"
-        lines: list[Content] = [Content(title).stylize("bold")]
-        if len(self.fights) > 1:
-            lines.append(Content(f"(fight {self.fight_index + 1} of {len(self.fights)}; "
-                                 "l: next)").stylize("$text-muted"))
-        if step == FightStep.DAMAGE and p.reports:
-            lines += damage_lines(p.before_last or p.start, fight, p.reports[-1])
-        if p.ended:
-            lines.append(Content("The fight has ended.").stylize("bold"))
-        elif p.initiative is None or p.needs_order:
-            lines.append(Content(f"Round {rnd}: the GM rolls the order of combat."))
-        elif step == FightStep.ROLL:
-            lines += revealed_lines(fight, p.round_cards)
-            lines.append(Content("The cards are revealed; the GM rolls the dice.")
-                         .stylize("$text-muted"))
-        elif step == FightStep.RESOLVE and p.rolled is not None:
-            lines += resolve_lines(fight, p.rolled, p.typed_dice)
-            lines.append(Content("The GM applies the round.").stylize("$text-muted"))
-        elif planning:
-            lines.append(Content(cards_in_text(p) if step != FightStep.DAMAGE
-                                 else f"0 of {len(card_order(fight))} cards in"))
-            for fid in own:
-                mine = p.cards.get(fid, ()) if step != FightStep.DAMAGE else ()
-                name = fight.fighter(fid).name
-                if mine:
-                    shown = "; ".join(c.summary() for c in mine)
-                    lines.append(Content(f"Your card is sent: {shown}").stylize("$success"))
-                    lines.append(Content("It stays hidden until the GM reveals; change it "
-                                         "and press enter to send it again.")
-                                 .stylize("$text-muted"))
-                else:
-                    lines.append(Content(f"Fill in {name}'s card for round {rnd}, then press "
-                                         "enter to send it.").stylize("bold $accent"))
-            if not own:
-                lines.append(Content("You have no opponent this round.")
-                             .stylize("$text-muted"))
-        elif p.over:
-            lines.append(Content("The fight is over; the GM writes the outcome back.")
-                         .stylize("bold"))
-        info.update(_join(lines))
-        if planning and own:
-            owner = own[0]
-            key = (p.fight_id, rnd, owner)
-            if self.editing != key:
-                mine = p.cards.get(owner, ()) if step != FightStep.DAMAGE else ()
-                editor.load(fight, owner, p.rules.cqc, mine)
-                self.editing = key
-            editor.display = True
-            if self.pane == "fight":
-                editor.focus()
-            self._card_status(editor)
+        pane = self.fight_pane()
+        if pane is not None and pane.show(self.progress, self._own(), index=self.fight_index,
+                                          count=len(self.fights),
+                                          focus=self.pane == "fight"):
+            self._card_status(pane.editor)
         else:
-            editor.display = False
-            self.editing = None
-            self._status(self.sent_note or "1 sheet · 2 fight · 3 aircraft · 4 air battles")
+            self._status(self.sent_note or PANES_HELP)
         self.sent_note = ""
+
+    def _forget_card(self) -> None:
+        """The card is shown as the file holds it at the next read."""
+        pane = self.fight_pane()
+        if pane is not None:
+            pane.editing = None
 
     def on_cqc_card_editor_changed(self, event: CqcCardEditor.Changed) -> None:
         self._card_status(event.editor)
@@ -331,8 +301,8 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
         if on_battles is not None:
             return on_battles
         if action == "send":
-            editor = self.query_one(CqcCardEditor)
-            return self.pane == "fight" and editor.display and editor.draft is not None
+            fight = self.fight_pane()
+            return self.pane == "fight" and fight is not None and fight.can_send()
         if action == "next_fight":
             return len(self.fights) > 1
         if action == "next_aircraft":
@@ -347,12 +317,13 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
             self.load()
         elif self.fights:
             self.fight_index = (self.fight_index + 1) % len(self.fights)
-            self.editing = None
+            self._forget_card()
             self.load()
 
     def action_next_aircraft(self) -> None:
-        if self.pane == "battles":
-            self.query_one(AirPlanPane).next_unit()
+        plan = self.plan_pane()
+        if self.pane == "battles" and plan is not None:
+            plan.next_unit()
             return
         self.aircraft_index += 1
         self._show_aircraft()
@@ -361,10 +332,12 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
         self.load()
 
     def action_send(self) -> None:
-        editor = self.query_one(CqcCardEditor)
+        pane = self.fight_pane()
         p = self.progress
-        if p is None or editor.draft is None or self.busy or not self.fights:
+        draft = pane.editor.draft if pane is not None else None
+        if pane is None or p is None or draft is None or self.busy or not self.fights:
             return
+        editor = pane.editor
         errors = editor.errors()
         if errors:
             self.app.bell()
@@ -372,7 +345,7 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
             return
         self.busy = True
         fight = self.fights[self.fight_index]
-        self._send(fight, p.fight.round, editor.draft.owner, editor.cards)
+        self._send(fight, p.fight.round, draft.owner, editor.cards)
 
     @work(thread=True, group="player-send", exit_on_error=False)
     def _send(self, fight: PlayerFight, round_no: int, owner: str, cards: Any) -> None:
@@ -390,7 +363,7 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
     def _sent(self, progress: FightProgress) -> None:
         self.busy = False
         self.progress = progress
-        self.editing = None  # show the card as the file holds it
+        self._forget_card()  # show the card as the file holds it
         self.sent_note = "Card sent: the GM sees that it is in, not what is on it."
         self._show_fight()
         door(self).campaign_changed(CampaignChanged(Change.FIGHT, self))
@@ -400,7 +373,7 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
         """Not saved (the GM revealed, or entered this card meanwhile): say why
         and show the fight as it is now."""
         self.busy = False
-        self.editing = None
+        self._forget_card()
         self.notify(str(error), title="The card was not sent", severity="error")
         self.sent_note = f"Not sent: {error}"
         self.load()

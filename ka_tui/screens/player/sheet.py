@@ -33,8 +33,14 @@ class SheetPanes:
             text + "\n[b]Aircraft[/b]\n" + "\n".join(seats)
             + "\n[dim]You play this character; only the GM changes the sheet.[/]")
 
+    _aircraft_shown = False  # pane 3 has been shown (its card is read from then on)
+
     def _show_aircraft(self) -> None:
         screen: Any = self
+        if screen.pane == "aircraft":
+            self._aircraft_shown = True
+        if not self._aircraft_shown:
+            return  # read when pane 3 is first shown (issue 13: not on the first frame)
         box = screen.query_one("#aircraft", Static)
         if self.player is None or not self.player.aircraft:
             box.update("You fly no aircraft in this campaign.")

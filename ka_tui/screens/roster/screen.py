@@ -16,7 +16,6 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable
 from concurrent.futures import Future
-from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -29,7 +28,7 @@ from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
-from ka_tui.screens.door import CampaignChanged, Change, door
+from ka_tui.screens.door import CampaignChanged, Change, door, when_read
 from ka_tui.screens.roster import view
 from ka_tui.store import roster_reads
 from ka_tui.store.damage import load_failure
@@ -143,29 +142,21 @@ class RosterScreen(Screen[None]):
         self.query_one("#characters-table").focus()
         self._update_titles()
         door(self).on_campaign_changed(self, self._campaign_changed)
-        preloaded = door(self).take_preloaded_roster()
+        preloaded = door(self).take_startup_read()
         if preloaded is None:
             self.load()
             return
+        when_read(self, preloaded, self._preloaded)
+
+    def _preloaded(self, future: Future[Any]) -> None:
         try:
-            # Usually ready by now; a short wait saves painting an empty roster first.
-            self._preloaded(preloaded.result(timeout=0.2))
-        except FutureTimeout:
-            preloaded.add_done_callback(
-                lambda f: self.app.call_from_thread(self._preloaded_later, f))
+            data: view.RosterData = future.result()
         except Exception as error:  # noqa: BLE001 - same handling as a worker's failure
             self._preload_failed(error)
-
-    def _preloaded(self, data: view.RosterData) -> None:
+            return
         self._loaded(data)
         if data.in_progress and not data.live:
             self.load()  # the live state of the open fights and battles follows
-
-    def _preloaded_later(self, future: Future[Any]) -> None:
-        try:
-            self._preloaded(future.result())
-        except Exception as error:  # noqa: BLE001
-            self._preload_failed(error)
 
     def _preload_failed(self, error: Exception) -> None:
         if isinstance(error, StoreError):
