@@ -47,8 +47,9 @@ def test_in_child_returns_the_result_read_in_another_process() -> None:
 
 def test_in_child_hands_back_a_structured_result() -> None:
     """issue 13: first frame. Any picklable value comes back whole (pickled)."""
-    value = {"names": ["Ann", "Kasia"], "pid": None, "nested": (1, 2.5, b"x")}
-    got = in_child(lambda: {**value, "pid": os.getpid()}).result(timeout=RESULT_TIMEOUT)
+    value: dict[str, Any] = {"names": ["Ann", "Kasia"], "pid": None, "nested": (1, 2.5, b"x")}
+    got: dict[str, Any] = in_child(lambda: {**value, "pid": os.getpid()}).result(
+        timeout=RESULT_TIMEOUT)
     assert got["pid"] != os.getpid()
     assert {**got, "pid": None} == value
     _no_zombie(got["pid"])

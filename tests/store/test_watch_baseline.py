@@ -113,10 +113,9 @@ def test_without_a_baseline_the_same_change_is_taken_as_seen(
 
 
 @pytest.mark.parametrize("area, sql", [
-    ("house_rules", "UPDATE campaign SET house_rules = json_set(coalesce(nullif("
-                    "house_rules, ''), '{}'), '$.test_marker', 1)"),
-    ("rolls", "INSERT INTO roll_log (who, what, pool, faces, result) "
-              "VALUES ('Ann', 'Piloting', '2d10', '[[10, 3], [10, 9]]', 'pass')"),
+    ("house_rules", "UPDATE campaign SET house_rules = json_set(house_rules, '$.marker', 1)"),
+    ("rolls", ("INSERT INTO roll_log (who, what, pool, faces, result) "
+               "VALUES ('Ann', 'Piloting', '2d10', '[[10, 3], [10, 9]]', 'pass')")),
 ], ids=["house_rules", "rolls"])
 def test_the_area_changed_before_the_start_is_the_one_reported(
         demo_db: Path, watch: Callable[..., tuple[CampaignWatcher, Reports]],
