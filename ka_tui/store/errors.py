@@ -6,6 +6,19 @@ from __future__ import annotations
 class StoreError(Exception):
     """Anything the store refuses or fails to do; ``str(e)`` is the message."""
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as it is (type, message, attributes), without calling
+        ``__init__`` again: a subclass whose ``__init__`` takes other arguments
+        than its message still comes back whole from the startup read's child
+        process (store/startup_read.py, issue 13)."""
+        return (_restore, (type(self), self.args), self.__dict__ or None)
+
+
+def _restore(cls: type[StoreError], args: tuple[object, ...]) -> StoreError:
+    error = cls.__new__(cls)
+    error.args = args
+    return error
+
 
 class NotACampaign(StoreError):
     """The file is not a ka-tui campaign (not SQLite, another app's, damaged)."""

@@ -139,6 +139,7 @@ def _child(read: Callable[[], object], r: int, w: int) -> None:
         except BaseException as error:  # noqa: BLE001 - sent to the parent
             try:
                 payload = pickle.dumps((False, error))
+                pickle.loads(payload)  # one whose __init__ wants other arguments
             except Exception:  # noqa: BLE001 - an exception that cannot be pickled
                 payload = pickle.dumps((False, RuntimeError(f"{type(error).__name__}: {error}")))
         with os.fdopen(w, "wb") as pipe:

@@ -94,14 +94,6 @@ class CampaignWatcher:
             return
         finally:
             con.close()
-
-    def _look(self, con: sqlite3.Connection) -> None:
-        prints = fingerprints(con)
-        with self._lock:
-            changed = frozenset(a for a, h in prints.items() if self._seen.get(a) != h)
-            self._seen = prints
-        if changed:
-            self._on_change(changed)
         with self._lock:
             self._seen.update(now)
 
