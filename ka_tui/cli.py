@@ -373,7 +373,7 @@ def _play(db: Path | None, name: str) -> int:
     this user cannot write. The same name connected twice is allowed: every
     send is checked by the fight's rules inside its write transaction, so the
     second of two clashing sends is refused and reloads; nothing is lost."""
-    from ka_tui.store.player_names import check_player
+    from ka_tui.store.player_data import check_player
 
     path = _source(db)
     if not path.exists():

@@ -31,47 +31,19 @@ from ka_tui.store.db import CampaignDB
 from ka_tui.store.errors import StoreError
 from ka_tui.store.events import LogEvent, LogRef
 from ka_tui.store.fights import load_progress
-from ka_tui.store.player_names import UnknownPlayer, match_player
+from ka_tui.store.player_data import (
+    Player,
+    PlayerBattle,
+    PlayerFight,
+    PlayerView,
+    UnknownPlayer,
+    match_player,
+)
 from ka_tui.store.roster_reads import load_character_full
 
 
 class NotYours(StoreError):
     """A player tried to write something that is not his own order."""
-
-
-@dataclass(frozen=True)
-class Player:
-    """The player's character (with ``skills`` and ``weapons``) and aircraft."""
-
-    name: str
-    character: dict[str, Any]
-    aircraft: tuple[tuple[int, str, str], ...]  # (id, name, seat: pilot | crew)
-
-    @property
-    def character_id(self) -> int:
-        return int(self.character["id"])
-
-
-@dataclass(frozen=True)
-class PlayerFight:
-    """A fight the player is in: its id, name, status and his fighter ids."""
-
-    id: int
-    name: str
-    status: str
-    fighters: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class PlayerBattle:
-    """An air battle one of his aircraft or he himself is in; ``piloted``:
-    the units he is the pilot of (he sends their plans)."""
-
-    id: int
-    name: str
-    status: str
-    units: tuple[str, ...]
-    piloted: tuple[str, ...] = ()
 
 
 def find_player(db: CampaignDB, name: str) -> Player:
@@ -136,24 +108,6 @@ def player_battle(db: CampaignDB, battle: PlayerBattle) -> LoadedBattle:
     return replace(loaded, battle=seen)
 
 
-@dataclass(frozen=True)
-class PlayerView:
-    """Everything the player's screen shows, read at once: his character, his
-    fights (``fight_index`` the one shown, ``progress`` it as he may see it)
-    and his open air battles (``battle_index``, ``seen``). ``seen`` is None
-    when that battle's log is damaged (it hides only the battle);
-    ``prints``: the watcher's fingerprints taken just before (a startup read)."""
-
-    player: Player
-    fights: list[PlayerFight]
-    fight_index: int
-    progress: FightProgress | None
-    battles: list[PlayerBattle]
-    battle_index: int
-    seen: LoadedBattle | None
-    prints: dict[str, int] | None = None
-
-
 def player_view(db: CampaignDB, name: str, fight_index: int = 0,
                 battle_index: int = 0) -> PlayerView:
     """The player's view (``PlayerView``), the indexes kept within what there is.
@@ -172,7 +126,9 @@ def player_view(db: CampaignDB, name: str, fight_index: int = 0,
         seen = player_battle(db, battles[bindex]) if battles else None
     except Exception:  # noqa: BLE001 — a damaged battle log hides only the battle
         seen = None
-    return PlayerView(player, fights, index, progress, battles, bindex, seen)
+    due = (progress is not None and progress.fight.over is False
+           and fights[index].status == "open")
+    return PlayerView(player, fights, index, progress, battles, bindex, seen, cards_due=due)
 
 
 def send_plan(db: CampaignDB, player: Player, battle: PlayerBattle, unit: str, plan: Plan,

@@ -29,7 +29,7 @@ from ka_tui.store.roster_reads import RosterData, load_character_extra, load_ros
 
 if TYPE_CHECKING:
     from ka_tui.store.db import CampaignDB
-    from ka_tui.store.players import PlayerView
+    from ka_tui.store.player_data import PlayerView
 
 T = TypeVar("T")
 
@@ -62,7 +62,8 @@ def read_player(path: Path, name: str) -> PlayerView:
     db = open_campaign(path)
     try:
         prints = _prints(db)
-        return replace(player_view(db, name), prints=prints)
+        # deferred: the parent unpickles it without the rules engine
+        return replace(player_view(db, name), prints=prints).deferred()
     finally:
         db.close()
 

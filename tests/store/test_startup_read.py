@@ -200,7 +200,7 @@ def _check_roster(data: Any, path: Path) -> None:
     assert sorted(s["name"] for s in extra["skills"]) == skills
     assert sorted(w["name"] for w in extra["weapons"]) == weapons
     assert all(s["character_id"] == first_id for s in extra["skills"] + extra["weapons"])
-    assert data.seen == seen
+    assert data.prints == seen
 
 
 @pytest.mark.parametrize("run", [in_child, in_thread], ids=["child", "thread"])

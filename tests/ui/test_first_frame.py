@@ -159,7 +159,7 @@ async def test_without_a_campaign_the_app_still_starts_on_the_picker(
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, CampaignPickerScreen))
         assert app.current_mode == "_default"
-        assert app._startup_read is None and app.take_preloaded_roster() is None
+        assert app._startup_read is None and app.take_startup_read() is None
 
 
 async def test_a_change_committed_after_the_startup_read_reaches_the_roster(

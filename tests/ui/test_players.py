@@ -279,3 +279,40 @@ async def test_issue13_a_player_gets_the_gms_redraw(demo_db: Path) -> None:
                        and pilot.app.screen.player is not None)
         assert "Redraw the screen" in [c.title for c in app.get_system_commands(app.screen)]
         assert any(b.action == "redraw" for b in PlayerApp.BINDINGS)
+
+
+async def test_issue13_panes_2_3_and_4_are_built_or_read_when_first_shown(
+        demo_db: Path) -> None:
+    """The player's first frame is his sheet: the fight pane (rules, card
+    editor), the flight card and the battle map come when first shown."""
+    app = PlayerApp(demo_db, "Arthur")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, PlayerScreen)
+                       and pilot.app.screen.player is not None)
+        screen = app.screen
+        assert isinstance(screen, PlayerScreen)
+        assert not screen.query("#pane-fight") and not screen.query("#pane-battles")
+        assert str(screen.query_one("#aircraft", Static).render()) == ""
+        await pilot.press("2")
+        await wait_for(pilot, lambda: bool(screen.query("#pane-fight")))
+        assert screen.pane == "fight"
+        assert "You are in no fight." in str(screen.query_one("#fight-info", Static).render())
+        await pilot.press("3")
+        await wait_for(pilot, lambda: "Tempest KA-A" in str(
+            screen.query_one("#aircraft", Static).render()))
+        await pilot.press("4")
+        await wait_for(pilot, lambda: bool(screen.query("#pane-battles")))
+        await wait_for(pilot, lambda: "Tempest KA-A" in str(
+            screen.query_one("#plan-head", Static).render()))
+        assert screen.pane == "battles"
+
+
+def test_issue13_the_plan_key_table_names_each_step_the_gms_map_plans() -> None:
+    """The player's bindings come from the light table; the GM's map adds the
+    step each key plans (R-3: the plan's steps): the same codes, once each."""
+    from ka_tui.screens.air.keys import STEPS
+    from ka_tui.screens.air.plan_key_table import PLAN_KEYS
+
+    codes = [code for code, _k, _d in PLAN_KEYS]
+    assert len(codes) == len(set(codes)) and set(codes) == set(STEPS)
+    assert len({key for _c, key, _d in PLAN_KEYS}) == len(PLAN_KEYS)

@@ -36,7 +36,7 @@ from ka_tui.widgets.hex_map import HexMap, MapAircraft
 
 if TYPE_CHECKING:
     from ka_tui.store.battles import LoadedBattle
-    from ka_tui.store.players import PlayerBattle
+    from ka_tui.store.player_data import PlayerBattle
 
 
 class AirPlanPane(Vertical):

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from ka_tui.rules.air.move_plan import Plan
     from ka_tui.screens.player.air_plan import AirPlanPane
     from ka_tui.store.battles import LoadedBattle
-    from ka_tui.store.players import Player, PlayerBattle
+    from ka_tui.store.player_data import Player, PlayerBattle
 
 PANES_HELP = "1 sheet · 2 fight · 3 aircraft · 4 air battles"
 
@@ -110,6 +110,7 @@ class PlanActions:
     def _plan_sent(self, battle: PlayerBattle, seen: LoadedBattle) -> None:
         screen: Any = self
         self.busy = False
+        screen.seen = seen
         pane = self.plan_pane()
         if pane is not None:
             pane.show(battle, seen, len(self.battles))

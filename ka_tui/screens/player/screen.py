@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from ka_tui.screens.player.fight_pane import FightPane
     from ka_tui.store.battles import LoadedBattle
     from ka_tui.widgets.cqc_card import CqcCardEditor
-    from ka_tui.store.players import Player, PlayerBattle, PlayerFight, PlayerView
+    from ka_tui.store.player_data import Player, PlayerBattle, PlayerFight, PlayerView
 
 PANES = ("sheet", "fight", "aircraft", "battles")
 
@@ -93,6 +93,7 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
         self.aircraft_index = 0
         self.progress: FightProgress | None = None
         self.seen: LoadedBattle | None = None  # the battle shown in pane 4
+        self._view: PlayerView | None = None  # a read whose details are not taken yet
         self.sent_note = ""
         self.busy = False
 
@@ -162,27 +163,39 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
             self.set_timer(1.0, self._warm_up)
         self.busy = False
         self.player, self.fights, self.battles = view.player, view.fights, view.battles
-        self.fight_index, self.progress = view.fight_index, view.progress
-        self.battle_index = view.battle_index
+        self.fight_index, self.battle_index = view.fight_index, view.battle_index
+        self._view = view
+        if view.later is None or self.fight_pane() or self.plan_pane():
+            self._take_details()
         self.sub_title = "player view"
         self._show_sheet(view.player)
         self._show_aircraft()
-        self._show_battles(view.seen)
+        self._show_battles()
         self._show_fight()
-        progress = view.progress
-        if first and progress is not None and progress.fight.over is False \
-                and view.fights[view.fight_index].status == "open":
+        if first and view.cards_due:
             self.call_later(self._first_pane, "fight")
             return
         self.refresh_bindings()
         self.post_message(PlayerLoaded())
 
+    def _take_details(self) -> None:
+        """The fight and battle as he may see them (rules objects): a startup
+        read brings them pickled, unpickled when a pane first needs them."""
+        if self._view is not None:
+            self.progress, self.seen = self._view.details()
+            self._view = None
+
     @work(thread=True, group="player-warm", exit_on_error=False)
     def _warm_up(self) -> None:
-        """Panes 2 and 4 load their modules after the first frame, so the first
-        press of 2 or 4 does not wait for them."""
+        """Panes 2 and 4 load their modules (and the startup read its rules
+        objects) after the first frame, so the first press of 2 or 4 does not
+        wait for them."""
         import ka_tui.screens.player.air_plan  # noqa: F401
         import ka_tui.screens.player.fight_pane  # noqa: F401
+
+        view = self._view
+        if view is not None:
+            view.details()
 
     async def _first_pane(self, pane: str) -> None:
         await self.action_pane(pane)
@@ -229,11 +242,12 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
 
             widget = AirPlanPane(id="pane-battles", ascii_glyphs=door(self).ascii_glyphs)
         widget.display = False  # the switcher shows it
+        self._take_details()
         await self.query_one(ContentSwitcher).mount(widget)
         if pane == "fight":
             self._show_fight()
         else:
-            self._show_battles(self.seen)
+            self._show_battles()
 
     @property
     def pane(self) -> str:
@@ -244,13 +258,12 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
         found = self.query("#pane-fight")
         return found.first() if found else None  # type: ignore[return-value]
 
-    def _show_battles(self, seen: LoadedBattle | None) -> None:
-        self.seen = seen
+    def _show_battles(self) -> None:
         pane = self.plan_pane()
         if pane is None:
             return
         battle = self.battles[self.battle_index] if self.battles else None
-        pane.show(battle, seen, len(self.battles))
+        pane.show(battle, self.seen, len(self.battles))
         if self.pane == "battles":
             self._plan_status()
 

@@ -13,7 +13,7 @@ from textual.widgets import Static
 from ka_tui.screens.door import door
 
 if TYPE_CHECKING:
-    from ka_tui.store.players import Player
+    from ka_tui.store.player_data import Player
 
 
 class SheetPanes:
