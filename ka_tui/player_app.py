@@ -37,7 +37,9 @@ class PlayerApp(WatchesCampaign, ShadowedTerminal, App[None]):
     """One player's view of one campaign file."""
 
     TITLE = "ka-tui"
-    CSS_PATH = "app.tcss"
+    # the player's screen is the default screen, whose own CSS_PATH Textual
+    # does not read: its stylesheet is the app's
+    CSS_PATH = ["app.tcss", "screens/player/player.tcss"]
 
     BINDINGS = [
         Binding("question_mark", "help", "Help", id="help"),
@@ -62,6 +64,7 @@ class PlayerApp(WatchesCampaign, ShadowedTerminal, App[None]):
         super().__init__()
         self.db_path: Path | None = db_path
         self.player_name = name
+        self.title = f"ka-tui · playing {name}"
         self._db: CampaignDB | None = None
         self._db_lock = threading.Lock()
         self.campaign_signal: Signal[CampaignChanged] = Signal(self, "campaign-changed")
@@ -101,11 +104,13 @@ class PlayerApp(WatchesCampaign, ShadowedTerminal, App[None]):
         """A player starts no battle: the GM does, from a mission."""
         self.notify("Only the GM starts a battle.", severity="warning")
 
-    def on_mount(self) -> None:
+    def get_default_screen(self) -> Screen[Any]:
+        """His screen is the app's first (no empty screen drawn before it)."""
         from ka_tui.screens.player.screen import PlayerScreen
 
-        self.title = f"ka-tui · playing {self.player_name}"
-        self.push_screen(PlayerScreen(self.player_name))
+        return PlayerScreen(self.player_name)
+
+    def on_mount(self) -> None:
         self.start_watching_soon()
 
     def on_unmount(self) -> None:

@@ -316,3 +316,21 @@ def test_issue13_the_plan_key_table_names_each_step_the_gms_map_plans() -> None:
     codes = [code for code, _k, _d in PLAN_KEYS]
     assert len(codes) == len(set(codes)) and set(codes) == set(STEPS)
     assert len({key for _c, key, _d in PLAN_KEYS}) == len(PLAN_KEYS)
+
+
+def test_issue13_the_players_first_frame_snapshot(demo_db: Path, snap_compare: Any) -> None:
+    """His first frame at 80x24 (``ka-tui play --as Arthur``): the sheet, the
+    pane tabs, the status line and the keys; no screen scrollbar (the player's
+    stylesheet is the app's, his screen being the first)."""
+    app = PlayerApp(demo_db, "Arthur")
+    app.watch_interval = None
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, PlayerScreen)
+                       and pilot.app.screen.player is not None)
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert not screen.show_vertical_scrollbar
+        assert screen.query_one("#status").region.bottom <= SIZE[1] - 1
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
