@@ -48,6 +48,9 @@ async def test_roster_lists_demo_characters_and_aircraft(demo_db: Path) -> None:
         in_db = sorted(r[0] for r in rows(demo_db, "SELECT name FROM character"))
         assert table_names(screen) == sorted(in_db, key=str.casefold)
         aircraft = rows(demo_db, "SELECT name FROM aircraft")
+        assert table_names(screen, "aircraft") == []  # filled when its tab shows (issue 13)
+        await pilot.press("t")
+        await pilot.pause()
         assert len(table_names(screen, "aircraft")) == len(aircraft)
         assert any("Tempest" in n for n in table_names(screen, "aircraft"))
 

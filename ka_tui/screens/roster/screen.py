@@ -48,15 +48,22 @@ class TableState:
     filter: str = ""
     sort: int = 0
     reverse: bool = False
-    search: dict[int, str] = field(default_factory=dict)  # row id -> what the filter reads
+    # what the filter reads of a row; ``search`` holds it by row id, made when
+    # a filter is first typed (not for the first frame: issue 13)
+    search_of: Callable[[Row], str] = field(default=lambda _r: "")
+    search: dict[int, str] | None = None
     longest: list[int] | None = None  # each column's longest cell over all rows
+    stale: bool = False  # rows changed while the table was hidden: refill when shown
 
     def visible(self) -> list[Row]:
         """The rows the filter lets through (name, role, status, seat, aircraft
         type: ``view.matches``), sorted."""
         needle = self.filter.strip()
+        if needle and self.search is None:
+            self.search = {r["id"]: self.search_of(r) for r in self.rows}
+        search = self.search or {}
         rows = [r for r in self.rows
-                if not needle or view.matches(r, self.search.get(r["id"], ""), needle)]
+                if not needle or view.matches(r, search.get(r["id"], ""), needle)]
         column = self.columns[self.sort]
         return sorted(rows, key=column.sort_key, reverse=self.reverse)
 
@@ -187,18 +194,23 @@ class RosterScreen(Screen[None]):
         self.sub_title = data.campaign_name
         self.tables["characters"].rows = data.characters
         self.tables["aircraft"].rows = data.aircraft
-        self.tables["characters"].search = {
-            r["id"]: view.search_text(r, "characters", data.aircraft) for r in data.characters}
-        self.tables["aircraft"].search = {
-            r["id"]: view.search_text(r, "aircraft") for r in data.aircraft}
+        aircraft = data.aircraft
+        self.tables["characters"].search_of = (
+            lambda r: view.search_text(r, "characters", aircraft))
+        self.tables["aircraft"].search_of = lambda r: view.search_text(r, "aircraft")
+        for state in self.tables.values():
+            state.search = None
         self.in_progress = data.in_progress
         self._show_in_progress()
         self._detail_cache.clear()
         self._detail_pending = None
         if data.first_detail is not None:
             self._detail_cache[data.first_detail[0]] = data.first_detail[1]
-        self.refill("characters")
-        self.refill("aircraft")
+        for tab in self.tables:  # the hidden tab's table is filled when shown
+            if tab == self.active_tab:
+                self.refill(tab)
+            else:
+                self.tables[tab].stale = True
         self._update_titles()
         if self._select_after_load is not None:
             tab, row_id = self._select_after_load
@@ -247,6 +259,7 @@ class RosterScreen(Screen[None]):
 
     def refill(self, tab: str) -> None:
         state = self.tables[tab]
+        state.stale = False
         table = self.query_one(f"#{tab}-table", FastTable)
         table.set_sort(state.sort, state.reverse)
         # sized by all rows (kept from the last unfiltered fill): typing a filter
@@ -311,6 +324,8 @@ class RosterScreen(Screen[None]):
     active_tab: reactive[str] = reactive("characters", init=False)
 
     def watch_active_tab(self, tab: str) -> None:
+        if self.tables[tab].stale:
+            self.refill(tab)
         for name in self.tables:
             self.query_one(f"#{name}-table").display = name == tab
         filter_box = self._filter_box()
@@ -337,6 +352,8 @@ class RosterScreen(Screen[None]):
         return next((r for r in self.tables[self.active_tab].rows if r["id"] == row_id), None)
 
     def select(self, tab: str, row_id: int, *, focus: bool = True) -> None:
+        if self.tables[tab].stale:
+            self.refill(tab)
         table = self.query_one(f"#{tab}-table", FastTable)
         try:
             table.move_cursor(row=table.get_row_index(str(row_id)))
