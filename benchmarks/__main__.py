@@ -88,7 +88,7 @@ def main() -> int:
     args = parser.parse_args()
     quick = args.quick
     began = time.perf_counter()
-    from benchmarks import air_turn, keys, memory, odds, startup, store_timings
+    from benchmarks import air_turn, keys, memory, odds, propagation, startup, store_timings
 
     table: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="ka-bench-") as name:
@@ -104,6 +104,8 @@ def main() -> int:
         table += _guard("keys", lambda: keys.rows(campaigns.demo, folder, quick))
         print("memory...", file=sys.stderr)
         table += _guard("memory", lambda: memory.rows(campaigns.demo, campaigns.large, folder))
+    print("live views across processes...", file=sys.stderr)
+    table += _guard("propagation", lambda: propagation.rows(quick))
     if (Path(__file__).parent / "campaign.py").exists():
         print("campaign mode...", file=sys.stderr)
         table += _guard("campaign", lambda: campaign_rows(quick))

@@ -32,6 +32,7 @@ import termios
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYER = "Kasia Nowak"
@@ -72,6 +73,7 @@ async def propagation(db: Path, runs: int) -> list[float]:
         while not (isinstance(app.screen, PlayerScreen) and app.screen.player is not None):
             await pilot.pause(0.02)
         sheet = app.screen.query_one("#sheet", Static)
+        await asyncio.sleep(1.0)  # the watch starts once the first frame is out
         for n in range(runs):
             writer.stdin.write(f"{n}\n")
             writer.stdin.flush()
@@ -130,6 +132,28 @@ def idle_cpu(db: Path, seconds: float) -> float:
         except subprocess.TimeoutExpired:
             proc.kill()
         os.close(master)
+
+
+def rows(quick: bool = False) -> list[Any]:
+    """Rows for ``python -m benchmarks``: propagation (median, p90) and idle CPU."""
+    from benchmarks.common import row, section
+
+    folder = Path(tempfile.mkdtemp(prefix="ka-prop-"))
+    try:
+        db = make_demo(folder)
+        runs, idle = (10, 5.0) if quick else (30, 15.0)
+        ms = sorted(d * 1000 for d in asyncio.run(propagation(db, runs)))
+        p90 = ms[int(0.9 * (len(ms) - 1))]
+        cpu = idle_cpu(db, idle)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return [section(f"Live views across processes (issue 14; {runs} changes, "
+                    f"{idle:.0f} s idle)"),
+            row("another process's commit -> player's repaint (median)",
+                statistics.median(ms), "ms", "< 1000 ms", statistics.median(ms) < 1000),
+            row("another process's commit -> player's repaint (p90)", p90, "ms",
+                "< 1000 ms", p90 < 1000),
+            row("idle player view (pty): CPU, % of one core", cpu, "%", "< 1 %", cpu < 1.0)]
 
 
 def main() -> None:
