@@ -58,6 +58,10 @@ def find_player(db: CampaignDB, name: str) -> Player:
     finally:
         con.close()
     character = load_character_full(db, cid)
+    # his seat as the roster's detail says it: the aircraft he pilots, else crews
+    seat = next((s for s in seats if s[2] == "pilot"), seats[0] if seats else None)
+    if seat is not None:
+        character["seat"] = (str(seat[2]), str(seat[1]))
     return Player(str(character["name"]), character,
                   tuple((int(i), str(n), str(s)) for i, n, s in seats))
 

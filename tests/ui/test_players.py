@@ -292,6 +292,8 @@ async def test_issue13_panes_2_3_and_4_are_built_or_read_when_first_shown(
         screen = app.screen
         assert isinstance(screen, PlayerScreen)
         assert not screen.query("#pane-fight") and not screen.query("#pane-battles")
+        # his seat as the GM's roster says it (it said "none (unseated)")
+        assert "Seat: pilot of Tempest KA-A" in str(screen.query_one("#sheet", Static).render())
         assert str(screen.query_one("#aircraft", Static).render()) == ""
         await pilot.press("2")
         await wait_for(pilot, lambda: bool(screen.query("#pane-fight")))
