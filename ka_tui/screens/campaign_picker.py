@@ -79,7 +79,8 @@ class CampaignPickerScreen(Screen[Path | None]):
                 for path, ok, name, status in found]
         used = (max((len(r[2]) for r in rows), default=0)
                 + max((len(r[3]) for r in rows), default=0) + 4)
-        room = max(STATUS_MIN, (table.size.width or self.app.size.width) - used - 3)
+        # the screen's width, not the table's: the table may not be laid out yet
+        room = max(STATUS_MIN, self.app.size.width - used - 3)
         for path, ok, name, file_name, status in rows:
             self.status[path] = (ok, status)
             table.add_row(name, file_name, _cut(status, room), key=str(path))

@@ -17,6 +17,16 @@ def test_snapshot_campaign_picker(snap_compare: Any, demo_db: Path, tmp_path: Pa
     (tmp_path / "broken.db").write_text("not a campaign")
 
     async def run_before(pilot: Any) -> None:
+        from textual.widgets import DataTable
+
+        from tests.ui.pilot_helpers import wait_for
+
+        await settle(pilot)
+        table = pilot.app.screen.query_one(DataTable)
+        await wait_for(pilot, lambda: table.row_count == 3)
+        # the columns widen to their cells on the table's next refresh
+        await wait_for(pilot, lambda: table.columns[table.coordinate_to_cell_key(
+            (0, 1)).column_key].get_render_width(table) > len(" File "))
         await settle(pilot)
 
     app = KaApp(None, campaigns=[tmp_path / "broken.db", demo_db, other])
