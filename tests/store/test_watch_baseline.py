@@ -18,18 +18,9 @@ from pathlib import Path
 import pytest
 
 from ka_tui.store.watch import CampaignWatcher, fingerprints
+from tests.ui.pilot_helpers import commit_sql
 
 INTERVAL = 0.05
-
-
-def _write(path: Path, sql: str, *args: object) -> None:
-    """A commit by another connection (another process's, as far as SQLite knows)."""
-    con = sqlite3.connect(path)
-    try:
-        con.execute(sql, args)
-        con.commit()
-    finally:
-        con.close()
 
 
 def _prints(path: Path) -> dict[str, int]:
@@ -93,7 +84,7 @@ def test_a_change_committed_before_the_watch_starts_is_reported_from_the_baselin
     """issue 13: first frame. The read's fingerprints, then another connection's
     commit, then the watch: the roster hears of it without a key press."""
     base = _prints(demo_db)
-    _write(demo_db, "UPDATE character SET strength = strength + 1 WHERE id = 1")
+    commit_sql(demo_db, "UPDATE character SET strength = strength + 1 WHERE id = 1")
     watcher, reports = watch(baseline=lambda: base)
     assert _until(lambda: "roster" in reports.areas()), reports.seen
     assert reports.seen == [frozenset({"roster"})]
@@ -106,7 +97,7 @@ def test_without_a_baseline_the_same_change_is_taken_as_seen(
         demo_db: Path, watch: Callable[..., tuple[CampaignWatcher, Reports]]) -> None:
     """issue 13: first frame. What the baseline is for: a watch that starts from
     the file as it finds it misses a commit made before it started."""
-    _write(demo_db, "UPDATE character SET strength = strength + 1 WHERE id = 1")
+    commit_sql(demo_db, "UPDATE character SET strength = strength + 1 WHERE id = 1")
     watcher, reports = watch()
     assert _until(_polled(watcher, 4))
     assert reports.seen == []
@@ -122,7 +113,7 @@ def test_the_area_changed_before_the_start_is_the_one_reported(
         area: str, sql: str) -> None:
     """issue 13: first frame. Not only the roster: each area is compared."""
     base = _prints(demo_db)
-    _write(demo_db, sql)
+    commit_sql(demo_db, sql)
     assert _prints(demo_db)[area] != base[area], "the write changed the area"
     _, reports = watch(baseline=lambda: base)
     assert _until(lambda: bool(reports.seen)), reports.seen
@@ -136,7 +127,7 @@ def test_a_baseline_equal_to_the_file_reports_nothing_and_later_changes_still_sh
     watcher, reports = watch(baseline=lambda: base)
     assert _until(_polled(watcher, 4))
     assert reports.seen == []
-    _write(demo_db, "UPDATE character SET notes = 'later' WHERE id = 1")
+    commit_sql(demo_db, "UPDATE character SET notes = 'later' WHERE id = 1")
     assert _until(lambda: bool(reports.seen))
     assert reports.seen == [frozenset({"roster"})]
 
@@ -156,7 +147,7 @@ def test_the_baseline_may_wait_for_the_read_in_the_watch_thread(
 
     _, reports = watch(baseline=baseline)
     assert _until(lambda: bool(asked_in))
-    _write(demo_db, "UPDATE character SET strength = strength + 1 WHERE id = 1")
+    commit_sql(demo_db, "UPDATE character SET strength = strength + 1 WHERE id = 1")
     ready.set()
     assert _until(lambda: bool(reports.seen)), reports.seen
     assert reports.seen == [frozenset({"roster"})]
@@ -167,7 +158,7 @@ def test_a_baseline_that_gives_none_takes_the_file_as_it_is(
         demo_db: Path, watch: Callable[..., tuple[CampaignWatcher, Reports]]) -> None:
     """issue 13: first frame. The startup read failed (the app's baseline is
     None): the roster reads again itself, so the watch starts from the file."""
-    _write(demo_db, "UPDATE character SET strength = strength + 1 WHERE id = 1")
+    commit_sql(demo_db, "UPDATE character SET strength = strength + 1 WHERE id = 1")
     watcher, reports = watch(baseline=lambda: None)
     assert _until(_polled(watcher, 4))
     assert reports.seen == []
@@ -181,11 +172,11 @@ def test_a_write_of_this_process_taken_as_seen_is_not_reported_back(
     # 0.3 s between looks: room for the write and written_here right after one
     watcher, reports = watch(baseline=lambda: _prints(demo_db), interval=0.3)
     assert _until(_polled(watcher, 1))  # a look has just been taken
-    _write(demo_db, "UPDATE character SET strength = strength + 1 WHERE id = 1")
+    commit_sql(demo_db, "UPDATE character SET strength = strength + 1 WHERE id = 1")
     watcher.written_here("roster")
     watcher.interval = INTERVAL
     assert _until(_polled(watcher, 2))  # the next look has been taken, and one more
     assert reports.seen == []
-    _write(demo_db, "UPDATE character SET notes = 'elsewhere' WHERE id = 1")
+    commit_sql(demo_db, "UPDATE character SET notes = 'elsewhere' WHERE id = 1")
     assert _until(lambda: bool(reports.seen))
     assert reports.seen == [frozenset({"roster"})]

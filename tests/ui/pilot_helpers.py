@@ -22,6 +22,17 @@ def rows(db: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
         con.close()
 
 
+def commit_sql(db: Path, sql: str, *args: Any) -> None:
+    """One commit by a connection of its own (another process's, as far as
+    SQLite and the app's watcher know)."""
+    con = sqlite3.connect(db)
+    try:
+        con.execute(sql, args)
+        con.commit()
+    finally:
+        con.close()
+
+
 async def settle(pilot: Pilot[Any]) -> None:
     """Let workers finish and the screen catch up."""
     for _ in range(3):

@@ -21,23 +21,14 @@ from ka_tui.store import fights
 from ka_tui.store.db import open_campaign
 from ka_tui.store.roll_log import RollEntry, append_roll
 from ka_tui.widgets.dice_panel import DicePanel
-from tests.ui.pilot_helpers import SIZE, rows, settle, wait_for
-
-
-def _sql(path: Path, sql: str, *args: object) -> None:
-    con = sqlite3.connect(path)
-    try:
-        con.execute(sql, args)
-        con.commit()
-    finally:
-        con.close()
+from tests.ui.pilot_helpers import SIZE, commit_sql, rows, settle, wait_for
 
 
 def _damaged_roll(demo_db: Path) -> int:
     """A logged roll whose face is not a whole number (the issue's import-bad-roll)."""
     with open_campaign(demo_db) as db:
         roll = append_roll(db, RollEntry("Ann", "Piloting", "2d10", ((10, 3), (10, 9)), "pass"))
-    _sql(demo_db, "UPDATE roll_log SET faces = ? WHERE id = ?", '[["", 1]]', roll.id)
+    commit_sql(demo_db, "UPDATE roll_log SET faces = ? WHERE id = ?", '[["", 1]]', roll.id)
     return roll.id
 
 
@@ -109,8 +100,8 @@ async def test_a_fight_without_its_first_event_is_named(demo_db: Path) -> None:
     """S0 §Close combat: a log missing its fight_started event."""
     with open_campaign(demo_db) as db:
         fid = fights.start_fight(db, [(1, 6)])
-    _sql(demo_db, "DELETE FROM fight_event WHERE fight_id = ?", fid)
-    _sql(demo_db, "INSERT INTO fight_event (fight_id, seq, kind, payload) VALUES (?, 2, "
+    commit_sql(demo_db, "DELETE FROM fight_event WHERE fight_id = ?", fid)
+    commit_sql(demo_db, "INSERT INTO fight_event (fight_id, seq, kind, payload) VALUES (?, 2, "
                   "'cards_revealed', '{\"round\": 1}')", fid)
     app = KaApp(demo_db)
     async with app.run_test(size=SIZE) as pilot:
@@ -125,7 +116,7 @@ async def test_a_fight_without_its_first_event_is_named(demo_db: Path) -> None:
 
 
 async def test_damaged_house_rules_show_on_the_settings_screen(demo_db: Path) -> None:
-    _sql(demo_db, "UPDATE campaign SET house_rules = ?", '{"cqc": 1}')
+    commit_sql(demo_db, "UPDATE campaign SET house_rules = ?", '{"cqc": 1}')
     app = KaApp(demo_db)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

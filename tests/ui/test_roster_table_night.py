@@ -11,7 +11,6 @@ fight), battle state from the battle's (R-5 wounds and consciousness).
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,7 @@ from ka_tui.screens.roster.screen import RosterScreen
 from ka_tui.store.db import open_campaign
 from ka_tui.widgets.fast_table import FastTable, shorten
 from tests.store.test_fights import MIKE_WINS, play_round, started
-from tests.ui.pilot_helpers import SIZE, settle, wait_for
+from tests.ui.pilot_helpers import SIZE, commit_sql, settle, wait_for
 
 
 async def roster(pilot: Any) -> RosterScreen:
@@ -50,15 +49,6 @@ def column(screen: RosterScreen, title: str, tab: str = "characters") -> dict[st
     titles = [c.title for c in table.columns]
     return {table.get_row_at(i)[0]: table.get_row_at(i)[titles.index(title)]
             for i in range(table.row_count)}
-
-
-def sql(db: Path, statement: str, *args: Any) -> None:
-    con = sqlite3.connect(db)
-    try:
-        con.execute(statement, args)
-        con.commit()
-    finally:
-        con.close()
 
 
 # ------------------------------------------------------------------ item 9
@@ -117,8 +107,8 @@ def test_item15_a_name_cut_in_the_middle_keeps_its_end() -> None:
 async def test_item15_long_names_stay_apart_and_read_whole_at_80x24(demo_db: Path) -> None:
     """Two copies of a library profile: their rows differ on screen, and the
     row under the cursor is readable whole in the detail pane."""
-    sql(demo_db, "UPDATE aircraft SET name = 'Messerschmitt Bf 109 G-10 Gustav' WHERE id = 1")
-    sql(demo_db, "UPDATE aircraft SET name = 'Messerschmitt Bf 109 G-10 Gustav (2)' "
+    commit_sql(demo_db, "UPDATE aircraft SET name = 'Messerschmitt Bf 109 G-10 Gustav' WHERE id = 1")
+    commit_sql(demo_db, "UPDATE aircraft SET name = 'Messerschmitt Bf 109 G-10 Gustav (2)' "
                  "WHERE id = 2")
     async with KaApp(demo_db).run_test(size=SIZE) as pilot:
         screen = await roster(pilot)
@@ -163,8 +153,8 @@ async def filtered(pilot: Any, screen: RosterScreen, needle: str) -> set[str]:
 
 
 async def test_item16_filter_on_role_status_seat_and_aircraft_type(demo_db: Path) -> None:
-    sql(demo_db, "UPDATE aircraft SET name = 'Messerschmitt Bf 109 G-10' WHERE id = 6")
-    sql(demo_db, "UPDATE aircraft SET pilot_id = 9 WHERE id = 6")  # Mike Dunn flies it
+    commit_sql(demo_db, "UPDATE aircraft SET name = 'Messerschmitt Bf 109 G-10' WHERE id = 6")
+    commit_sql(demo_db, "UPDATE aircraft SET pilot_id = 9 WHERE id = 6")  # Mike Dunn flies it
     async with KaApp(demo_db).run_test(size=SIZE) as pilot:
         screen = await roster(pilot)
         pilots = await filtered(pilot, screen, "pilot")
@@ -182,7 +172,7 @@ async def test_item16_filter_on_role_status_seat_and_aircraft_type(demo_db: Path
         assert await filtered(pilot, screen, "Bf 109") == {"Messerschmitt Bf 109 G-10"}
         assert await filtered(pilot, screen, "heavy") == {"Beaufighter KA-C"}
         assert await filtered(pilot, screen, "unseated") == set()
-        sql(demo_db, "UPDATE aircraft SET pilot_id = NULL WHERE id = 6")
+        commit_sql(demo_db, "UPDATE aircraft SET pilot_id = NULL WHERE id = 6")
         await pilot.press("escape", "ctrl+r")
         await settle(pilot)
         assert await filtered(pilot, screen, "unseated") == {"Messerschmitt Bf 109 G-10"}
@@ -326,7 +316,7 @@ async def test_item22_opening_mid_fight_says_so_and_how_to_resume(demo_db: Path)
 
 
 async def test_item22_no_line_when_nothing_is_open(demo_db: Path) -> None:
-    sql(demo_db, "UPDATE battle SET status = 'ended'")
+    commit_sql(demo_db, "UPDATE battle SET status = 'ended'")
     async with KaApp(demo_db).run_test(size=SIZE) as pilot:
         screen = await roster(pilot)
         assert not screen.query_one("#in-progress").display
@@ -346,7 +336,7 @@ async def test_item18_back_on_the_roster_it_reads_the_open_battle_again(demo_db:
         try:
             loaded = battles.load_battle(db, 1)
             events = len(loaded.battle.events)
-            sql(demo_db, "UPDATE battle SET name = 'Exercise: renamed' WHERE id = 1")
+            commit_sql(demo_db, "UPDATE battle SET name = 'Exercise: renamed' WHERE id = 1")
         finally:
             db.close()
         assert events >= 2
