@@ -13,11 +13,12 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from ka_tui.store.file_check import check_file
 from ka_tui.store.errors import StoreError
 from ka_tui.store.paths import list_campaign_files
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 
 class CampaignPickerScreen(Screen[Path | None]):
@@ -51,7 +52,7 @@ class CampaignPickerScreen(Screen[Path | None]):
         yield Static("Several campaigns are kept here. Pick one, or press n for a new one.",
                      classes="picker-hint")
         yield DataTable(id="campaigns", cursor_type="row", zebra_stripes=True)
-        yield Footer(compact=True)
+        yield QuietFooter(compact=True)
 
     def on_mount(self) -> None:
         self.sub_title = "choose a campaign"

@@ -20,11 +20,12 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from ka_tui.screens.door import door
 from ka_tui.store.events import LogRef
 from ka_tui.store.history import Format, History, export_history, history_of
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 
 class HistoryScreen(Screen[None]):
@@ -71,7 +72,7 @@ class HistoryScreen(Screen[None]):
         yield Header(icon="")
         yield VerticalScroll(Static("Loading…", classes="history-section"), id="history")
         yield Static("", id="history-status")
-        yield Footer(compact=True)
+        yield QuietFooter(compact=True)
 
     def on_mount(self) -> None:
         what = "Fight" if self.log_ref.kind.value == "fight" else "Battle"

@@ -26,7 +26,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ka_tui.rules.air.battle_map import (
     BattleMap,
@@ -47,6 +47,7 @@ from ka_tui.widgets.form_fields import (
     TextField,
 )
 from ka_tui.widgets.hex_map import HexMap
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 SURFACE_KEYS = {"full_stop": Surface.OPEN, "tilde": Surface.WATER, "f": Surface.FOREST,
                 "r": Surface.ROUGH}
@@ -115,7 +116,7 @@ class MapEditorScreen(Screen["BattleMap | None"]):
             yield HexMap(self.edited, id="editor-map")
             yield Static("", classes="editor-side", id="editor-side", markup=False)
         yield Static("", classes="editor-status", id="editor-status", markup=False)
-        yield Footer(compact=True)
+        yield QuietFooter(compact=True)
 
     @property
     def hex_map(self) -> HexMap:
@@ -353,7 +354,7 @@ class SiteForm(FormScreen[dict[str, Any]]):
             yield IntField("Deck height" if self.carrier else "Height",
                            s.height if s else 0, key="height", lo=0, hi=MAX_HEIGHT)
             yield Static("ctrl+s keeps it, escape drops it.", classes="form-status")
-        yield Footer()
+        yield QuietFooter()
 
     def _free(self, value: Any) -> str | None:
         return "name already used on this map" if str(value) in self.taken else None
@@ -372,7 +373,7 @@ class SizeForm(FormScreen[dict[str, Any]]):
             yield IntField("Columns", self.cols, key="cols", lo=1, hi=MAX_SIZE)
             yield IntField("Rows", self.rows, key="rows", lo=1, hi=MAX_SIZE)
             yield Static("Cells off a smaller map are dropped.", classes="form-status")
-        yield Footer()
+        yield QuietFooter()
 
 
 class MapFileForm(FormScreen[Any]):
@@ -396,7 +397,7 @@ class MapFileForm(FormScreen[Any]):
                 yield CheckField("Overwrite", False, key="overwrite")
             yield Static("The text map format: one row of cells per line, then strip "
                          "and carrier lines.", classes="form-status")
-        yield Footer()
+        yield QuietFooter()
 
     def _check(self, value: Any) -> str | None:
         path = _expand(str(value))

@@ -10,7 +10,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 
 class MessageScreen(Screen[None]):
@@ -53,7 +55,7 @@ class MessageScreen(Screen[None]):
             yield Static(self.title_text, classes="message-title", markup=False)
             yield Static(self.message, classes="message-body", markup=False)
             yield Static(self.hint, classes="message-hint", markup=False)
-        yield Footer()
+        yield QuietFooter()
 
     def action_close(self) -> None:
         if self.quit_on_close:

@@ -9,12 +9,13 @@ from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ka_tui.store.db import create_campaign
 from ka_tui.store.limits import NAME_MAX
 from ka_tui.store.paths import file_for
 from ka_tui.widgets.form_fields import FormScreen, TextField
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 
 class NewCampaignForm(FormScreen[Path]):
@@ -32,7 +33,7 @@ class NewCampaignForm(FormScreen[Path]):
             yield TextField("Name", "", key="name", required=True, max_length=NAME_MAX,
                             check=self._free)
             yield Static("", classes="form-status")
-        yield Footer()
+        yield QuietFooter()
 
     def _target(self, name: str) -> Path:
         return file_for(name, self.folder)

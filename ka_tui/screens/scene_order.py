@@ -18,9 +18,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Label, Static
+from textual.widgets import DataTable, Header, Input, Label, Static
 
 from ka_tui.rules.core.scene_order import ActorError, Scene, parse_actor
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 BAND_SHORT = {"aircraft": "1 aircraft", "ground ranged": "2 ground ranged",
               "close combat": "3 close combat"}
@@ -76,7 +77,7 @@ class SceneOrderScreen(Screen[None]):
                      "Agility test) first. Bands: a, g, c. Esc (or enter on an empty "
                      "line) goes to the list: n next, p back, d out, i initiative.",
                      id="scene-help", markup=False)
-        yield Footer()
+        yield QuietFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "Scene order"

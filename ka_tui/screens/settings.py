@@ -25,7 +25,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Header, Input, Label, Static
+from textual.widgets import DataTable, Header, Input, Label, Static
 
 from ka_tui.rules.core.options import HouseRules
 from ka_tui.screens.confirm import ConfirmScreen
@@ -34,6 +34,7 @@ from ka_tui.store.damage import load_failure
 from ka_tui.store.campaign import house_rules, set_house_rules
 from ka_tui.store.errors import StoreError
 from ka_tui.widgets.form_fields import CheckField, ChoiceField, FormScreen, IntField, TextField
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 
 
@@ -239,7 +240,7 @@ class OptionForm(FormScreen[Any]):
             yield Static(f"Rule: {o.refs}   ({o.key})", classes="option-doc", markup=False)
             yield Static(f"Default: {show_value(o.default)}", classes="form-status",
                          markup=False)
-        yield Footer()
+        yield QuietFooter()
 
     def _converted(self, value: Any) -> Any:
         if isinstance(value, Enum):
@@ -305,7 +306,7 @@ class SettingsScreen(Screen[None]):
         yield Header(icon="")
         yield DataTable(id="options", cursor_type="row", zebra_stripes=True)
         yield Static("Loading the house rules…", id="option-doc", markup=False)
-        yield Footer(compact=True)
+        yield QuietFooter(compact=True)
 
     def on_mount(self) -> None:
         self.sub_title = "house rules"
@@ -534,7 +535,7 @@ class TableForm(ModalScreen[Any]):
                          markup=False)
             yield Static("enter edit · a add · delete remove · ctrl+s keep · esc cancel",
                          classes="option-doc", markup=False)
-        yield Footer()
+        yield QuietFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

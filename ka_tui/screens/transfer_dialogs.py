@@ -14,13 +14,14 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ka_tui.screens.confirm import ConfirmScreen
 from ka_tui.screens.door import door
 from ka_tui.store.errors import StoreError, ValidationError
 from ka_tui.store.paths import file_for
 from ka_tui.widgets.form_fields import FormScreen, TextField
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 
 
@@ -44,7 +45,7 @@ class ExportScreen(FormScreen[Path]):
             yield TextField("File", self.default or self._suggested(), key="file",
                             required=True, check=self._check)
             yield Static("", classes="form-status")
-        yield Footer()
+        yield QuietFooter()
 
     def _suggested(self) -> str:
         db_path = door(self).db_path
@@ -95,7 +96,7 @@ class ImportScreen(FormScreen[Path]):
                             check=self._check_target)
             yield Static("Builds a new campaign file; nothing existing is replaced.",
                          classes="form-status")
-        yield Footer()
+        yield QuietFooter()
 
     def _check_json(self, value: Any) -> str | None:
         path = _expand(str(value))

@@ -17,8 +17,7 @@ this module. Plain ``sqlite3`` reads and ``store/events.py`` appends; no SQLMode
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
 
 from ka_tui.rules.air import plans
 from ka_tui.rules.air.battle import Battle

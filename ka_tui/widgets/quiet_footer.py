@@ -41,7 +41,8 @@ class QuietFooter(Footer):
             self.call_after_refresh(self._recompose_if_changed)
             return
         for widget in super().compose():
-            if isinstance(widget, FooterKey):
+            if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
+                # (the palette key is not bound to the footer's compact flag)
                 # Born with the footer's compact flag: its data binding then
                 # changes nothing, where it restyled every key as it mounted.
                 widget.set_reactive(FooterKey.compact, self.compact)

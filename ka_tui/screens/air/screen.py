@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Header, Input, Static
 
 from ka_tui.rules.air.hexgrid import Hex
 from ka_tui.rules.core.dice import Dice, DiceError
@@ -32,6 +32,7 @@ from ka_tui.screens.door import AirPreset
 from ka_tui.screens.air.setup import SIDES
 from ka_tui.widgets.air_panel import AircraftPanel
 from ka_tui.widgets.hex_map import HexMap, MapAircraft, ReachMark
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 
 class AirScreen(TypedInput, BattleIO):
@@ -71,7 +72,7 @@ class AirScreen(TypedInput, BattleIO):
             yield Static("", id="air-detail-text")
         yield Input(id="air-cmd", compact=True, select_on_focus=False)
         yield Static("", id="air-status")
-        yield Footer()
+        yield QuietFooter()
 
     def on_mount(self) -> None:
         self.query_one("#air-log-view").display = False

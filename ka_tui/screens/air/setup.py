@@ -16,13 +16,14 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ka_tui.rules.air.aerobatics import FIGURES, FigureKind
 from ka_tui.screens.air.data import BattleInfo, MapChoice
 from ka_tui.screens.door import AirPreset, door
 from ka_tui.store.battles import Candidate
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 SIDES = ("Blue", "Red", "Green", "Yellow")
 
@@ -86,7 +87,7 @@ class AirSetupScreen(ModalScreen[SetupChoice | None]):
         with Vertical(id="air-setup-box"):
             yield OptionList(*self._options(), id="air-setup-list", compact=True)
             yield Static("", id="air-setup-status")
-        yield Footer(compact=True)
+        yield QuietFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#air-setup-box").border_title = (
@@ -227,7 +228,7 @@ class _Picker(ModalScreen[str | None]):
         with Vertical(id="picker-box"):
             yield OptionList(*[Option(Content(text), id=key) for key, text in self.items],
                              id="picker-list", compact=True)
-        yield Footer(compact=True)
+        yield QuietFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#picker-box").border_title = self.title_text

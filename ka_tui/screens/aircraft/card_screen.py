@@ -23,6 +23,7 @@ from ka_tui.screens.door import CampaignChanged, Change, door
 from ka_tui.store.damage import load_failure
 from ka_tui.store.aircraft_view import AircraftView, aircraft_ids, load_aircraft_view
 from ka_tui.widgets.flight_card import FlightCard
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 
 class FlightCardScreen(Screen[None]):
@@ -60,7 +61,7 @@ class FlightCardScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("Loading the flight card…", id="card-loading")
-        yield Footer()
+        yield QuietFooter()
 
     def on_mount(self) -> None:
         self.load()

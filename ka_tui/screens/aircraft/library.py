@@ -22,7 +22,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ka_tui.rules.air.aircraft import AircraftProfile
@@ -179,7 +179,7 @@ class CopyNameDialog(FormScreen[Any]):
             yield TextField("Name", self.suggested, key="name", required=True,
                             max_length=NAME_MAX, check=self._free)
             yield Static("enter/ctrl+s copy, escape cancel.", classes="form-status")
-        yield Footer()
+        yield QuietFooter()
 
     def _free(self, value: Any) -> str | None:
         if str(value).strip().casefold() in self.taken:
@@ -223,7 +223,7 @@ class ProfileFileDialog(FormScreen[Any]):
             if self.overwrite_choice:
                 yield CheckField("Replace file", False, key="overwrite")
             yield Static("ctrl+s to go, escape to cancel.", classes="form-status")
-        yield Footer()
+        yield QuietFooter()
 
 
 def export_dialog(screen: Screen[Any], profiles: Sequence[AircraftProfile], *,

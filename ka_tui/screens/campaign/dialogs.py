@@ -11,13 +11,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static, TextArea
+from textual.widgets import Static, TextArea
 
 from ka_tui.rules.campaign.missions import MissionKind
 from ka_tui.screens.door import door
 from ka_tui.store import campaign_state, journal, missions
 from ka_tui.store.errors import StoreError, ValidationError
 from ka_tui.widgets.form_fields import ChoiceField, FormScreen, IntField, TextField
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 
 class MissionForm(FormScreen[Any]):
@@ -45,7 +46,7 @@ class MissionForm(FormScreen[Any]):
             yield TextField("People", missions.members_text(m) if m else "", key="pilots",
                             placeholder="Hale, Moreau, Reilly@Mitchell KA-E")
             yield Static("ctrl+s: save (ready-check)   escape: cancel", classes="form-status")
-        yield Footer()
+        yield QuietFooter()
 
     def write(self, values: dict[str, Any]) -> int:
         db = door(self).campaign_db()
@@ -79,7 +80,7 @@ class DebriefForm(FormScreen[Any]):
             yield Static("\n".join(self.lines), classes="debrief-lines", markup=False)
             yield TextField("GM notes", "", key="notes", max_length=4000)
             yield Static("ctrl+s: confirm and write   escape: back", classes="form-status")
-        yield Footer()
+        yield QuietFooter()
 
     def write(self, values: dict[str, Any]) -> Any:
         return missions.confirm_debrief(door(self).campaign_db(), self.mission.id,
@@ -107,7 +108,7 @@ class TimeForm(FormScreen[Any]):
             yield IntField("Days", self.days, key="days", lo=1, hi=365)
             yield Static("", id="time-preview", classes="time-preview", markup=False)
             yield Static("ctrl+s: advance   escape: cancel", classes="form-status")
-        yield Footer()
+        yield QuietFooter()
 
     def on_mount(self) -> None:
         self._preview(self.days)
@@ -163,7 +164,7 @@ class NoteScreen(ModalScreen[Any]):
             yield TextArea(id="note-text")
             yield Static("ctrl+s: write to the journal   escape: cancel",
                          classes="note-status", id="note-status")
-        yield Footer()
+        yield QuietFooter()
 
     def on_mount(self) -> None:
         self.query_one(TextArea).focus()

@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Header, Input, Static
+from textual.widgets import ContentSwitcher, Header, Input, Static
 
 from ka_tui.rules.campaign.missions import MissionKind
 from ka_tui.screens.campaign import view
@@ -27,6 +27,7 @@ from ka_tui.store import campaign_state, journal, missions
 from ka_tui.store.damage import load_failure
 from ka_tui.store.errors import StoreError
 from ka_tui.widgets.fast_table import FastTable
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 VIEWS = ("overview", "missions", "records", "repairs", "journal")
 JOURNAL_ROWS = 500   # the newest entries shown; the filter reaches every entry
@@ -98,7 +99,7 @@ class CampaignScreen(Screen[None]):
         yield Header()
         with ContentSwitcher(initial="overview"):
             yield Vertical(*self._view("overview"), id="overview")
-        yield Footer()
+        yield QuietFooter()
 
     @staticmethod
     def _view(name: str) -> list[Any]:
@@ -369,7 +370,7 @@ class MissionScreen(Screen[None]):
         yield Header()
         with VerticalScroll():
             yield Static("Loading…", id="mission-text", markup=False)
-        yield Footer()
+        yield QuietFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "Mission"
@@ -492,7 +493,7 @@ class RecordScreen(Screen[None]):
         yield Header()
         with VerticalScroll():
             yield Static("Loading…", id="record-text", markup=False)
-        yield Footer()
+        yield QuietFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "Service record"

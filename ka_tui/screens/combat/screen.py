@@ -42,7 +42,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Header, Input, Static
+from textual.widgets import ContentSwitcher, Header, Input, Static
 
 from ka_tui.rules.cqc import (
     CardsInvalid, initiative_order, next_die, preview_pairing, reroll_order, resolve_round,
@@ -60,6 +60,7 @@ from ka_tui.screens.combat.report import (
 from ka_tui.screens.door import CampaignChanged, Change, door
 from ka_tui.screens.roller.fields import RollTextField
 from ka_tui.widgets.cqc_card import CqcCardEditor
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 if TYPE_CHECKING:
     from ka_tui.store.db import CampaignDB
@@ -174,7 +175,7 @@ class CombatScreen(Screen[None]):
                             placeholder="table's faces, or r to roll", label_width=6,
                             id="field-dice")
         yield Static("", id="status")
-        yield Footer(compact=True)
+        yield QuietFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#field-dice").display = False

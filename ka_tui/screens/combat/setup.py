@@ -17,11 +17,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ka_tui.screens.door import door
 from ka_tui.store.fights import Candidate
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 NAME_WIDTH = 15
 SKILL_WIDTH = 17
@@ -75,7 +76,7 @@ class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
                 yield OptionList(*self._options(), id="setup-people", compact=True)
                 yield Static("", id="setup-pairs")
             yield Static("", id="setup-status")
-        yield Footer(compact=True)
+        yield QuietFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#setup-box").border_title = "New close combat: who fights whom"
@@ -204,7 +205,7 @@ class FightListScreen(ModalScreen[int | None]):
         with Vertical(id="fights-box"):
             yield OptionList(*[Option(f"#{i} {name} ({status})", id=str(i))
                                for i, name, status in self.fights], id="fights-list")
-        yield Footer(compact=True)
+        yield QuietFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#fights-box").border_title = "Fights (enter opens, h: history)"

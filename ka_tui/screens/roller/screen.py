@@ -28,7 +28,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Select
+from textual.widgets import Header, Input, Select
 
 from ka_tui.rules.core.any_dice import (
     DiceNotationError, dice_odds, parse_dice, parse_modifiers, rating_check, roll_dice,
@@ -57,6 +57,7 @@ from ka_tui.widgets.dice_panel import unopposed_lines
 from ka_tui.widgets.dice_panel import log_summary, opposed_summary, pass_style
 from ka_tui.widgets.form_fields import TextField
 from ka_tui.widgets.roll_log_pane import RollLogPane
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 if TYPE_CHECKING:
     from ka_tui.store.db import CampaignDB
@@ -164,7 +165,7 @@ class RollerScreen(Screen[None]):
                             label_width=7, id="field-faces")
         yield DicePanel(id="result")
         yield RollLogPane(id="log")
-        yield Footer()
+        yield QuietFooter()
 
     @staticmethod
     def _new_select(name: str) -> Select[Any]:

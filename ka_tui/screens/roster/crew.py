@@ -18,12 +18,13 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ka_tui.store.errors import StoreError
 from ka_tui.store.field_checks import crew_error, seats_text
 from ka_tui.widgets.fast_table import FastTable
 from ka_tui.widgets.form_fields import LightModal
+from ka_tui.widgets.quiet_footer import QuietFooter
 
 Row = Mapping[str, Any]
 
@@ -78,7 +79,7 @@ class CrewScreen(LightModal[bool]):
             box.border_subtitle = f"Seats: {self._seats_text()}"
             yield FastTable(id="crew-table")
             yield Static("p pilot  space crew  ctrl+s save", classes="form-status")
-        yield Footer()
+        yield QuietFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(FastTable)
