@@ -69,6 +69,8 @@ class WatchesCampaign:
     # handed once to the screen, and its fingerprints once to the watcher
     _startup_read: Future[Any] | None = None
     _baseline_read: Future[Any] | None = None
+    # areas this process wrote while no watch ran (handed to the next one)
+    _written_early: frozenset[str] = frozenset()
 
     def begin_with(self, startup_read: Future[Any]) -> None:
         self._startup_read = self._baseline_read = startup_read
@@ -91,6 +93,7 @@ class WatchesCampaign:
     def start_watching(self) -> None:
         from ka_tui.store.watch import CampaignWatcher
 
+        written = self._written_early
         self.stop_watching()
         app: Any = self
         if app.db_path is None or self.watch_interval is None:
@@ -98,7 +101,7 @@ class WatchesCampaign:
         self._watcher = CampaignWatcher(lambda: app.campaign_db().connect(),
                                         lambda areas: app.post_message(ChangedElsewhere(areas)),
                                         interval=self.watch_interval,
-                                        baseline=self.watch_baseline)
+                                        baseline=self.watch_baseline, written=written)
         self._watcher.start()
 
     def watch_baseline(self) -> Mapping[str, int] | None:
@@ -114,6 +117,7 @@ class WatchesCampaign:
             return None
 
     def stop_watching(self) -> None:
+        self._written_early = frozenset()
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None
@@ -123,8 +127,11 @@ class WatchesCampaign:
         a write of this process's is taken as seen by the watcher, so it does
         not come back as another process's."""
         app: Any = self
-        if change.source != ELSEWHERE and self._watcher is not None:
-            self._watcher.written_here(change.change.value)
+        if change.source != ELSEWHERE:
+            if self._watcher is not None:
+                self._watcher.written_here(change.change.value)
+            else:  # the watch starts after the first frame: it takes this as seen
+                self._written_early |= {change.change.value}
         if threading.get_ident() != app._thread_id:
             app.call_from_thread(app.campaign_signal.publish, change)
         else:
@@ -200,6 +207,12 @@ class ShadowedTerminal:
     def _resume_signal(self) -> None:
         self._forget_terminal()
         super()._resume_signal()  # type: ignore[misc]
+
+    def on_driver_signal_resume(self) -> None:
+        """Back from SIGSTOP/SIGCONT (``kill -STOP``, job control): the shell
+        wrote on the terminal meanwhile; Textual's own handler of the driver's
+        resume is bound to ``App._resume_signal``, not to the override above."""
+        self.action_redraw()
 
     def on_resize(self) -> None:
         self._forget_terminal()
@@ -322,11 +335,13 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
         self.on_roster_ready: Callable[[], None] | None = None
         self._random_dice: dict[str, Dice] = {}
         self.campaign_signal: Signal[CampaignChanged] = Signal(self, "campaign-changed")
+        # the command line's startup read takes the day's backup (not twice)
+        self._daily_backup = startup_read is None
         if db_path is not None:
             if startup_read is None:
-                from ka_tui.store.startup_read import in_thread, read_roster
+                from ka_tui.store.startup_read import in_thread, roster_snapshot
 
-                startup_read = in_thread(lambda: read_roster(db_path))
+                startup_read = in_thread(lambda: roster_snapshot(self.campaign_db()))
             self.begin_with(startup_read)
             self.show_access()  # before the roster (built as the app composes) reads the title
 
@@ -377,7 +392,7 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
 
                 if self.db_path is None:
                     raise RuntimeError("no campaign chosen")
-                self._db = open_campaign(self.db_path, daily_backup=True)
+                self._db = open_campaign(self.db_path, daily_backup=self._daily_backup)
             return self._db
 
     def close_campaign(self) -> None:
@@ -609,6 +624,8 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
         modes start again from scratch when next visited)."""
         self.stop_watching()
         self.close_campaign()
+        self._startup_read = self._baseline_read = None  # the old file's
+        self._daily_backup = True
         self.db_path = path
         self.show_access()
 

@@ -69,9 +69,9 @@ class PlayerApp(WatchesCampaign, ShadowedTerminal, App[None]):
         self._db_lock = threading.Lock()
         self.campaign_signal: Signal[CampaignChanged] = Signal(self, "campaign-changed")
         if startup_read is None:
-            from ka_tui.store.startup_read import in_thread, read_player
+            from ka_tui.store.startup_read import in_thread, player_snapshot
 
-            startup_read = in_thread(lambda: read_player(db_path, name))
+            startup_read = in_thread(lambda: player_snapshot(self.campaign_db(), name))
         self.begin_with(startup_read)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:

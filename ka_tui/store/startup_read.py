@@ -8,9 +8,12 @@ a forked child (begun by the command line before Textual is imported), which
 hands the result back pickled through a pipe, and the screen waits for
 nothing. Elsewhere (or when a fork fails) the same read runs in a thread.
 
-The child only reads: the command line has already checked, migrated and
-backed up the file. Whatever goes wrong in it comes back as the exception
-the roster screen would have met reading it itself.
+The child reads, and for the GM's roster takes the day's backup (best
+effort, as ever): the command line has already checked and migrated the
+file. Whatever goes wrong in it comes back as the exception the screen would
+have met reading it itself. An app built without such a read (tests, other
+callers) reads in a thread on its own open campaign (``roster_snapshot``,
+``player_snapshot``), so an old file is migrated once.
 """
 
 from __future__ import annotations
@@ -44,28 +47,39 @@ def read_roster(path: Path, *, daily_backup: bool = False) -> RosterData:
 
     db = open_campaign(path, daily_backup=daily_backup)
     try:
-        prints = _prints(db)
-        data = load_roster(db, live=True)
-        first = min(data.characters, key=lambda r: str(r["name"]).casefold(), default=None)
-        detail = None if first is None else (first["id"], load_character_extra(db, first["id"]))
-        return replace(data, first_detail=detail, prints=prints)
+        return roster_snapshot(db)
     finally:
         db.close()
+
+
+def roster_snapshot(db: CampaignDB) -> RosterData:
+    """``read_roster`` on an open campaign."""
+    prints = _prints(db)
+    data = load_roster(db, live=True)
+    first = min(data.characters, key=lambda r: str(r["name"]).casefold(), default=None)
+    detail = None if first is None else (first["id"], load_character_extra(db, first["id"]))
+    return replace(data, first_detail=detail, prints=prints)
 
 
 def read_player(path: Path, name: str) -> PlayerView:
     """The player's view as his first frame shows it (``players.player_view``),
     with the watcher's fingerprints taken just before (``prints``)."""
     from ka_tui.store.db import open_campaign
-    from ka_tui.store.players import player_view
 
     db = open_campaign(path)
     try:
-        prints = _prints(db)
         # deferred: the parent unpickles it without the rules engine
-        return replace(player_view(db, name), prints=prints).deferred()
+        return player_snapshot(db, name).deferred()
     finally:
         db.close()
+
+
+def player_snapshot(db: CampaignDB, name: str) -> PlayerView:
+    """``read_player`` on an open campaign (not deferred)."""
+    from ka_tui.store.players import player_view
+
+    prints = _prints(db)
+    return replace(player_view(db, name), prints=prints)
 
 
 def _prints(db: CampaignDB) -> dict[str, int]:
@@ -100,8 +114,13 @@ def in_child(read: Callable[[], T]) -> Future[T]:
     sys.stderr.flush()
     try:
         r, w = os.pipe()
+    except OSError:
+        return in_thread(read)
+    try:
         pid = os.fork()
     except OSError:
+        os.close(r)
+        os.close(w)
         return in_thread(read)
     if pid == 0:  # the child: never returns
         _child(read, r, w)

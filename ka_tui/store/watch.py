@@ -61,11 +61,13 @@ class CampaignWatcher:
     def __init__(self, connect: Callable[[], sqlite3.Connection],
                  on_change: Callable[[frozenset[str]], object], *,
                  interval: float = DEFAULT_INTERVAL,
-                 baseline: Callable[[], Mapping[str, int] | None] | None = None) -> None:
+                 baseline: Callable[[], Mapping[str, int] | None] | None = None,
+                 written: Iterable[str] = ()) -> None:
         """``baseline``: the fingerprints the views were read with (called in the
         watch thread, may wait for them); a difference from them at the start
         is reported like any later change. Without it the file as it is when
-        the watch starts is taken as seen."""
+        the watch starts is taken as seen. ``written``: areas this process
+        wrote since that read (``written_here`` before the watch began)."""
         self._connect = connect
         self._baseline = baseline
         self._on_change = on_change
@@ -74,6 +76,9 @@ class CampaignWatcher:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._seen: dict[str, int] = {}
+        # areas written here before the baseline was in: taken as seen on top of it
+        self._written: set[str] = {a for a in written if a in _AREAS}
+        self._started_seeing = False
         self.polls = 0  # looks taken (benchmarks/propagation.py)
 
     def written_here(self, area: str) -> None:
@@ -81,8 +86,12 @@ class CampaignWatcher:
         the file as it is now as seen, so the write does not come back as
         another process's. Called before the views re-read, so a change
         another process makes from now on is still reported."""
-        if area not in _AREAS or self._thread is None:
+        if area not in _AREAS:
             return
+        with self._lock:
+            if not self._started_seeing:  # the baseline is not in yet: on top of it
+                self._written.add(area)
+                return
         try:
             con = self._connect()
         except Exception:  # noqa: BLE001 — at worst the change is reported twice
@@ -118,6 +127,12 @@ class CampaignWatcher:
             base = self._baseline() if self._baseline is not None else None
             with self._lock:
                 self._seen = dict(base) if base is not None else fingerprints(con)
+                written, self._written = self._written, set()
+                self._started_seeing = True
+            if written:  # this process's own writes since the read: not another's
+                now = fingerprints(con, written)
+                with self._lock:
+                    self._seen.update(now)
             if base is not None:
                 self._look(con)
             while not self._stop.wait(self.interval):

@@ -67,7 +67,12 @@ class QuietFooter(Footer):
         self._pending = False
         if not self.is_attached:
             return
-        shown = self._shown_keys()
+        try:
+            shown = self._shown_keys()
+        except NoMatches:  # the screen's widgets are still coming: after the next refresh
+            self._pending = True
+            self.call_after_refresh(self._recompose_if_changed)
+            return
         if shown != self._shown:
             self._shown = shown
             await self.recompose()

@@ -180,3 +180,44 @@ def test_a_write_of_this_process_taken_as_seen_is_not_reported_back(
     commit_sql(demo_db, "UPDATE character SET notes = 'elsewhere' WHERE id = 1")
     assert _until(lambda: bool(reports.seen))
     assert reports.seen == [frozenset({"roster"})]
+
+
+def test_this_process_s_write_before_the_baseline_is_in_is_not_reported_back(
+        demo_db: Path, watch: Callable[..., tuple[CampaignWatcher, Reports]]) -> None:
+    """issue 13 (review): this process writes and says so while the watch still
+    waits for the startup read's fingerprints: its own write is not reported
+    back as another process's (every view would read again for nothing)."""
+    base = _prints(demo_db)
+    release = threading.Event()
+
+    def baseline() -> Mapping[str, int]:
+        release.wait(5)
+        return base
+
+    watcher, reports = watch(baseline=baseline)
+    commit_sql(demo_db, "UPDATE character SET strength = strength + 1 WHERE id = 1")
+    watcher.written_here("roster")
+    release.set()
+    assert _until(_polled(watcher, 4))
+    assert reports.seen == []
+    commit_sql(demo_db, "UPDATE character SET strength = strength + 1 WHERE id = 1")
+    assert _until(lambda: "roster" in reports.areas()), "a later change by another still shows"
+
+
+def test_areas_written_before_the_watch_was_made_are_taken_as_seen(demo_db: Path) -> None:
+    """issue 13 (review): the app's write in the half second before its watch
+    starts (``written=``) is this process's, not another's."""
+    base = _prints(demo_db)
+    commit_sql(demo_db, "UPDATE character SET strength = strength + 1 WHERE id = 1")
+    commit_sql(demo_db, "INSERT INTO roll_log (who, what, pool, faces, result) "
+                        "VALUES ('Ann', 'x', '1d12', '[[12, 3]]', 'pass')")
+    reports = Reports()
+    watcher = CampaignWatcher(lambda: sqlite3.connect(demo_db), reports, interval=INTERVAL,
+                              baseline=lambda: base, written={"roster"})
+    watcher.start()
+    try:
+        assert _until(lambda: bool(reports.seen)), "the roll is another's: reported"
+        assert _until(_polled(watcher, 4))
+        assert reports.seen == [frozenset({"rolls"})]
+    finally:
+        watcher.stop()

@@ -245,3 +245,60 @@ async def test_an_update_that_changes_nothing_writes_nothing(
         lost.resize(*SIZE)
         lost.feed(redraw)
         assert differences(lost, full_repaint(app)) == []
+
+
+async def test_a_startup_read_that_ends_after_a_newer_read_is_dropped(
+        demo_db: Path) -> None:
+    """issue 13 (review): the GM reloads (ctrl+r) while the startup read is
+    slow; when it ends, its older rows do not replace the newer ones."""
+    old = read_roster(demo_db)
+    _rename(demo_db, 1, "Newer Name")
+    slow: Future[Any] = Future()
+    app = _Recording(demo_db, startup_read=slow)
+    app.watch_interval = None  # what the roster itself does
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, RosterScreen))
+        await pilot.pause(0.3)
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: _loaded(app) and "Newer Name" in _names(app))
+        slow.set_result(old)
+        await pilot.pause(0.3)
+        assert "Newer Name" in _names(app)
+
+
+async def test_a_write_before_the_watch_starts_is_handed_to_it(demo_db: Path) -> None:
+    """issue 13 (review): the watch starts after the first frame; what this
+    app wrote before is taken as its own, not reported back as another's."""
+    from ka_tui.screens.door import CampaignChanged, Change
+
+    app = KaApp(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: _loaded(app))
+        app.stop_watching()
+        app.campaign_changed(CampaignChanged(Change.ROSTER, app.screen))
+        assert app._written_early == {"roster"}
+        app.start_watching()
+        watcher = app._watcher
+        assert watcher is not None and watcher._written == {"roster"}
+
+
+async def test_back_from_a_stop_the_screen_is_written_whole(
+        demo_db: Path, wire: list[str]) -> None:
+    """issue 13 (review): SIGSTOP then SIGCONT (job control, ``kill -STOP``):
+    the shell wrote on the terminal meanwhile, so the driver's resume
+    repaints every cell (Textual's handler of it never reached the screen
+    shadow's reset)."""
+    from textual.driver import Driver
+
+    app = KaApp(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: _loaded(app))
+        await quiet(pilot)
+        sent = len(wire)
+        app.post_message(Driver.SignalResume())
+        await quiet(pilot)
+        resumed = "".join(wire[sent:])
+        lost = Terminal(*SIZE)
+        lost.resize(*SIZE)
+        lost.feed(resumed)
+        assert differences(lost, full_repaint(app)) == []

@@ -94,6 +94,7 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
         self.progress: FightProgress | None = None
         self.seen: LoadedBattle | None = None  # the battle shown in pane 4
         self._view: PlayerView | None = None  # a read whose details are not taken yet
+        self._reads = 0  # reads begun since mount (a startup read older than one is dropped)
         self.sent_note = ""
         self.busy = False
 
@@ -129,14 +130,18 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
         first time, take the read begun before the app when there is one."""
         startup = door(self).take_startup_read() if first else None
         if startup is None:
+            self._reads += 1
             self._read(first)
             return
         when_read(self, startup, self._startup_read)
 
     def _startup_read(self, future: Any) -> None:
+        if self._reads:
+            return  # a read begun since (ctrl+r, another's change) is newer
         try:
             view = future.result()
         except Exception:  # noqa: BLE001 - read again the usual way; its error shows there
+            self._reads += 1
             self._read(True)
             return
         self._loaded(view, True)
@@ -170,8 +175,8 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
         self.sub_title = "player view"
         self._show_sheet(view.player)
         self._show_aircraft()
-        self._show_battles()
         self._show_fight()
+        self._show_battles()  # after the fight: on pane 4 its status is the one shown
         if first and view.cards_due:
             self.call_later(self._first_pane, "fight")
             return

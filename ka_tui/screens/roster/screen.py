@@ -122,6 +122,7 @@ class RosterScreen(Screen[None]):
         self._detail_pending: int | None = None
         self._left = False  # the roster was left for another mode or a dialog
         self._warming = False  # the write half is imported once (later loads skip it)
+        self._reads = 0  # reads begun since mount (a startup read older than one is dropped)
 
     # -- layout -------------------------------------------------------------
 
@@ -156,6 +157,8 @@ class RosterScreen(Screen[None]):
         when_read(self, preloaded, self._preloaded)
 
     def _preloaded(self, future: Future[Any]) -> None:
+        if self._reads:
+            return  # a read begun since (ctrl+r, another's change, another file) is newer
         try:
             data: view.RosterData = future.result()
         except Exception as error:  # noqa: BLE001 - same handling as a worker's failure
@@ -173,8 +176,13 @@ class RosterScreen(Screen[None]):
 
     # -- loading ------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="roster-load", exit_on_error=False)
     def load(self) -> None:
+        """Read the roster again (in a worker)."""
+        self._reads += 1
+        self._read_roster()
+
+    @work(thread=True, exclusive=True, group="roster-load", exit_on_error=False)
+    def _read_roster(self) -> None:
         try:
             db = door(self).campaign_db()
             data = roster_reads.load_roster(db, live=True)
