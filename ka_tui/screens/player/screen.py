@@ -36,22 +36,21 @@ from textual.widgets import ContentSwitcher, Header, Static
 
 from ka_tui.screens.air.plan_key_table import PLAN_KEYS
 from ka_tui.screens.door import CampaignChanged, Change, door, when_read
+from ka_tui.screens.player.card_actions import CardActions
 from ka_tui.screens.player.messages import PlayerLoaded
-from ka_tui.screens.player.plan_actions import PANES_HELP, PlanActions
+from ka_tui.screens.player.plan_actions import PlanActions
 from ka_tui.screens.player.sheet import SheetPanes
 from ka_tui.widgets.quiet_footer import QuietFooter
 
 if TYPE_CHECKING:
     from ka_tui.rules.cqc.log import FightProgress
-    from ka_tui.screens.player.fight_pane import FightPane
     from ka_tui.store.battles import LoadedBattle
-    from ka_tui.widgets.cqc_card import CqcCardEditor
     from ka_tui.store.player_data import Player, PlayerBattle, PlayerFight, PlayerView
 
 PANES = ("sheet", "fight", "aircraft", "battles")
 
 
-class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
+class PlayerScreen(SheetPanes, CardActions, PlanActions, Screen[None]):
     HELP_TITLE = "Player"
     CSS_PATH = "player.tcss"
 
@@ -258,11 +257,6 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
     def pane(self) -> str:
         return (self.query_one(ContentSwitcher).current or "pane-sheet").removeprefix("pane-")
 
-    def fight_pane(self) -> FightPane | None:
-        """Pane 2, once it has been shown."""
-        found = self.query("#pane-fight")
-        return found.first() if found else None  # type: ignore[return-value]
-
     def _show_battles(self) -> None:
         pane = self.plan_pane()
         if pane is None:
@@ -271,46 +265,6 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
         pane.show(battle, self.seen, len(self.battles))
         if self.pane == "battles":
             self._plan_status()
-
-    # -- the fight ---------------------------------------------------------------
-
-    def _own(self) -> tuple[str, ...]:
-        if not self.fights:
-            return ()
-        return self.fights[self.fight_index].fighters
-
-    def _show_fight(self) -> None:
-        pane = self.fight_pane()
-        if pane is not None and pane.show(self.progress, self._own(), index=self.fight_index,
-                                          count=len(self.fights),
-                                          focus=self.pane == "fight"):
-            self._card_status(pane.editor)
-        else:
-            self._status(self.sent_note or PANES_HELP)
-        self.sent_note = ""
-
-    def _forget_card(self) -> None:
-        """The card is shown as the file holds it at the next read."""
-        pane = self.fight_pane()
-        if pane is not None:
-            pane.editing = None
-
-    def on_cqc_card_editor_changed(self, event: CqcCardEditor.Changed) -> None:
-        self._card_status(event.editor)
-
-    def _card_status(self, editor: CqcCardEditor) -> None:
-        if editor.draft is None:
-            return
-        if self.sent_note:
-            self._status(self.sent_note)
-            return
-        errors = editor.errors()
-        if errors:
-            self._status(f"{editor.budget_text()} · cannot send: {errors[0].message}",
-                         error=True)
-        else:
-            self._status(f"{editor.budget_text()} · enter: send the card (hidden until "
-                         "the reveal)")
 
     # -- keys --------------------------------------------------------------------
 
@@ -347,53 +301,6 @@ class PlayerScreen(SheetPanes, PlanActions, Screen[None]):
         self._show_aircraft()
 
     def action_reload(self) -> None:
-        self.load()
-
-    def action_send(self) -> None:
-        pane = self.fight_pane()
-        p = self.progress
-        draft = pane.editor.draft if pane is not None else None
-        if pane is None or p is None or draft is None or self.busy or not self.fights:
-            return
-        editor = pane.editor
-        errors = editor.errors()
-        if errors:
-            self.app.bell()
-            self._status(f"Refused: {errors[0].message}", error=True)
-            return
-        self.busy = True
-        fight = self.fights[self.fight_index]
-        self._send(fight, p.fight.round, draft.owner, editor.cards)
-
-    @work(thread=True, group="player-send", exit_on_error=False)
-    def _send(self, fight: PlayerFight, round_no: int, owner: str, cards: Any) -> None:
-        from ka_tui.store import players
-        from ka_tui.store.errors import StoreError
-
-        try:
-            progress = players.send_card(door(self).campaign_db(), fight, round_no, owner,
-                                         cards)
-        except StoreError as error:
-            self.app.call_from_thread(self._refused, error)
-            return
-        self.app.call_from_thread(self._sent, progress)
-
-    def _sent(self, progress: FightProgress) -> None:
-        self.busy = False
-        self.progress = progress
-        self._forget_card()  # show the card as the file holds it
-        self.sent_note = "Card sent: the GM sees that it is in, not what is on it."
-        self._show_fight()
-        door(self).campaign_changed(CampaignChanged(Change.FIGHT, self))
-        self.post_message(PlayerLoaded())
-
-    def _refused(self, error: Exception) -> None:
-        """Not saved (the GM revealed, or entered this card meanwhile): say why
-        and show the fight as it is now."""
-        self.busy = False
-        self._forget_card()
-        self.notify(str(error), title="The card was not sent", severity="error")
-        self.sent_note = f"Not sent: {error}"
         self.load()
 
     def _status(self, text: str, *, error: bool = False) -> None:
