@@ -99,7 +99,7 @@ class CampaignScreen(Screen[None]):
         yield Header()
         with ContentSwitcher(initial="overview"):
             yield Vertical(*self._view("overview"), id="overview")
-        yield QuietFooter()
+        yield QuietFooter(compact=True)
 
     @staticmethod
     def _view(name: str) -> list[Any]:
@@ -203,6 +203,14 @@ class CampaignScreen(Screen[None]):
         switcher.current = name
         self.query_one(f"#{name}-table", FastTable).focus()
         self.load()
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The key of the view shown is left out of the footer (the keys fit 80
+        columns) and does nothing there."""
+        if action == "show" and parameters and parameters[0] == self.current:
+            return False
+        return True
 
     def action_filter(self) -> None:
         if self.current in ("missions", "journal"):
@@ -344,11 +352,11 @@ class MissionScreen(Screen[None]):
         Binding("e", "edit", "Edit", id="mission.edit"),
         Binding("d", "debrief", "Debrief", id="mission.debrief"),
         Binding("s", "fly", "Battle", id="mission.battle"),
-        Binding("b", "link('battle')", "Link battle", id="mission.link"),
+        Binding("b", "link('battle')", "Link", id="mission.link"),
         Binding("f", "link('fight')", "Link fight", show=False, id="mission.link_fight"),
-        Binding("a", "abort", "Abort", id="mission.abort"),
+        Binding("a", "abort", "Abort", show=False, id="mission.abort"),
         Binding("n", "note", "Note", id="mission.note"),
-        Binding("x", "markdown", "Markdown", id="mission.markdown"),
+        Binding("x", "markdown", "Markdown", show=False, id="mission.markdown"),
     ]
 
     PALETTE_HELP = {
@@ -370,7 +378,7 @@ class MissionScreen(Screen[None]):
         yield Header()
         with VerticalScroll():
             yield Static("Loading…", id="mission-text", markup=False)
-        yield QuietFooter()
+        yield QuietFooter(compact=True)
 
     def on_mount(self) -> None:
         self.sub_title = "Mission"
@@ -493,7 +501,7 @@ class RecordScreen(Screen[None]):
         yield Header()
         with VerticalScroll():
             yield Static("Loading…", id="record-text", markup=False)
-        yield QuietFooter()
+        yield QuietFooter(compact=True)
 
     def on_mount(self) -> None:
         self.sub_title = "Service record"
