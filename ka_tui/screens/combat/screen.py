@@ -87,8 +87,8 @@ class CombatScreen(Screen[None]):
         Binding("enter", "to_damage", "Damage", id="combat.to_damage"),
         Binding("enter", "next_round", "Next round", id="combat.next_round"),
         Binding("enter", "finish", "End fight", id="combat.finish"),
-        Binding("u", "undo", "Undo round", id="combat.undo"),
-        Binding("u", "undo_refused", "Undo round", show=False, id="combat.undo_refused"),
+        Binding("u", "undo", "Undo", id="combat.undo"),
+        Binding("u", "undo_refused", "Undo", show=False, id="combat.undo_refused"),
         Binding("y", "redo", "Redo", id="combat.redo"),
         Binding("h", "history", "History", id="combat.history"),
         # the same at step 2, out of the footer (the card's b D S need the room)
@@ -96,6 +96,8 @@ class CombatScreen(Screen[None]):
         Binding("o", "reorder", "Reorder", id="combat.reorder"),
         Binding("t", "detail", "Dice detail", show=False, id="combat.detail"),
         Binding("n", "new_fight", "New fight", id="combat.new"),
+        # at step 2 (the card's keys fill the footer) "n" stays, out of the footer
+        Binding("n", "new_fight_quiet", "New fight", show=False, id="combat.new_quiet"),
         Binding("l", "list_fights", "Fights", show=False, id="combat.list"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="combat.reload"),
         Binding("pageup", "page(-1)", "Page up", show=False, id="combat.page_up"),
@@ -120,6 +122,7 @@ class CombatScreen(Screen[None]):
                           "(S0 §Close combat 1; house rule cqc.initiative_reroll); o again "
                           "keeps the order",
         "combat.new": "Start a new fight: pick pairs of opponents from the roster",
+        "combat.new_quiet": "Start a new fight: pick pairs of opponents from the roster",
         "combat.list": "Open another fight of this campaign",
         "combat.reload": "Read the fight from the campaign file again",
         "combat.page_up": "Scroll the report, odds or card up (also while typing dice)",
@@ -477,7 +480,10 @@ class CombatScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         p, step = self.progress, self.view_step
-        if action in ("new_fight", "list_fights", "reload", "page"):
+        if action in ("new_fight", "new_fight_quiet"):
+            at_card = p is not None and step == 2
+            return at_card == (action == "new_fight_quiet")
+        if action in ("list_fights", "reload", "page"):
             return True
         if p is None:
             return False
@@ -552,6 +558,9 @@ class CombatScreen(Screen[None]):
 
     def action_reload(self) -> None:
         self.load(self.progress.fight_id if self.progress else None)
+
+    def action_new_fight_quiet(self) -> None:
+        self.action_new_fight()
 
     def action_new_fight(self) -> None:
         self._load_candidates()
