@@ -340,4 +340,4 @@ async def test_roller_is_in_the_command_palette(demo_db: Path) -> None:
         assert "Go to Dice roller" in titles
         screen = await open_roller(pilot)
         titles = [c.title for c in app.get_system_commands(screen)]
-        assert {"Roll", "Table dice", "Filter log", "Versus"} <= set(titles)
+        assert {"Roll", "Faces", "Filter", "Versus"} <= set(titles)

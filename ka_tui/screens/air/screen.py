@@ -72,7 +72,7 @@ class AirScreen(TypedInput, BattleIO):
             yield Static("", id="air-detail-text")
         yield Input(id="air-cmd", compact=True, select_on_focus=False)
         yield Static("", id="air-status")
-        yield QuietFooter()
+        yield QuietFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#air-log-view").display = False

@@ -61,7 +61,7 @@ class FlightCardScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("Loading the flight card…", id="card-loading")
-        yield QuietFooter()
+        yield QuietFooter(compact=True)
 
     def on_mount(self) -> None:
         self.load()

@@ -55,10 +55,11 @@ class PlayerScreen(SheetPanes, CardActions, PlanActions, Screen[None]):
     CSS_PATH = "player.tcss"
 
     BINDINGS = [
-        Binding("1,f1", "pane('sheet')", "Sheet", id="player.sheet"),
-        Binding("2,f2", "pane('fight')", "Fight", id="player.fight"),
-        Binding("3,f3", "pane('aircraft')", "Aircraft", id="player.aircraft"),
-        Binding("4,f4", "pane('battles')", "Air battles", id="player.battles"),
+        # the pane keys are on the tab line above: the footer keeps its room
+        Binding("1,f1", "pane('sheet')", "Sheet", show=False, id="player.sheet"),
+        Binding("2,f2", "pane('fight')", "Fight", show=False, id="player.fight"),
+        Binding("3,f3", "pane('aircraft')", "Aircraft", show=False, id="player.aircraft"),
+        Binding("4,f4", "pane('battles')", "Air battles", show=False, id="player.battles"),
         Binding("enter", "send", "Send card", id="player.send"),
         Binding("enter", "send_plan", "Send plan", id="player.send_plan"),
         Binding("l", "next_fight", "Next", show=False, id="player.next_fight"),

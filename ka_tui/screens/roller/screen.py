@@ -79,11 +79,11 @@ class RollerScreen(Screen[None]):
 
     BINDINGS = [
         Binding("r", "roll", "Roll", id="roller.roll"),
-        Binding("f", "focus_faces", "Table dice", id="roller.faces"),
+        Binding("f", "focus_faces", "Faces", id="roller.faces"),
         Binding("w", "focus_who", "Who", id="roller.who"),
         Binding("v", "focus_versus", "Versus", id="roller.versus"),
         Binding("x", "swap", "Swap", id="roller.swap"),
-        Binding("slash", "filter_log", "Filter log", id="roller.filter_log"),
+        Binding("slash", "filter_log", "Filter", id="roller.filter_log"),
         Binding("l", "focus_log", "Log", show=False, id="roller.log"),
         Binding("z", "zoom_log", "Big log", show=False, id="roller.zoom_log"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="roller.reload"),
@@ -165,7 +165,7 @@ class RollerScreen(Screen[None]):
                             label_width=7, id="field-faces")
         yield DicePanel(id="result")
         yield RollLogPane(id="log")
-        yield QuietFooter()
+        yield QuietFooter(compact=True)
 
     @staticmethod
     def _new_select(name: str) -> Select[Any]:
@@ -293,6 +293,8 @@ class RollerScreen(Screen[None]):
                 self.apply_side("b", skill=self._same_skill_as_a())
         else:
             self.apply_side(side, skill=self._select(side, 1).value, base=event.value)
+        if name in ("who", "versus"):
+            self.refresh_bindings()  # x Swap: only for an opposed roll
 
     def _same_skill_as_a(self) -> str | None:
         """Side B's choice of the skill A rolls, if he has it (issue 12 item 14)."""
@@ -723,8 +725,8 @@ class RollerScreen(Screen[None]):
     # -- actions ------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "swap":
-            return True if self._opposed() else None
+        if action == "swap":  # only for an opposed roll (out of the footer otherwise)
+            return self._opposed()
         return True
 
     def action_focus_faces(self) -> None:
