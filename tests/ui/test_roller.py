@@ -341,3 +341,26 @@ async def test_roller_is_in_the_command_palette(demo_db: Path) -> None:
         screen = await open_roller(pilot)
         titles = [c.title for c in app.get_system_commands(screen)]
         assert {"Roll", "Faces", "Filter", "Versus"} <= set(titles)
+
+
+async def test_a_stray_q_among_typed_faces_asks_before_quitting(demo_db: Path) -> None:
+    """The faces field leaves a letter it does not take to the keys (v, w, /),
+    so a slip of ``q`` reached Quit and the typed faces were lost at once: now
+    the app asks first (``unsaved_changes``); with nothing typed, q quits."""
+    from ka_tui.screens.confirm import ConfirmScreen
+
+    app = make_app(demo_db)
+    async with app.run_test() as pilot:
+        screen = await open_roller(pilot)
+        faces = screen.query_one("#input-faces", Input)
+        faces.focus()
+        await pilot.press("3", "q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen) and app.is_running
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is screen and faces.value == "3"
+        faces.value = ""
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running

@@ -478,6 +478,13 @@ class CombatScreen(Screen[None]):
 
     # -- keys ----------------------------------------------------------------
 
+    def unsaved_changes(self) -> str | None:
+        """What quitting now would lose: table dice typed and not applied (a
+        stray ``q`` in the dice field reaches the app's Quit; it asks first)."""
+        field = self.query("#field-dice")
+        typed = field.first(RollTextField).input.value.strip() if field else ""
+        return "dice typed and not rolled" if typed else None
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         p, step = self.progress, self.view_step
         if action in ("new_fight", "new_fight_quiet"):

@@ -729,6 +729,13 @@ class RollerScreen(Screen[None]):
             return self._opposed()
         return True
 
+    def unsaved_changes(self) -> str | None:
+        """What quitting now would lose: faces typed and not rolled yet (a stray
+        ``q`` in the faces field reaches the app's Quit; it asks first)."""
+        faces = self.query("#input-faces")
+        typed = faces.first(Input).value.strip() if faces else ""
+        return "faces typed and not rolled" if typed else None
+
     def action_focus_faces(self) -> None:
         self.query_one("#input-faces", Input).focus()
 
