@@ -37,6 +37,9 @@ class SceneOrderScreen(Screen[None]):
         Binding("d,delete", "remove", "Out", id="scene.remove"),
         Binding("i", "initiative", "Initiative", id="scene.initiative"),
         Binding("ctrl+n", "new_scene", "New scene", show=False, id="scene.new"),
+        # while the Add line has the focus its letters are typed: the footer says
+        # how to get back to the list's keys
+        Binding("escape", "to_list", "To the list", id="scene.to_list"),
     ]
 
     PALETTE_HELP = {
@@ -46,6 +49,7 @@ class SceneOrderScreen(Screen[None]):
         "scene.remove": "Scene order: take the actor under the cursor out of the scene",
         "scene.initiative": "Scene order: a new initiative for the actor under the cursor",
         "scene.new": "Scene order: start a new scene (round 1, nobody in it)",
+        "scene.to_list": "Scene order: leave the Add line for the list (n, p, d, i)",
     }
 
     DEFAULT_CSS = """
@@ -144,6 +148,14 @@ class SceneOrderScreen(Screen[None]):
         self._show()
 
     # -- actions ---------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "to_list":
+            return self.focused is not None and self.focused.id == "scene-entry"
+        return True
+
+    def action_to_list(self) -> None:
+        self.query_one(DataTable).focus()
 
     def action_next(self) -> None:
         self.scene = self.scene.next()

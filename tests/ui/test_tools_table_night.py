@@ -274,8 +274,13 @@ async def test_item26_scene_order_mode_bands_current_actor_and_rounds(demo_db: P
         await pilot.press(*"Bad x 1", "enter")
         await pilot.pause()
         assert "not a band" in str(screen.query_one("#scene-error").render())
+        # typing in the Add line: its letters are typed, the footer says the way out
+        shown = {b.binding.id for b in screen.active_bindings.values() if b.enabled}
+        assert "scene.to_list" in shown and "scene.next" not in shown
         await pilot.press("escape")
         await pilot.pause()
+        shown = {b.binding.id for b in screen.active_bindings.values() if b.enabled}
+        assert "scene.to_list" not in shown and "scene.next" in shown
         table = screen.query_one("#scene-table")
         names = [str(table.get_row_at(i)[2]) for i in range(table.row_count)]
         assert names == ["Kasia Nowak", "Arthur Hale", "Olga Petrova", "Mike Dunn"]
