@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ka_tui.screens.door import CampaignChanged, Change, door
-from ka_tui.screens.player.messages import PlayerLoaded
-from ka_tui.screens.player.plan_actions import PANES_HELP
+from ka_tui.screens.player.panes import PANES_HELP, PlayerLoaded, mounted_pane
 
 if TYPE_CHECKING:
     from ka_tui.rules.cqc.log import FightProgress
@@ -33,9 +32,7 @@ class CardActions:
 
     def fight_pane(self) -> FightPane | None:
         """Pane 2, once it has been shown."""
-        screen: Any = self
-        found = screen.query("#pane-fight")
-        return found.first() if found else None
+        return mounted_pane(self, "pane-fight")  # type: ignore[no-any-return]
 
     def _own(self) -> tuple[str, ...]:
         if not self.fights:

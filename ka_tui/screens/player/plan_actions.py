@@ -9,16 +9,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ka_tui.screens.door import CampaignChanged, Change, door
-from ka_tui.screens.player.messages import PlayerLoaded
+from ka_tui.screens.player.panes import PANES_HELP, PlayerLoaded, mounted_pane
 
 if TYPE_CHECKING:
     from ka_tui.rules.air.move_plan import Plan
     from ka_tui.screens.player.air_plan import AirPlanPane
     from ka_tui.store.battles import LoadedBattle
     from ka_tui.store.player_data import Player, PlayerBattle
-
-PANES_HELP = "1 sheet · 2 fight · 3 aircraft · 4 air battles"
-
 
 class PlanActions:
     """The player screen's keys for pane 4 (mixed into ``PlayerScreen``): the
@@ -32,9 +29,7 @@ class PlanActions:
 
     def plan_pane(self) -> AirPlanPane | None:
         """Pane 4, once it has been shown (it is mounted then: issue 13)."""
-        screen: Any = self
-        found = screen.query("#pane-battles")
-        return found.first() if found else None
+        return mounted_pane(self, "pane-battles")  # type: ignore[no-any-return]
 
     def plan_action(self, action: str) -> bool | None:
         """``check_action`` for pane 4's actions; None: not one of them."""

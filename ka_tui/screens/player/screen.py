@@ -37,7 +37,7 @@ from textual.widgets import ContentSwitcher, Header, Static
 from ka_tui.screens.air.plan_key_table import PLAN_KEYS
 from ka_tui.screens.door import CampaignChanged, Change, door, when_read
 from ka_tui.screens.player.card_actions import CardActions
-from ka_tui.screens.player.messages import PlayerLoaded
+from ka_tui.screens.player.panes import PlayerLoaded
 from ka_tui.screens.player.plan_actions import PlanActions
 from ka_tui.screens.player.sheet import SheetPanes
 from ka_tui.widgets.quiet_footer import QuietFooter

@@ -164,9 +164,7 @@ class RosterScreen(Screen[None]):
         except Exception as error:  # noqa: BLE001 - same handling as a worker's failure
             self._preload_failed(error)
             return
-        self._loaded(data)
-        if data.in_progress and not data.live:
-            self.load()  # the live state of the open fights and battles follows
+        self._loaded(data)  # with the live state of open fights and battles
 
     def _preload_failed(self, error: Exception) -> None:
         if isinstance(error, StoreError):
