@@ -1,5 +1,7 @@
-"""Command line: ``ka-tui [--db PATH] [--demo] [--new NAME] [--where] [--force] [--ascii]
-[--read-only] [--shared-group] [export FILE | import FILE | journal FILE | backups | restore BACKUP]``.
+"""Command line: ``ka-tui [--version] [--db PATH] [--ascii] [--read-only]
+[--shared-group] [--demo [--force] | --new NAME | --where | COMMAND …]``, the
+commands in ``COMMANDS`` (export, import, journal, backups, backup, restore,
+play), each with its own arguments (``ka-tui COMMAND --help``).
 
 Every user error is one line on stderr and exit code 2, never a traceback.
 The campaign file is checked (and migrated) here, before the app starts, with
@@ -11,8 +13,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -21,71 +25,168 @@ EXIT_USER_ERROR = 2
 
 EPILOG = """\
 without a command: open the campaign (--db, or the one in the data folder; a
-picker when there are several; the demo on first run).
-  ka-tui export FILE     write the campaign as JSON (FILE "-" = stdout)
-  ka-tui import FILE     read a JSON export into --db PATH or a new file named
-                         after the campaign (refuses to overwrite without --force)
-  ka-tui journal FILE    write the campaign journal as Markdown (FILE "-" = stdout);
-                         --mission ID writes that mission's debrief instead
-  ka-tui backups         list the campaign's backups, newest first
-                         (--keep DAILY,WEEKLY sets how many rotation keeps)
-  ka-tui backup          take a backup now
-  ka-tui restore BACKUP  put a backup back (the current file is backed up first)
-  ka-tui play --as NAME  a player's view: NAME's sheet, aircraft and fights, and
-                         his own CQC card when the GM asks for cards (README:
-                         Players at their own terminals)
+picker when there are several; the demo on first run). The options above also
+go after a command (ka-tui export FILE --db PATH); `ka-tui COMMAND --help`
+tells a command's own.
 files are private to you (0600, folders 0700); --shared-group (or
 KA_TUI_SHARED_GROUP=1) makes a campaign and its backups group read-write, for
 players reading it over SSH; it stays shared afterwards.
 """
+
+# An option given to a command it does not belong to is named with its command
+# (one line, as every other usage error), not argparse's "unrecognized".
+OPTION_HOME = {"--mission": "journal", "--keep": "backups", "--as": "play"}
 
 
 class UserError(Exception):
     """A problem the user can fix; printed as one line."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="ka-tui", description="King's Angels campaign manager (terminal UI).",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("command", nargs="?",
-                   choices=("export", "import", "journal", "backups", "backup", "restore",
-                            "play"),
-                   help=argparse.SUPPRESS)
-    p.add_argument("file", nargs="?", help=argparse.SUPPRESS)
-    p.add_argument("--db", type=Path, metavar="PATH", help="use this campaign file")
-    p.add_argument("--demo", action="store_true",
-                   help="open the demo campaign, creating it if needed")
-    p.add_argument("--new", metavar="NAME", help="create an empty campaign called NAME and open it")
-    p.add_argument("--where", action="store_true",
-                   help="print where campaign files are kept, and exit")
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its usage errors as the app's one line (exit 2) and a
+    missing FILE said with an example to type."""
+
+    example: str = ""
+
+    def error(self, message: str) -> NoReturn:
+        if "invalid choice" in message and message.startswith("argument COMMAND"):
+            word = message.split("'")[1]
+            message = (f"unknown command {word!r} (commands: "
+                       f"{', '.join(c.name for c in COMMANDS)}; see ka-tui --help)")
+        elif "unrecognized arguments" in message:
+            message = f"{message} (see ka-tui --help)"
+        elif "the following arguments are required" in message and self.example:
+            what = message.rsplit(":", 1)[1].strip()
+            message = f"{self.prog.split()[-1]} needs a {what} (try: {self.example})"
+        elif "not allowed with argument" in message:
+            message = f"use one of {', '.join(_ONE_OF)} at a time"
+        raise SystemExit(_fail(message))
+
+
+_ONE_OF = ("--where", "--demo", "--new", "a command")
+
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: its name, help line, arguments and what runs it."""
+
+    name: str
+    help: str
+    run: Callable[[argparse.Namespace], int]
+    file: str = ""         # the positional argument's name, when it takes one
+    file_help: str = ""
+    example: str = ""
+    force: bool = False    # takes --force
+    extra: Callable[[argparse.ArgumentParser], None] | None = None
+
+
+def _global_options(p: argparse.ArgumentParser, *, sub: bool) -> None:
+    """The options every command takes, before or after the command's name
+    (after it, they default to nothing, so they never undo one given before)."""
+    default: dict[str, Any] = {"default": argparse.SUPPRESS} if sub else {}
+    p.add_argument("--db", type=Path, metavar="PATH", help="use this campaign file",
+                   **default)
     p.add_argument("--ascii", action="store_true",
                    help="draw plain ASCII only (also KA_TUI_ASCII=1), for terminals "
-                        "or fonts without box-drawing characters")
-    p.add_argument("--force", action="store_true",
-                   help="with import/export/--demo: replace an existing file (a backup is kept)")
+                        "or fonts without box-drawing characters", **default)
     p.add_argument("--read-only", action="store_true",
                    help="open the campaign read-only (also KA_TUI_READ_ONLY=1); a campaign "
-                        "that cannot be written opens read-only anyway")
+                        "that cannot be written opens read-only anyway", **default)
     p.add_argument("--shared-group", action="store_true",
                    help="make the campaign, its side files and backups group read-write "
-                        "(also KA_TUI_SHARED_GROUP=1)")
+                        "(also KA_TUI_SHARED_GROUP=1)", **default)
+
+
+def _journal_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mission", type=int, metavar="ID",
-                   help="with journal: write that mission's debrief (ids: the campaign "
-                        "mode's missions list)")
-    p.add_argument("--as", dest="player", metavar="NAME",
-                   help="with play: the character you play (full or first name)")
+                   help="write that mission's debrief (ids: the campaign mode's "
+                        "missions list)")
+
+
+def _backups_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--keep", metavar="DAILY,WEEKLY",
-                   help="with backups: how many daily and weekly backups rotation keeps "
-                        "(default 7,4)")
+                   help="how many daily and weekly backups rotation keeps (default 7,4)")
+
+
+def _play_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--as", dest="player", metavar="NAME",
+                   help="the character you play (full or first name)")
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("export", "write the campaign as JSON", lambda a: _export(a.db, a.file, a.force),
+            file="FILE", file_help='the JSON file ("-" = standard output)',
+            example="ka-tui export campaign.json", force=True),
+    Command("import", "read a JSON export into --db PATH or a new file named after the "
+            "campaign (never overwrites without --force)",
+            lambda a: _import(a.file, a.db, a.force),
+            file="FILE", file_help="the JSON export", example="ka-tui import campaign.json",
+            force=True),
+    Command("journal", "write the campaign journal as Markdown (--mission ID: that "
+            "mission's debrief)", lambda a: _journal(a.db, a.file, a.mission, a.force),
+            file="FILE", file_help='the Markdown file ("-" = standard output)',
+            example="ka-tui journal journal.md", force=True, extra=_journal_options),
+    Command("backups", "list the campaign's backups, newest first",
+            lambda a: _backups(a.db, a.keep), extra=_backups_options),
+    Command("backup", "take a backup now", lambda a: _backup_now(a.db)),
+    Command("restore", "put a backup back (the current file is backed up first)",
+            lambda a: _restore(a.file, a.db), file="BACKUP",
+            file_help="the backup file (see ka-tui backups)",
+            example="ka-tui restore BACKUP.db (see ka-tui backups)"),
+    Command("play", "a player's view: his sheet, aircraft, fights and his own CQC card "
+            "(README: Players at their own terminals)",
+            lambda a: _play(a.db, a.player), extra=_play_options),
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from ka_tui import __version__
+
+    p = _Parser(
+        prog="ka-tui", description="King's Angels campaign manager (terminal UI).",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"ka-tui {__version__}")
+    _global_options(p, sub=False)
+    alone = p.add_mutually_exclusive_group()
+    alone.add_argument("--demo", action="store_true",
+                       help="open the demo campaign, creating it if needed")
+    alone.add_argument("--new", metavar="NAME",
+                       help="create an empty campaign called NAME and open it")
+    alone.add_argument("--where", action="store_true",
+                       help="print where campaign files are kept, and exit")
+    p.add_argument("--force", action="store_true",
+                   help="with --demo: recreate it (the old file is backed up first)")
+    commands = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser,
+                                title="commands")
+    for command in COMMANDS:
+        sub = commands.add_parser(command.name, help=command.help,
+                                  description=command.help)
+        sub.example = command.example
+        _global_options(sub, sub=True)
+        if command.file:
+            sub.add_argument("file", metavar=command.file, help=command.file_help)
+        if command.force:
+            sub.add_argument("--force", action="store_true", default=argparse.SUPPRESS,
+                             help="replace an existing file (a backup is kept)")
+        if command.extra is not None:
+            command.extra(sub)
+        sub.set_defaults(run=command.run)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)  # argparse itself exits 2 on bad usage
+    words = sys.argv[1:] if argv is None else argv
+    command = next((w for w in words if w in {c.name for c in COMMANDS}), None)
+    for option, home in OPTION_HOME.items():
+        if command != home and any(w == option or w.startswith(f"{option}=") for w in words):
+            return _fail(f"{option} goes with the {home} command")
     try:
-        return _dispatch(parser, args)
+        args = parser.parse_args(argv)  # a usage error: one line, exit 2 (_Parser)
+    except SystemExit as stop:
+        return stop.code if isinstance(stop.code, int) else EXIT_USER_ERROR
+    try:
+        return _dispatch(args)
     except UserError as e:
         return _fail(str(e))
     except KeyboardInterrupt:
@@ -107,29 +208,15 @@ def _say(message: str) -> None:
     print(f"ka-tui: {message}", file=sys.stderr)
 
 
-def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+def _dispatch(args: argparse.Namespace) -> int:
     if args.ascii:
         os.environ["KA_TUI_ASCII"] = "1"  # the app and every widget read it (widgets/glyphs.py)
     if args.read_only:
         os.environ["KA_TUI_READ_ONLY"] = "1"  # store/files.py read_only_reason
     if args.shared_group:
         os.environ["KA_TUI_SHARED_GROUP"] = "1"  # store/files.py share_requested
-    if args.command in ("export", "import", "journal", "restore") and not args.file:
-        what = "BACKUP" if args.command == "restore" else "FILE"
-        example = "campaign.json" if args.command != "restore" else "BACKUP.db (see ka-tui backups)"
-        raise UserError(f"{args.command} needs a {what} (try: ka-tui {args.command} {example})")
-    if args.mission is not None and args.command != "journal":
-        raise UserError("--mission goes with the journal command")
-    if args.file and args.command not in ("export", "import", "journal", "restore"):
-        raise UserError(f"unexpected argument {args.file!r} (see ka-tui --help)")
-    if (args.player is not None) != (args.command == "play"):
-        raise UserError("play needs --as NAME (the character you play), and --as goes "
-                        "with play only")
-    if args.keep is not None and args.command != "backups":
-        raise UserError("--keep goes with the backups command")
-    if sum(bool(x) for x in (args.command, args.demo, args.new, args.where)) > 1:
-        raise UserError("use one of --where, --demo, --new, export, import, backups, "
-                        "restore at a time")
+    if args.command and (args.demo or args.new is not None or args.where):
+        raise UserError(f"use one of {', '.join(_ONE_OF)} at a time")
     if args.db is not None and not args.db.parent.is_dir() and not (args.new or args.demo):
         raise UserError(f"no such folder: {args.db.parent}; use --new NAME or create the "
                         "folder")
@@ -138,20 +225,9 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     tighten_data_dir()
     if args.where:
         return _where()
-    if args.command == "export":
-        return _export(args.db, args.file, args.force)
-    if args.command == "import":
-        return _import(args.file, args.db, args.force)
-    if args.command == "journal":
-        return _journal(args.db, args.file, args.mission, args.force)
-    if args.command == "backups":
-        return _backups(args.db, args.keep)
-    if args.command == "backup":
-        return _backup_now(args.db)
-    if args.command == "restore":
-        return _restore(args.file, args.db)
-    if args.command == "play":
-        return _play(args.db, args.player)
+    if args.command:
+        run: Callable[[argparse.Namespace], int] = args.run
+        return run(args)
     if args.new is not None:
         return _run_app(_new(args.new, args.db))
     if args.demo:
@@ -368,13 +444,15 @@ def _restore(file: str, db: Path | None) -> int:
     return 0
 
 
-def _play(db: Path | None, name: str) -> int:
+def _play(db: Path | None, name: str | None) -> int:
     """Issue 14: a player's own view. Refuses an unknown name and a campaign
     this user cannot write. The same name connected twice is allowed: every
     send is checked by the fight's rules inside its write transaction, so the
     second of two clashing sends is refused and reloads; nothing is lost."""
     from ka_tui.store.player_data import check_player
 
+    if not name:
+        raise UserError("play needs --as NAME (the character you play)")
     path = _source(db)
     if not path.exists():
         raise UserError(f"no campaign at {path}")

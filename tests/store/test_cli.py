@@ -159,3 +159,37 @@ def test_new_with_an_overlong_name_is_refused(opened: list[Path | None],
     assert cli.main(["--new", "X" * 61]) == 2
     assert "at most 60" in capsys.readouterr().err
     assert list_campaign_files() == [] and opened == []
+
+
+def test_version_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    from ka_tui import __version__
+
+    assert cli.main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"ka-tui {__version__}"
+
+
+@pytest.mark.parametrize("argv", [
+    ["export", "-", "--db", "DB"],
+    ["--db", "DB", "export", "-"],
+])
+def test_the_global_options_go_before_or_after_the_command(
+        argv: list[str], demo_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [str(demo_db) if a == "DB" else a for a in argv]
+    assert cli.main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["format"] == "ka-tui-campaign"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["bogus"], "unknown command 'bogus' (commands: export, import, journal"),
+    (["--as", "Arthur"], "--as goes with the play command"),
+    (["export", "-", "--keep", "1,1"], "--keep goes with the backups command"),
+    (["--mission", "3"], "--mission goes with the journal command"),
+    (["play"], "play needs --as NAME"),
+    (["--where", "backups"], "one of"),
+    (["restore"], "restore needs a BACKUP (try: ka-tui restore"),
+])
+def test_usage_errors_name_the_command(argv: list[str], message: str,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ka-tui: ") and err.count("\n") == 1 and message in err
