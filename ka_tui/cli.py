@@ -191,12 +191,23 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(str(e))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _closed_pipe()
     except Exception as e:  # noqa: BLE001 — a StoreError or worse: one line, no traceback
         from ka_tui.store.errors import StoreError
 
         if isinstance(e, StoreError):
             return _fail(str(e))
         return _fail(f"unexpected error: {type(e).__name__}: {e}")
+
+
+def _closed_pipe() -> int:
+    """The reader of our output left (``ka-tui export - | head``): a normal
+    end. Standard output goes to /dev/null, so the interpreter's last flush at
+    exit meets no closed pipe either (the Python docs' recipe for SIGPIPE)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 0
 
 
 def _fail(message: str) -> int:
@@ -457,7 +468,7 @@ def _play(db: Path | None, name: str | None) -> int:
     if not path.exists():
         raise UserError(f"no campaign at {path}")
     full = check_player(path, name)
-    _need_terminal()
+    _need_terminal(player=True)
     from ka_tui.store.startup_read import in_child, read_player
 
     startup_read = in_child(lambda: read_player(path, full))  # as for the GM's roster
@@ -467,17 +478,37 @@ def _play(db: Path | None, name: str | None) -> int:
     return 0
 
 
-def _need_terminal() -> None:
+def _need_terminal(*, player: bool = False) -> None:
     """The app draws on a terminal and reads keys from it. Without one (stdin or
     stdout not a TTY: ``ka-tui </dev/null``, ``ssh host ka-tui`` without ``-t``)
     Textual would spin a core forever waiting for keys; say so and exit 2
     instead. Checked after the file checks (a bad file is named first) and
-    before Textual loads."""
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        which = "input" if not sys.stdin.isatty() else "output"
-        raise UserError(f"needs a terminal, but its {which} is not one; over SSH use "
-                        "`ssh -t HOST ka-tui` (the commands export, import, backups, "
-                        "backup, restore and --where work without one)")
+    before Textual loads. A player (``play``, often a forced command over SSH)
+    is told the one thing he can type: his ssh command with ``-t``."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return
+    which = "input" if not sys.stdin.isatty() else "output"
+    if player:
+        raise UserError(f"the player's view needs a terminal, but its {which} is not one; "
+                        f"connect with: {_player_ssh_command()}")
+    raise UserError(f"needs a terminal, but its {which} is not one; over SSH use "
+                    "`ssh -t HOST ka-tui` (the commands export, import, backups, "
+                    "backup, restore and --where work without one)")
+
+
+def _player_ssh_command() -> str:
+    """``ssh -t [-p PORT] USER@HOST`` as this connection came in (SSH sets
+    ``SSH_CONNECTION`` = client ip, client port, server ip, server port)."""
+    import getpass
+
+    parts = os.environ.get("SSH_CONNECTION", "").split()
+    host = parts[2] if len(parts) == 4 else "HOST"
+    port = f" -p {parts[3]}" if len(parts) == 4 and parts[3] != "22" else ""
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = "USER"
+    return f"ssh -t{port} {user}@{host}"
 
 
 def _run_app(path: Path | None) -> int:

@@ -4,6 +4,7 @@ export/import; user errors are one line on stderr with exit code 2."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -193,3 +194,31 @@ def test_usage_errors_name_the_command(argv: list[str], message: str,
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("ka-tui: ") and err.count("\n") == 1 and message in err
+
+
+def test_a_closed_pipe_is_a_normal_end(demo_db: Path, tmp_path: Path) -> None:
+    """``ka-tui export - | head``: the reader leaves early; no error, exit 0."""
+    env = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"), "PATH": "/usr/bin"}
+    read, write = os.pipe()
+    os.close(read)  # the reader has gone before the export writes a byte
+    try:
+        run = subprocess.run([sys.executable, "-m", "ka_tui", "export", "-", "--db",
+                              str(demo_db)], stdout=write, capture_output=False,
+                             stderr=subprocess.PIPE, env=env, timeout=60)
+    finally:
+        os.close(write)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == b""
+
+
+def test_a_player_without_a_terminal_is_told_his_ssh_command(demo_db: Path,
+                                                             tmp_path: Path) -> None:
+    env = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"), "PATH": "/usr/bin",
+           "SSH_CONNECTION": "10.0.0.7 51234 10.0.0.2 2222", "USER": "olga",
+           "LOGNAME": "olga"}
+    run = subprocess.run([sys.executable, "-m", "ka_tui", "play", "--as", "Arthur", "--db",
+                          str(demo_db)], stdin=subprocess.DEVNULL, capture_output=True,
+                         text=True, env=env, timeout=60)
+    assert run.returncode == 2
+    assert run.stderr.strip() == ("ka-tui: the player's view needs a terminal, but its input "
+                                  "is not one; connect with: ssh -t -p 2222 olga@10.0.0.2")
