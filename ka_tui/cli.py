@@ -385,8 +385,10 @@ def _journal(db: Path | None, file: str, mission: int | None, force: bool) -> in
     if file == "-":
         sys.stdout.write(text)
         return 0
+    from ka_tui.store.files import write_text_atomic
+
     try:
-        out.write_text(text, encoding="utf-8")
+        write_text_atomic(out, text)  # 0600 like an export; never a half-written file
     except OSError as e:
         raise UserError(f"cannot write {out}: {e.strerror}") from None
     _say(f"wrote the {'journal' if mission is None else f'debrief of mission {mission}'} "
