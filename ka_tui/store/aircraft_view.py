@@ -55,9 +55,9 @@ def aircraft_ids(db: CampaignDB) -> list[tuple[int, str]]:
     """(id, name) of every aircraft, by name — for stepping between cards."""
     from sqlalchemy import func
     from sqlmodel import select
-    from ka_tui.store.models import Aircraft
+    from ka_tui.store.models import AircraftRow
 
     with db.read() as s:
-        rows = s.exec(select(Aircraft.id, Aircraft.name)
-                      .order_by(func.lower(Aircraft.name))).all()
+        rows = s.exec(select(AircraftRow.id, AircraftRow.name)
+                      .order_by(func.lower(AircraftRow.name))).all()
     return [(i, n) for i, n in rows if i is not None]

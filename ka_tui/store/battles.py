@@ -16,7 +16,7 @@ The screen's loop::
     undo_last(db, battle_id, len(loaded.battle.events)); loaded.battle.undo()
     end_battle(db, battle_id)                    # the outcome, in ONE transaction
 
-``commit`` refuses (``events.StaleLog``, alias ``StaleBattle``) an event whose
+``commit`` refuses (``events.StaleLog``) an event whose
 position (its ``seq``: the number of events before it) is no longer the end of
 the stored log: two windows can no longer both write after the same state; the
 stale one reloads.
@@ -61,11 +61,6 @@ RULE_KINDS = frozenset(k.value for k in BattleEventKind) - {STARTED, ENDED, PLAN
 SIDE_MAX = 30
 
 
-# The battle's log moved on since the screen read it (another window): nothing
-# was written; reload the battle (``events.StaleLog``, the one for every log).
-StaleBattle = StaleLog
-
-
 class BattleEnded(StoreError):
     """The battle has ended: no step can be written or undone any more."""
 
@@ -104,7 +99,7 @@ def _log_append(db: Any, battle_id: int, kind: str, payload: Mapping[str, Any], 
                 expect: int, at: str | None = None) -> int:
     """Append one event at position ``expect`` (the number of events before it)
     in one write transaction: refused when the battle has ended or the log holds
-    another number of events (``StaleBattle``). Returns the new count."""
+    another number of events (``StaleLog``). Returns the new count."""
     with db.batch():  # the status read and the append: one BEGIN IMMEDIATE
         head = _head(db, battle_id)
         if head.status != "open":
@@ -183,7 +178,7 @@ def _rules_event(seq: int, kind: str, payload: Mapping[str, Any]) -> Event:
 # ============================================================ the roster side
 
 @dataclass(frozen=True)
-class Candidate:
+class AircraftCandidate:
     """A roster aircraft as a possible combatant, with why it cannot fly."""
 
     aircraft_id: int
@@ -209,7 +204,7 @@ class Candidate:
 
 
 @dataclass(frozen=True)
-class Placement:
+class StartPosition:
     """Where an aircraft starts: its side, hex (flat-top axial, hexgrid), facing
     0..5 (N NE SE S SW NW), altitude level (0 = ground, RULES-NOTES D) and
     speed. ``landed``: standing on the ground at the terrain's height (R-10)."""
@@ -238,10 +233,10 @@ def _roster(db: Any) -> tuple[list[Any], dict[int, Any], dict[int, list[Any]]]:
 
     m = _models()
     with db.read() as s:
-        planes = list(s.exec(select(m.Aircraft).order_by(m.Aircraft.name)).all())
-        people = {int(c.id): c for c in s.exec(select(m.Character)).all()}
+        planes = list(s.exec(select(m.AircraftRow).order_by(m.AircraftRow.name)).all())
+        people = {int(c.id): c for c in s.exec(select(m.CharacterRow)).all()}
         crews: dict[int, list[Any]] = {}
-        for link in s.exec(select(m.AircraftCrew)).all():
+        for link in s.exec(select(m.AircraftCrewRow)).all():
             crews.setdefault(int(link.aircraft_id), []).append(people[int(link.character_id)])
     for members in crews.values():
         members.sort(key=lambda c: str(c.name).casefold())
@@ -268,7 +263,7 @@ def _unable(row: Any, pilot: Any | None) -> str:
     return ""
 
 
-def candidates(db: Any) -> list[Candidate]:
+def candidates(db: Any) -> list[AircraftCandidate]:
     """Every roster aircraft, by name, with its pilot and crew and, when it
     cannot be put in a battle, the reason (one read)."""
     from ka_tui.store.campaign import house_rules
@@ -276,7 +271,7 @@ def candidates(db: Any) -> list[Candidate]:
     opts = house_rules(db).air
     planes, people, crews = _roster(db)
     busy = _busy_aircraft(db)
-    out: list[Candidate] = []
+    out: list[AircraftCandidate] = []
     for row in planes:
         pilot = people.get(int(row.pilot_id)) if row.pilot_id is not None else None
         crew = crews.get(int(row.id), [])
@@ -284,10 +279,10 @@ def candidates(db: Any) -> list[Candidate]:
         unit = None
         if not unable and pilot is not None:
             profile = to_profile(row)
-            unit = _unit(row, pilot, crew, Placement(
+            unit = _unit(row, pilot, crew, StartPosition(
                 int(row.id), "", Hex(0, 0), 0, min(3, ceiling_level(profile, opts)),
                 profile.move), BattleMap())
-        out.append(Candidate(
+        out.append(AircraftCandidate(
             int(row.id), str(row.name), None if pilot is None else int(pilot.id),
             "" if pilot is None else str(pilot.name), tuple(int(c.id) for c in crew),
             tuple(str(c.name) for c in crew), str(row.aircraft_class).replace("_", " "),
@@ -304,7 +299,7 @@ def _busy_aircraft(db: Any) -> dict[int, str]:
     return out
 
 
-def _check_placement(p: Placement, profile: Any, battle_map: BattleMap, opts: AirOptions,
+def _check_placement(p: StartPosition, profile: Any, battle_map: BattleMap, opts: AirOptions,
                      name: str) -> None:
     if not battle_map.in_bounds(p.hex):
         col, row = p.hex.to_offset()
@@ -328,7 +323,7 @@ def _check_placement(p: Placement, profile: Any, battle_map: BattleMap, opts: Ai
                                        "R-3.1)")
 
 
-def _unit(row: Any, pilot: Any, crew: Sequence[Any], p: Placement,
+def _unit(row: Any, pilot: Any, crew: Sequence[Any], p: StartPosition,
           battle_map: BattleMap) -> AirUnit:
     profile = to_profile(row)
     altitude = battle_map.height(p.hex) if p.landed else p.altitude
@@ -345,7 +340,7 @@ def battle_title(sides: Sequence[str]) -> str:
     return title if len(title) <= 60 else title[:57] + "…"
 
 
-def start_battle(db: Any, placements: Sequence[Placement], *, map_id: int | None = None,
+def start_battle(db: Any, placements: Sequence[StartPosition], *, map_id: int | None = None,
                  map_text: str | None = None, map_name: str = "", name: str | None = None,
                  at: str | None = None) -> int:
     """A new battle from the roster: each placed aircraft with its side (two or
@@ -535,7 +530,7 @@ def load_battle(db: Any, battle_id: int) -> LoadedBattle:
 def commit(db: Any, battle_id: int, event: Mapping[str, Any], *, at: str | None = None) -> int:
     """Store one committed action (the rules ``Battle``'s newest event) in its
     own transaction. Its ``seq`` is its expected position: refused with
-    ``StaleBattle`` when the stored log no longer ends there. Returns the
+    ``StaleLog`` when the stored log no longer ends there. Returns the
     number of events now stored."""
     kind = str(event.get("kind", ""))
     if kind not in RULE_KINDS:
@@ -546,7 +541,7 @@ def commit(db: Any, battle_id: int, event: Mapping[str, Any], *, at: str | None 
 def undo_last(db: Any, battle_id: int, expect: int | None = None) -> Event:
     """Drop the last committed action (a whole move, a shot, a phase's end) in
     one transaction and return it (plans players sent after it stay, issue 14); ``expect`` = the events the screen holds
-    (``StaleBattle`` if the log moved). The start cannot be undone, nor an
+    (``StaleLog`` if the log moved). The start cannot be undone, nor an
     ended battle. The screen then calls ``battle.undo()`` (or reloads)."""
     seq, kind, payload = _log_drop_last(db, battle_id, expect=expect)
     return _rules_event(seq, kind, payload)
@@ -684,7 +679,7 @@ def end_battle(db: Any, battle_id: int, expect: int | None = None) -> BattleOutc
     ammunition left, overheat; lost ones marked), the characters (wounds,
     consciousness), the ``battle_ended`` event (the outcome, victories and
     losses) and the battle's status. ``expect``: the events the screen holds
-    (``StaleBattle`` if the log moved)."""
+    (``StaleLog`` if the log moved)."""
     m = _models()
     with db.batch() as s:
         loaded = load_battle(db, battle_id)
@@ -694,7 +689,7 @@ def end_battle(db: Any, battle_id: int, expect: int | None = None) -> BattleOutc
             raise StaleLog(_ref(battle_id), expect, loaded.position)
         outcome = outcome_of(loaded)
         for a in outcome.aircraft:
-            row = s.get(m.Aircraft, a.aircraft_id)
+            row = s.get(m.AircraftRow, a.aircraft_id)
             if row is None:
                 continue  # deleted from the roster meanwhile: nothing to write back
             row.hull_hits = min(a.hull_hits, int(row.hull))
@@ -704,7 +699,7 @@ def end_battle(db: Any, battle_id: int, expect: int | None = None) -> BattleOutc
             row.overheat = a.overheat
             s.add(row)
         for p in outcome.airmen:
-            who = s.get(m.Character, p.character_id)
+            who = s.get(m.CharacterRow, p.character_id)
             if who is None:
                 continue
             who.wounds, who.conscious = p.wounds, p.conscious

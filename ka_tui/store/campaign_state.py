@@ -202,7 +202,7 @@ def service_line(db: Any, character_id: int) -> str:
 # ------------------------------------------------------------------ repairs
 
 @dataclass(frozen=True)
-class RepairRow:
+class RepairSummary:
     plane: Plane
     readiness: PlaneReadiness
     need: RepairNeed
@@ -210,7 +210,7 @@ class RepairRow:
     finishes_in: int | None
 
 
-def repairs(db: Any) -> list[RepairRow]:
+def repairs(db: Any) -> list[RepairSummary]:
     """Every aircraft that is damaged, under repair or lost, with what
     repairing it takes (``rules/campaign/repair.py``) and its place in the queue."""
     with reading(db) as con:
@@ -223,7 +223,7 @@ def repairs(db: Any) -> list[RepairRow]:
             if not (a.damaged or a.lost or job):
                 continue
             fin = ends.get(job.id) if job else None
-            out.append(RepairRow(a, plane_readiness(a, job, opts, finishes_in=fin),
+            out.append(RepairSummary(a, plane_readiness(a, job, opts, finishes_in=fin),
                                  repair_need(a, opts), job, fin))
     return out
 

@@ -189,7 +189,7 @@ def _demo_battle(db: CampaignDB) -> None:
     saved = maps.save_map(db, DEMO_MAP_NAME, DEMO_MAP,
                           notes="Home strip, a carrier offshore, hills up to height 3.")
     planes = {a.name: a.id for a in roster.list_aircraft(db)}
-    places = [battles.Placement(planes[name] or 0, side, Hex.from_offset(col, row), facing,
+    places = [battles.StartPosition(planes[name] or 0, side, Hex.from_offset(col, row), facing,
                                 level, speed)
               for name, side, (col, row), facing, level, speed in _DEMO_PLACES]
     battle_id = battles.start_battle(db, places, map_id=saved.id, name=DEMO_BATTLE, at=DEMO_AT)

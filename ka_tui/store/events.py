@@ -11,7 +11,7 @@ transaction that first re-reads the end of the log, so:
   still be the end of the log, else ``StaleLog``: two windows can no longer
   both write after the same state;
 - the log's own rules (``rules/cqc/log.py`` for fights) must accept the event
-  on the state replayed from the log as it is now, else ``Refused``.
+  on the state replayed from the log as it is now, else ``EventRefused``.
 
 ``expect_seq=None`` appends at the end whatever it is (demo, import, tests).
 
@@ -98,7 +98,7 @@ class StaleLog(StoreError):
         self.now = now
 
 
-class Refused(StoreError):
+class EventRefused(StoreError):
     """The log's rules refuse the event on its current state: nothing was written."""
 
     def __init__(self, log: LogRef, reason: str) -> None:
@@ -258,7 +258,7 @@ def append(db: CampaignDB, log: LogRef, event: LogEvent, expect_seq: int | None,
     """Append one event at ``expect_seq + 1``, in one write transaction.
 
     Inside the transaction: ``NotFound`` without the head row, ``StaleLog``
-    when ``expect_seq`` is no longer the last ``seq``, ``Refused`` when the
+    when ``expect_seq`` is no longer the last ``seq``, ``EventRefused`` when the
     log's rules (``ACCEPT``) refuse it. ``checked=False`` skips only the
     rules (raw tools and store tests of the plumbing); ``at`` a fixed
     ``created_at`` (the demo). Returns the event as stored (with ``seq``)."""
@@ -273,7 +273,7 @@ def append(db: CampaignDB, log: LogRef, event: LogEvent, expect_seq: int | None,
         if checked:
             why = ACCEPT[log.kind](_read(_rows(s), log), LogEvent(event.kind, payload))
             if why is not None:
-                raise Refused(log, why)
+                raise EventRefused(log, why)
         if at is None:
             _sql(s, f"INSERT INTO {table} ({link}, seq, kind, payload) VALUES (?, ?, ?, ?)",
                  (log.id, last + 1, str(event.kind), text))

@@ -21,7 +21,7 @@ re-exported here), so quitting mid-fight and starting again resumes exactly
 where the last committed event left it. Every write goes through
 ``store/events.py``: it names the position it expects (``expect_seq``, the
 ``FightProgress.seq`` the screen shows) and is refused inside the write
-transaction (``StaleLog``) if another window wrote meanwhile, or (``Refused``)
+transaction (``StaleLog``) if another window wrote meanwhile, or (``EventRefused``)
 if the rules do not take it on the log as it is now. Undo drops the last
 round's events in one transaction; on a damaged log it drops everything from
 the first event that does not replay. This module only stores the engine's
@@ -42,11 +42,11 @@ from ka_tui.rules.cqc.log import (  # the pure fight log, re-exported for the st
     card_order, faces_of, outcome_of, progress_of, replay_prefix, undo_from,
 )
 from ka_tui.store import events as ev
-from ka_tui.store.events import LogEvent, LogRef, Refused, StaleLog
+from ka_tui.store.events import LogEvent, LogRef, EventRefused, StaleLog
 
 __all__ = [
-    "ROUND_KINDS", "Candidate", "FightEventKind", "FightLogError", "FightOutcome",
-    "FightProgress", "FightStep", "Outcome", "Refused", "StaleLog", "card_order",
+    "ROUND_KINDS", "EventRefused", "FightEventKind", "FightLogError", "FightOutcome",
+    "FighterCandidate", "FightProgress", "FightStep", "StaleLog", "card_order",
     "faces_of", "fighter_of", "finish_fight", "load_candidates", "load_progress",
     "open_fights", "outcome_of", "progress_of", "record", "record_card", "record_dice",
     "record_initiative", "record_reorder", "record_resolved", "record_reveal", "start_fight",
@@ -64,14 +64,13 @@ REVEALED = FightEventKind.REVEALED
 DICE = FightEventKind.DICE
 RESOLVED = FightEventKind.RESOLVED
 ENDED = FightEventKind.ENDED
-Outcome = FightOutcome
 
 
 # ------------------------------------------------------------ roster -> fighters
 
 
 @dataclass(frozen=True)
-class Candidate:
+class FighterCandidate:
     """A roster character as a possible combatant, with why he cannot fight."""
 
     id: int
@@ -95,7 +94,7 @@ def _skill(row: Mapping[str, Any]) -> Skill:
 
 
 def fighter_of(character: Mapping[str, Any], skills: Sequence[Mapping[str, Any]],
-               weapons: Sequence[Mapping[str, Any]], rules: HouseRules) -> Candidate:
+               weapons: Sequence[Mapping[str, Any]], rules: HouseRules) -> FighterCandidate:
     """A roster character as a ``Fighter`` (S0 §Close combat).
 
     Close Combat skill for step 4 (its pool from the rules core's ``pool_of``);
@@ -143,25 +142,23 @@ def fighter_of(character: Mapping[str, Any], skills: Sequence[Mapping[str, Any]]
         unable = "unconscious"
     elif int(character["k_points"]) <= 0:
         unable = "no K-points left"
-    return Candidate(int(character["id"]), str(character["name"]), fighter,
+    return FighterCandidate(int(character["id"]), str(character["name"]), fighter,
                      tuple((int(w["id"]), str(w["name"])) for w in slotted), note, unable)
 
 
 # ------------------------------------------------------------ the database
 
 
-def load_candidates(db: Any) -> tuple[list[Candidate], HouseRules]:
+def load_candidates(db: Any) -> tuple[list[FighterCandidate], HouseRules]:
     """Every roster character as a possible combatant (one read)."""
     from sqlmodel import select
 
     from ka_tui.store.campaign import house_rules
-    from ka_tui.store.models import Campaign, Character
-    from ka_tui.store.models import Skill as SkillRow
-    from ka_tui.store.models import Weapon as WeaponRow
+    from ka_tui.store.models import CampaignRow, CharacterRow, SkillRow, WeaponRow
 
     with db.read() as s:
-        campaign = s.get(Campaign, 1)
-        people = [c.model_dump() for c in s.exec(select(Character))]
+        campaign = s.get(CampaignRow, 1)
+        people = [c.model_dump() for c in s.exec(select(CharacterRow))]
         skills: dict[int, list[dict[str, Any]]] = {}
         for row in s.exec(select(SkillRow)):
             skills.setdefault(row.character_id, []).append(row.model_dump())
@@ -242,7 +239,7 @@ def load_progress(db: Any, fight_id: int) -> FightProgress:
 def record(db: Any, fight_id: int, kind: str, payload: Mapping[str, Any],
            expect_seq: int | None = None) -> LogEvent:
     """One event, one transaction, checked by the rules on the log as it is
-    (``Refused``) and, given ``expect_seq``, refused if another window wrote
+    (``EventRefused``) and, given ``expect_seq``, refused if another window wrote
     since (``StaleLog``)."""
     return ev.append(db, LogRef.fight(fight_id), LogEvent(kind, dict(payload)), expect_seq)
 

@@ -27,7 +27,7 @@ def add(db: Any, kind: str, text: str, *, day: str | None = None,
         characters: Iterable[int] = (), aircraft: Iterable[int] = (),
         mission: int | None = None, at: str | None = None) -> Entry:
     """Append one entry (its own transaction, or the caller's ``db.batch()``);
-    ``day`` defaults to the campaign's date. ``Refused`` names a bad entry."""
+    ``day`` defaults to the campaign's date. ``EventRefused`` names a bad entry."""
     if day is None:
         with db.read() as s:
             row = s.connection().exec_driver_sql(

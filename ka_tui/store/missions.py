@@ -79,7 +79,7 @@ class Mission:
 
 
 @dataclass(frozen=True)
-class MissionRow:
+class MissionSummary:
     id: int
     name: str
     day: str
@@ -92,7 +92,7 @@ class MissionRow:
 # ------------------------------------------------------------------ reading
 
 def list_missions(db: Any, *, status: str | None = None, kind: str | None = None,
-                  search: str = "") -> list[MissionRow]:
+                  search: str = "") -> list[MissionSummary]:
     """Missions by date (newest first), filtered; one read."""
     sql = ("SELECT m.id, m.name, m.day, m.kind, m.status, "
            "(SELECT count(*) FROM mission_member x WHERE x.mission_id = m.id), "
@@ -112,7 +112,7 @@ def list_missions(db: Any, *, status: str | None = None, kind: str | None = None
     sql += " ORDER BY m.day DESC, m.id DESC"
     with reading(db) as con:
         rows = con.execute(sql, params).fetchall()
-    return [MissionRow(int(i), str(n), str(d), str(k), str(s), int(mc), int(bc))
+    return [MissionSummary(int(i), str(n), str(d), str(k), str(s), int(mc), int(bc))
             for i, n, d, k, s, mc, bc in rows]
 
 

@@ -141,7 +141,7 @@ def send_plan(db: CampaignDB, player: Player, battle: PlayerBattle, unit: str, p
     pilot of ``unit`` in this battle (``NotYours``), that the battle is open
     and that the rules take the plan on the log as it is now
     (``rules/air/plans.accept_plan``: the turn running, the aircraft not
-    moved, the plan legal; else ``Refused`` with the engine's reason). Not
+    moved, the plan legal; else ``EventRefused`` with the engine's reason). Not
     by the log's position: the GM's steps and other players' plans may land
     between. Sent again, the newest plan is the one in. Returns the battle
     as he may see it now."""
@@ -175,7 +175,7 @@ def send_card(db: CampaignDB, fight: PlayerFight, round_no: int, owner: str,
     fight's rules inside the write transaction (the round being played, not
     revealed, one card per fighter), not by the log's position: two players
     sending at once both land; a card the GM entered for him meanwhile
-    refuses the send (``Refused``) and the screen reloads with it. Returns the
+    refuses the send (``EventRefused``) and the screen reloads with it. Returns the
     fight as he may see it now."""
     if owner not in fight.fighters:
         raise NotYours("you can only send your own character's card")

@@ -205,13 +205,13 @@ def save_character(db: CampaignDB, values: Row, *, loaded: Row | None = None) ->
     field by field over the row as it is inside the write transaction
     (``merge_changes``): another window's save of a different field is kept;
     the same field changed both here and there to different values is
-    refused (``ChangedElsewhere``, naming the field and both values)."""
-    from ka_tui.store.models import Character, Skill, Weapon
+    refused (``EditConflict``, naming the field and both values)."""
+    from ka_tui.store.models import CharacterRow, SkillRow, WeaponRow
 
     roster = _service()
-    fields = {k: values[k] for k in _fields(Character) if k in values}
-    skills = [_item(s, _fields(Skill)) for s in values.get("skills", [])]
-    weapons = [_item(w, _fields(Weapon)) for w in values.get("weapons", [])]
+    fields = {k: values[k] for k in _fields(CharacterRow) if k in values}
+    skills = [_item(s, _fields(SkillRow)) for s in values.get("skills", [])]
+    weapons = [_item(w, _fields(WeaponRow)) for w in values.get("weapons", [])]
     character_id = values.get("id")
     with db.batch():
         sync_skills = sync_weapons = True
@@ -233,7 +233,7 @@ def save_character(db: CampaignDB, values: Row, *, loaded: Row | None = None) ->
         return int(character.id)
 
 
-class ChangedElsewhere(ValidationError):
+class EditConflict(ValidationError):
     """The same field was changed in another window (or process) since this
     form read it, to another value: nothing was saved (issue 14)."""
 
@@ -247,16 +247,16 @@ def merge_changes(db: CampaignDB, character_id: int, values: Row,
     """Inside the save's write transaction: the fields this form changed
     (``values`` against ``loaded``) over the row as it is now. Returns the
     fields to write and whether the skills / the weapons are to be written;
-    raises ``ChangedElsewhere`` when a field (or the skill or weapon list)
+    raises ``EditConflict`` when a field (or the skill or weapon list)
     was changed both here and elsewhere, differently. Fields this form did
     not change are left as the other window saved them."""
-    from ka_tui.store.models import Character, Skill, Weapon
+    from ka_tui.store.models import CharacterRow, SkillRow, WeaponRow
 
     with db.batch() as s:  # joins the save's batch: take the write lock now, so
         s.connection()     # no other writer can commit between this read and the write
     now = load_character_full(db, character_id)  # the row as committed, under that lock
     mine: Row = {}
-    for key in _fields(Character):
+    for key in _fields(CharacterRow):
         if key not in values:
             continue
         new, base, theirs = values[key], loaded.get(key, values[key]), now.get(key)
@@ -266,11 +266,11 @@ def merge_changes(db: CampaignDB, character_id: int, values: Row,
             mine[key] = new
             continue
         label = key.replace("_", " ")
-        raise ChangedElsewhere(key, f"{label} was changed in another window to {theirs} "
+        raise EditConflict(key, f"{label} was changed in another window to {theirs} "
                                     f"since this form opened (yours: {new}, was {base}); "
                                     "nothing saved: escape, reopen and change it again")
     wanted: list[bool] = []
-    for what, model in (("skills", Skill), ("weapons", Weapon)):
+    for what, model in (("skills", SkillRow), ("weapons", WeaponRow)):
         names = _fields(model)
         new_items = _items(values.get(what, []), names)
         base_items = _items(loaded.get(what, []), names)
@@ -278,7 +278,7 @@ def merge_changes(db: CampaignDB, character_id: int, values: Row,
             wanted.append(False)  # untouched here: keep the other window's list
             continue
         if _items(now.get(what, []), names) not in (base_items, new_items):
-            raise ChangedElsewhere(what, f"the {what} were changed in another window since "
+            raise EditConflict(what, f"the {what} were changed in another window since "
                                          "this form opened; nothing saved: escape, reopen "
                                          "and change them again")
         wanted.append(True)

@@ -50,15 +50,15 @@ from ka_tui.store.errors import ValidationError
 from ka_tui.store.limits import CHARACTER_RANGES, NAME_MAX, QUICK_SLOTS, TEXT_MAX, WEAPON_RANGES
 from ka_tui.store.migrations import SCHEMA_VERSION
 from ka_tui.store.models import (
-    Aircraft,
-    Battle,
-    BattleEvent,
-    Character,
-    Fight,
-    FightEvent,
-    RollLog,
-    Skill,
-    Weapon,
+    AircraftRow,
+    BattleRow,
+    BattleEventRow,
+    CharacterRow,
+    FightRow,
+    FightEventRow,
+    RollLogRow,
+    SkillRow,
+    WeaponRow,
 )
 
 FORMAT = "ka-tui-campaign"
@@ -351,14 +351,14 @@ EVENT_KINDS = frozenset(FIGHT_PAYLOADS) | frozenset(BATTLE_DATA)
 # ------------------------------------------------------------ rows
 
 _JSON_COLUMNS = {
-    Aircraft: ("manoeuvres", "test_echelons", "traits", "turn_mode", "damage"),
-    RollLog: ("faces", "explanation"),
-    FightEvent: ("payload",),
-    BattleEvent: ("payload",),
+    AircraftRow: ("manoeuvres", "test_echelons", "traits", "turn_mode", "damage"),
+    RollLogRow: ("faces", "explanation"),
+    FightEventRow: ("payload",),
+    BattleEventRow: ("payload",),
 }
 # Columns the document carries by nesting rather than as fields.
-IMPLIED = {Skill: ("character_id",), Weapon: ("character_id",), Aircraft: ("pilot_id",),
-           FightEvent: ("fight_id",), BattleEvent: ("battle_id",)}
+IMPLIED = {SkillRow: ("character_id",), WeaponRow: ("character_id",), AircraftRow: ("pilot_id",),
+           FightEventRow: ("fight_id",), BattleEventRow: ("battle_id",)}
 JSON_COLUMNS = _JSON_COLUMNS
 
 
@@ -400,33 +400,33 @@ def _row_model(table: type[Any], name: str, *, implied: tuple[str, ...] = (),
     return model
 
 
-SkillDoc = _row_model(Skill, "SkillDoc")
-WeaponDoc = _row_model(Weapon, "WeaponDoc")
-CharacterDoc = _row_model(Character, "CharacterDoc", extra={
+SkillDoc = _row_model(SkillRow, "SkillDoc")
+WeaponDoc = _row_model(WeaponRow, "WeaponDoc")
+CharacterDoc = _row_model(CharacterRow, "CharacterDoc", extra={
     "skills": (list[SkillDoc], []),
     "weapons": (list[WeaponDoc], [])})
-AircraftDoc = _row_model(Aircraft, "AircraftDoc", extra={
+AircraftDoc = _row_model(AircraftRow, "AircraftDoc", extra={
     "pilot": (Optional[RowId], None),
     "crew": (list[RowId], [])})
 RollFaces = list[Union[Face, Annotated[int, Field(ge=1, le=1000)]]]
-RollDoc = _row_model(RollLog, "RollDoc", override={
+RollDoc = _row_model(RollLogRow, "RollDoc", override={
     "faces": (Annotated[RollFaces, Field(max_length=2000)], []),
     "explanation": (Annotated[list[Text], Field(max_length=2000)], [])})
 
 FightEventDoc = Annotated[
-    Union[tuple(_event_model(FightEvent, kind, payload, f"FightEvent_{kind}")
+    Union[tuple(_event_model(FightEventRow, kind, payload, f"FightEvent_{kind}")
                 for kind, payload in FIGHT_PAYLOADS.items())],
     Field(discriminator="kind")]
 BattleEventDoc = Annotated[
-    Union[tuple(_event_model(BattleEvent, kind,
+    Union[tuple(_event_model(BattleEventRow, kind,
                              _battle_payload(data, f"BattlePayload_{kind}"),
                              f"BattleEvent_{kind}")
                 for kind, data in BATTLE_DATA.items())],
     Field(discriminator="kind")]
-FightDoc = _row_model(Fight, "FightDoc", override={
+FightDoc = _row_model(FightRow, "FightDoc", override={
     "status": (Literal["open", "ended"], "open")}, extra={
     "events": (Annotated[list[FightEventDoc], Field(min_length=1)], ...)})
-BattleDoc = _row_model(Battle, "BattleDoc", override={
+BattleDoc = _row_model(BattleRow, "BattleDoc", override={
     "status": (Literal["open", "ended"], "open")}, extra={
     "events": (Annotated[list[BattleEventDoc], Field(min_length=1)], ...)})
 

@@ -37,17 +37,17 @@ from ka_tui.store.files import write_text_atomic
 from ka_tui.store.limits import NAME_MAX
 from ka_tui.store.migrations import SCHEMA_VERSION
 from ka_tui.store.models import (
-    Aircraft,
-    AircraftCrew,
-    Battle,
-    BattleEvent,
-    Campaign,
-    Character,
-    Fight,
-    FightEvent,
-    RollLog,
-    Skill,
-    Weapon,
+    AircraftRow,
+    AircraftCrewRow,
+    BattleRow,
+    BattleEventRow,
+    CampaignRow,
+    CharacterRow,
+    FightRow,
+    FightEventRow,
+    RollLogRow,
+    SkillRow,
+    WeaponRow,
 )
 
 FORMAT = schema_doc.FORMAT
@@ -79,20 +79,20 @@ def _plain(row: SQLModel) -> dict[str, Any]:
 def campaign_document(db: CampaignDB) -> dict[str, Any]:
     """The whole campaign as plain JSON-able data (one consistent snapshot)."""
     with db.read() as s:
-        camp = s.get(Campaign, 1)
+        camp = s.get(CampaignRow, 1)
         if camp is None:
             raise StoreError(f"{db.path} has no campaign row")
-        chars = s.exec(select(Character).order_by(col(Character.id))).all()
-        skills = s.exec(select(Skill).order_by(col(Skill.id))).all()
-        weapons = s.exec(select(Weapon).order_by(col(Weapon.id))).all()
-        planes = s.exec(select(Aircraft).order_by(col(Aircraft.id))).all()
-        crew = s.exec(select(AircraftCrew)).all()
-        rolls = s.exec(select(RollLog).order_by(col(RollLog.id))).all()
-        fights = s.exec(select(Fight).order_by(col(Fight.id))).all()
-        fevents = s.exec(select(FightEvent).order_by(col(FightEvent.fight_id), col(FightEvent.seq))).all()
-        battles = s.exec(select(Battle).order_by(col(Battle.id))).all()
-        bevents = s.exec(select(BattleEvent).order_by(col(BattleEvent.battle_id),
-                                                       col(BattleEvent.seq))).all()
+        chars = s.exec(select(CharacterRow).order_by(col(CharacterRow.id))).all()
+        skills = s.exec(select(SkillRow).order_by(col(SkillRow.id))).all()
+        weapons = s.exec(select(WeaponRow).order_by(col(WeaponRow.id))).all()
+        planes = s.exec(select(AircraftRow).order_by(col(AircraftRow.id))).all()
+        crew = s.exec(select(AircraftCrewRow)).all()
+        rolls = s.exec(select(RollLogRow).order_by(col(RollLogRow.id))).all()
+        fights = s.exec(select(FightRow).order_by(col(FightRow.id))).all()
+        fevents = s.exec(select(FightEventRow).order_by(col(FightEventRow.fight_id), col(FightEventRow.seq))).all()
+        battles = s.exec(select(BattleRow).order_by(col(BattleRow.id))).all()
+        bevents = s.exec(select(BattleEventRow).order_by(col(BattleEventRow.battle_id),
+                                                       col(BattleEventRow.seq))).all()
         saved_maps = maps.document_rows(s)
         history = campaign_transfer.document_rows(s)   # issue 15
     characters = []
@@ -210,12 +210,12 @@ def _checked(top: dict[str, Any]) -> dict[str, Any]:
     out["characters"], out["skills"], out["weapons"] = [], [], []
     for i, raw in enumerate(top.get("characters", [])):
         d = _Where(f"characters[{i}]")
-        row = _row(Character, raw)
+        row = _row(CharacterRow, raw)
         d.errors(checks.character_errors(row))
         _unique_row(d, row, char_ids, names, "characters")
         out["characters"].append(row)
-        for key, model, check in (("skills", Skill, checks.skill_errors),
-                                  ("weapons", Weapon, checks.weapon_errors)):
+        for key, model, check in (("skills", SkillRow, checks.skill_errors),
+                                  ("weapons", WeaponRow, checks.weapon_errors)):
             seen: set[str] = set()
             slots: set[int] = set()
             for j, item in enumerate(raw.get(key, [])):
@@ -239,7 +239,7 @@ def _checked(top: dict[str, Any]) -> dict[str, Any]:
     out["aircraft"], out["crew"] = [], []
     for i, raw in enumerate(top.get("aircraft", [])):
         d = _Where(f"aircraft[{i}]")
-        row = _row(Aircraft, raw)
+        row = _row(AircraftRow, raw)
         d.errors(checks.aircraft_errors(row))
         _unique_row(d, row, plane_ids, plane_names, "aircraft")
         pilot = raw.get("pilot")
@@ -251,10 +251,10 @@ def _checked(top: dict[str, Any]) -> dict[str, Any]:
             out["crew"].append({"aircraft_id": row["id"], "character_id": who})
         out["aircraft"].append(row)
 
-    out["roll_log"] = [_row(RollLog, raw) for raw in top.get("roll_log", [])]
+    out["roll_log"] = [_row(RollLogRow, raw) for raw in top.get("roll_log", [])]
     _unique_ids("roll_log", out["roll_log"])
-    for key, parent, event, link in (("fights", Fight, FightEvent, "fight_id"),
-                                     ("battles", Battle, BattleEvent, "battle_id")):
+    for key, parent, event, link in (("fights", FightRow, FightEventRow, "fight_id"),
+                                     ("battles", BattleRow, BattleEventRow, "battle_id")):
         out[key], out[key + "_events"] = [], []
         for i, raw in enumerate(top.get(key, [])):
             d = _Where(f"{key}[{i}]")
@@ -432,17 +432,17 @@ def read_document(file: Path | str) -> dict[str, Any]:
 def _writer(doc: dict[str, Any]) -> Callable[[CampaignDB], None]:
     def write(db: CampaignDB) -> None:
         with db.batch() as s:
-            camp = s.get(Campaign, 1)
+            camp = s.get(CampaignRow, 1)
             assert camp is not None
             camp.notes = doc["campaign"]["notes"]
             camp.house_rules = json.dumps(changed_rules(doc["campaign"]["rules"]),
                                           sort_keys=True)
             s.add(camp)
-            for key, model in (("characters", Character), ("skills", Skill),
-                               ("weapons", Weapon), ("aircraft", Aircraft),
-                               ("crew", AircraftCrew), ("roll_log", RollLog),
-                               ("fights", Fight), ("fights_events", FightEvent),
-                               ("battles", Battle), ("battles_events", BattleEvent)):
+            for key, model in (("characters", CharacterRow), ("skills", SkillRow),
+                               ("weapons", WeaponRow), ("aircraft", AircraftRow),
+                               ("crew", AircraftCrewRow), ("roll_log", RollLogRow),
+                               ("fights", FightRow), ("fights_events", FightEventRow),
+                               ("battles", BattleRow), ("battles_events", BattleEventRow)):
                 for values in doc[key]:
                     s.add(model(**values))
                 s.flush()

@@ -63,9 +63,9 @@ def sq(db_path: Path) -> Squadron:
 
 def _start(db: CampaignDB, sq: Squadron, **kw: Any) -> int:
     return battles.start_battle(db, [
-        battles.Placement(sq.blue, "Blue", Hex.from_offset(5, 8), 0, 2, 6),
-        battles.Placement(sq.red, "Red", Hex.from_offset(5, 2), 0, 2, 6),
-        battles.Placement(sq.heavy, "Red", Hex.from_offset(8, 2), 3, 3, 7),
+        battles.StartPosition(sq.blue, "Blue", Hex.from_offset(5, 8), 0, 2, 6),
+        battles.StartPosition(sq.red, "Red", Hex.from_offset(5, 2), 0, 2, 6),
+        battles.StartPosition(sq.heavy, "Red", Hex.from_offset(8, 2), 3, 3, 7),
     ], map_text=OPEN, map_name="Open", **kw)
 
 
@@ -108,8 +108,8 @@ def test_an_aircraft_without_a_seated_pilot_is_refused_with_the_reason(sq: Squad
         ready = {name: c.unable for name, c in cands.items()}
         with pytest.raises(ValidationError) as err:
             battles.start_battle(db, [
-                battles.Placement(sq.blue, "Blue", Hex.from_offset(1, 1)),
-                battles.Placement(sq.nobody_aircraft, "Red", Hex.from_offset(3, 3)),
+                battles.StartPosition(sq.blue, "Blue", Hex.from_offset(1, 1)),
+                battles.StartPosition(sq.nobody_aircraft, "Red", Hex.from_offset(3, 3)),
             ], map_text=OPEN)
     assert err.value.field == "aircraft" and "Spare has no pilot seated" in str(err.value)
     assert ready["Spare"] == "Spare has no pilot seated" and ready["Blue 1"] == ""
@@ -131,7 +131,7 @@ def test_a_bad_placement_is_refused_and_nothing_is_written_r3_s0_altitude(
         sq: Squadron, places: list[Any], field: str, words: str) -> None:
     ids = {"blue": sq.blue, "red": sq.red}
     with open_campaign(sq.path) as db, pytest.raises(ValidationError) as err:
-        battles.start_battle(db, [battles.Placement(ids[a], side, Hex.from_offset(*cr), f, lv, sp)
+        battles.start_battle(db, [battles.StartPosition(ids[a], side, Hex.from_offset(*cr), f, lv, sp)
                                   for a, side, cr, f, lv, sp in places], map_text=OPEN)
     assert err.value.field == field and words in str(err.value)
     assert _rows(sq.path, "SELECT count(*) FROM battle") == [(0,)]
@@ -167,7 +167,7 @@ def test_commit_stores_one_event_per_action_and_a_stale_window_is_refused(sq: Sq
         a.battle.begin_turn(ScriptedDice.of([6, 6, 1, 1]))
         assert battles.commit(db, bid, a.battle.events[-1]) == 2
         b.battle.begin_turn(ScriptedDice.of([1, 1, 6, 6]))
-        with pytest.raises(battles.StaleBattle, match="Another window"):
+        with pytest.raises(battles.StaleLog, match="Another window"):
             battles.commit(db, bid, b.battle.events[-1])
         again = battles.load_battle(db, bid)
     assert _stored_kinds(sq.path, bid) == ["battle_started", "turn_started"]
@@ -184,7 +184,7 @@ def test_undo_drops_the_last_action_and_the_replay_goes_back_r1(sq: Squadron) ->
         before = encode(lb.state)
         lb.battle.move("Blue 1", parse_plan("F")[0], ScriptedDice.of([]))
         battles.commit(db, bid, lb.battle.events[-1])
-        with pytest.raises(battles.StaleBattle):
+        with pytest.raises(battles.StaleLog):
             battles.undo_last(db, bid, expect=2)              # this window is behind
         dropped = battles.undo_last(db, bid, expect=lb.position)
         lb.battle.undo()
@@ -276,7 +276,7 @@ def test_end_writes_nothing_when_any_part_fails(sq: Squadron) -> None:
     updated (here the log refuses the ``battle_ended`` event) keeps none of it."""
     with open_campaign(sq.path) as db:
         bid, lb = _shoot_down(db, sq)
-        with pytest.raises(battles.StaleBattle):
+        with pytest.raises(battles.StaleLog):
             battles.end_battle(db, bid, expect=lb.position - 1)
     con = sqlite3.connect(sq.path)
     con.execute("CREATE TRIGGER refuse_end BEFORE INSERT ON battle_event "

@@ -254,9 +254,9 @@ def test_read_only_through_sqlites_read_only_open(demo_db: Path,
     with open_campaign(demo_db) as db:
         assert db.read_only == "opened with --read-only"
         with db.read() as s:
-            from ka_tui.store.models import Character
+            from ka_tui.store.models import CharacterRow
 
-            assert s.get(Character, 1) is not None
+            assert s.get(CharacterRow, 1) is not None
         with pytest.raises(ReadOnlyCampaign, match="^Read-only campaign .*nothing can be "
                                                    "changed or logged"):
             append_roll(db, RollEntry("Ann", "x", "1d12", ((12, 3),), "pass"))

@@ -17,7 +17,7 @@ import pytest
 from ka_tui.store import fights
 from ka_tui.store.db import open_campaign
 from ka_tui.store.roster_reads import (
-    ChangedElsewhere,
+    EditConflict,
     load_character_full,
     save_character,
 )
@@ -61,7 +61,7 @@ def test_issue14_the_same_field_changed_in_two_windows_is_refused(demo_db: Path)
         a = load_character_full(db, cid)
         b = load_character_full(db, cid)
         save_character(db, _form(a, k_points=7), loaded=a)
-        with pytest.raises(ChangedElsewhere) as refused:
+        with pytest.raises(EditConflict) as refused:
             save_character(db, _form(b, k_points=3, notes="B's note"), loaded=b)
         assert refused.value.field == "k_points"
         assert "another window" in str(refused.value) and "7" in str(refused.value)
@@ -91,7 +91,7 @@ def test_issue14_a_skill_added_elsewhere_survives_a_save_of_another_field(demo_d
         c = load_character_full(db, cid)
         e = load_character_full(db, cid)
         save_character(db, _form(c, skills=c["skills"][:1]), loaded=c)
-        with pytest.raises(ChangedElsewhere) as refused:
+        with pytest.raises(EditConflict) as refused:
             save_character(db, _form(e, skills=e["skills"][1:]), loaded=e)
         assert refused.value.field == "skills"
 
@@ -99,14 +99,14 @@ def test_issue14_a_skill_added_elsewhere_survives_a_save_of_another_field(demo_d
 def _reveal(path: str, fight_id: int, seq: int, barrier: object, out: object) -> None:
     from ka_tui.store.db import open_campaign as open_
     from ka_tui.store.events import StaleLog
-    from ka_tui.store.fights import Refused, record_reveal
+    from ka_tui.store.fights import EventRefused, record_reveal
 
     with open_(Path(path)) as db:
         barrier.wait()  # type: ignore[attr-defined]
         try:
             record_reveal(db, fight_id, 1, expect_seq=seq)
             out.put("landed")  # type: ignore[attr-defined]
-        except (StaleLog, Refused) as e:
+        except (StaleLog, EventRefused) as e:
             out.put(f"refused: {e}")  # type: ignore[attr-defined]
 
 

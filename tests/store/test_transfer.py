@@ -17,7 +17,7 @@ from ka_tui.store.campaign import house_rules, set_house_rules
 from ka_tui.store.db import open_campaign
 from ka_tui.store.errors import NotACampaign, StoreError, ValidationError
 from ka_tui.store.migrations import SCHEMA_VERSION
-from ka_tui.store.models import RollLog
+from ka_tui.store.models import RollLogRow
 from ka_tui.store.transfer import export_campaign, import_campaign
 
 _TABLES = ("campaign", "character", "skill", "weapon", "aircraft", "aircraft_crew",
@@ -55,7 +55,7 @@ def busy_demo(demo_db: Path) -> Path:
     with open_campaign(demo_db) as db:
         set_house_rules(db, house_rules(db).with_changes("cqc", default_ap=8))
         with db.transaction() as s:
-            s.add(RollLog(who="Ann", what="Piloting", pool="2d10", faces="[[10, 3], [10, 9]]",
+            s.add(RollLogRow(who="Ann", what="Piloting", pool="2d10", faces="[[10, 3], [10, 9]]",
                           result="1 success", explanation='["9 + 5 ≥ 13"]',
                           created_at="2026-01-02T03:04:05Z"))
         store_fight_and_battle(db)

@@ -13,11 +13,9 @@ from typing import Any
 from ka_tui.rules.air.battle import Event
 from ka_tui.rules.air.units import AirUnit
 from ka_tui.store.battles import (
-    BattleOutcome, BattleSummary, Candidate, LoadedBattle, Placement,
+    AircraftCandidate, BattleOutcome, BattleSummary, LoadedBattle, StartPosition,
 )
 
-Loaded = LoadedBattle
-BattleInfo = BattleSummary
 
 # Offered at setup after the campaign's own maps (a plain sea, no terrain).
 BUILTIN_MAPS: tuple[tuple[str, str], ...] = (
@@ -36,7 +34,7 @@ class MapChoice:
     map_id: int | None = None
 
 
-def load_candidates(db: Any) -> list[Candidate]:
+def load_candidates(db: Any) -> list[AircraftCandidate]:
     from ka_tui.store import battles
 
     return battles.candidates(db)
@@ -74,7 +72,7 @@ def start_battle(db: Any, units: Sequence[AirUnit], aircraft: dict[str, int],
     ``mission_id``, started from that mission and linked to it (one transaction)."""
     from ka_tui.store import battles, missions
 
-    places = [Placement(aircraft[u.id], u.side, u.hex, u.facing, u.altitude, u.speed)
+    places = [StartPosition(aircraft[u.id], u.side, u.hex, u.facing, u.altitude, u.speed)
               for u in units]
     where: dict[str, Any] = ({"map_id": choice.map_id} if choice.map_id is not None
                              else {"map_text": choice.text, "map_name": choice.name})

@@ -24,7 +24,7 @@ from ka_tui.rules.campaign.missions import MissionKind
 from ka_tui.screens.campaign import view
 from ka_tui.screens.door import AirPreset, CampaignChanged, Change, door
 from ka_tui.store import campaign_state, journal, missions
-from ka_tui.store.damage import load_failure
+from ka_tui.store.load_failure import load_failure
 from ka_tui.store.errors import StoreError
 from ka_tui.widgets.fast_table import FastTable
 from ka_tui.widgets.quiet_footer import QuietFooter
