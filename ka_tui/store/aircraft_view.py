@@ -15,7 +15,7 @@ from ka_tui.rules.air.flight_status import FlightStatus
 from ka_tui.store.aircraft_rows import airman_of, damage_of, to_profile
 from ka_tui.store.db import CampaignDB
 from ka_tui.store.errors import NotFound
-from ka_tui.store.roster_reads import dict_rows, reading
+from ka_tui.store.roster_reads import dict_rows
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class AircraftView:
 def load_aircraft_view(db: CampaignDB, aircraft_id: int) -> AircraftView:
     """The card data of aircraft ``aircraft_id``; ``NotFound`` if it is gone.
     Plain ``sqlite3`` (no SQLModel: a player's pane 3 on his first read)."""
-    with reading(db) as con:
+    with db.plain_read() as con:
         found = dict_rows(con, "aircraft", "SELECT * FROM aircraft WHERE id = ?", aircraft_id)
         if not found:
             raise NotFound(f"no aircraft with id {aircraft_id} in this campaign")

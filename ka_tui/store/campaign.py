@@ -28,8 +28,8 @@ def house_rules(source: CampaignDB | CampaignRow) -> HouseRules:
     """The campaign's ``HouseRules`` (defaults overlaid with what it stores).
     From a ``CampaignDB`` by plain SQL (no SQLModel: a player's first read)."""
     if isinstance(source, CampaignDB):
-        with source.plain_read() as rows:
-            found = rows("SELECT house_rules FROM campaign WHERE id = 1")
+        with source.plain_read() as read:
+            found = read.execute("SELECT house_rules FROM campaign WHERE id = 1").fetchall()
         if not found:
             raise NotACampaign(f"{source.path} has no campaign row")
         stored = str(found[0][0])

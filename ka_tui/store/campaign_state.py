@@ -11,9 +11,7 @@ reads rows into their plain values and writes the results back.
 from __future__ import annotations
 
 import json
-import sqlite3
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -34,22 +32,12 @@ from ka_tui.rules.campaign.timeline import TimePreview, parse_date, preview
 from ka_tui.rules.core.options import CampaignOptions, HouseRules
 from ka_tui.store import journal
 from ka_tui.store.errors import NotFound, StoreError, ValidationError
+from ka_tui.store.plain_read import PlainRead
 
 # ------------------------------------------------------------------ reading
 
 
-@contextmanager
-def reading(db: Any) -> Iterator[sqlite3.Connection]:
-    """One consistent plain-sqlite3 snapshot (a deferred read transaction)."""
-    con = db.connect()
-    try:
-        con.execute("BEGIN")
-        yield con
-    finally:
-        con.close()
-
-
-def _options(con: sqlite3.Connection) -> CampaignOptions:
+def _options(con: PlainRead) -> CampaignOptions:
     row = con.execute("SELECT house_rules FROM campaign WHERE id = 1").fetchone()
     try:
         return HouseRules.from_dict(json.loads(row[0] if row else "{}")).campaign
@@ -57,12 +45,12 @@ def _options(con: sqlite3.Connection) -> CampaignOptions:
         raise StoreError(f"the campaign's house rules cannot be read: {e}") from None
 
 
-def _day(con: sqlite3.Connection) -> date:
+def _day(con: PlainRead) -> date:
     row = con.execute("SELECT day FROM campaign_day WHERE id = 1").fetchone()
     return parse_date(row[0]) if row else date(1944, 6, 1)
 
 
-def _people(con: sqlite3.Connection, roles: tuple[str, ...] = ("pilot", "crew")) -> list[Person]:
+def _people(con: PlainRead, roles: tuple[str, ...] = ("pilot", "crew")) -> list[Person]:
     marks = ",".join("?" * len(roles))
     rows = con.execute(
         "SELECT c.id, c.name, c.role, c.wounds, c.conscious, c.k_points, c.k_points_max, "
@@ -91,13 +79,13 @@ def plane_of(row: Sequence[Any]) -> Plane:
                  str(table.get("lost", "") or ""))
 
 
-def _planes(con: sqlite3.Connection) -> list[Plane]:
+def _planes(con: PlainRead) -> list[Plane]:
     rows = con.execute("SELECT id, name, hull, hull_hits, damage FROM aircraft "
                        "ORDER BY name COLLATE NOCASE").fetchall()
     return [plane_of(r) for r in rows]
 
 
-def _jobs(con: sqlite3.Connection, *, open_only: bool = False) -> list[RepairJob]:
+def _jobs(con: PlainRead, *, open_only: bool = False) -> list[RepairJob]:
     where = "WHERE r.status = 'queued'" if open_only else ""
     rows = con.execute(
         "SELECT r.id, r.aircraft_id, a.name, r.days_total, r.days_done, r.cost, r.status "
@@ -108,12 +96,12 @@ def _jobs(con: sqlite3.Connection, *, open_only: bool = False) -> list[RepairJob
 
 
 def campaign_day(db: Any) -> date:
-    with reading(db) as con:
+    with db.plain_read() as con:
         return _day(con)
 
 
 def options(db: Any) -> CampaignOptions:
-    with reading(db) as con:
+    with db.plain_read() as con:
         return _options(con)
 
 
@@ -139,7 +127,7 @@ class Overview:
 
 def overview(db: Any) -> Overview:
     """Everything the overview shows, in one read."""
-    with reading(db) as con:
+    with db.plain_read() as con:
         opts = _options(con)
         day = _day(con)
         people = [(p, readiness(p, opts)) for p in _people(con, ("pilot", "crew", "ground"))]
@@ -164,7 +152,7 @@ def overview(db: Any) -> Overview:
 
 # ---------------------------------------------------------- service records
 
-def _sorties(con: sqlite3.Connection, character_id: int) -> list[SortieFact]:
+def _sorties(con: PlainRead, character_id: int) -> list[SortieFact]:
     rows = con.execute(
         "SELECT m.id, m.name, m.day, m.debrief FROM mission m JOIN mission_member x "
         "ON x.mission_id = m.id WHERE x.character_id = ? AND m.status = 'flown' "
@@ -183,7 +171,7 @@ def _sorties(con: sqlite3.Connection, character_id: int) -> list[SortieFact]:
 def service_records(db: Any, character_id: int | None = None) -> list[ServiceRecord]:
     """Each pilot's and crewman's record (one read), derived from the confirmed
     debriefs of the missions flown; only one with ``character_id``."""
-    with reading(db) as con:
+    with db.plain_read() as con:
         opts = _options(con)
         people = _people(con, ("pilot", "crew", "ground"))
         if character_id is not None:
@@ -213,7 +201,7 @@ class RepairSummary:
 def repairs(db: Any) -> list[RepairSummary]:
     """Every aircraft that is damaged, under repair or lost, with what
     repairing it takes (``rules/campaign/repair.py``) and its place in the queue."""
-    with reading(db) as con:
+    with db.plain_read() as con:
         opts = _options(con)
         jobs = {j.aircraft_id: j for j in _jobs(con, open_only=True)}
         ends = finish_days(list(jobs.values()), opts)
@@ -229,7 +217,7 @@ def repairs(db: Any) -> list[RepairSummary]:
 
 
 def repair_queue(db: Any) -> list[RepairJob]:
-    with reading(db) as con:
+    with db.plain_read() as con:
         return _jobs(con)
 
 
@@ -237,22 +225,25 @@ def _sql(s: Any, sql: str, params: tuple[Any, ...] = ()) -> Any:
     return s.connection().exec_driver_sql(sql, params)
 
 
+def _in(s: Any) -> PlainRead:
+    """The plain reads of a write, inside its own transaction (its session)."""
+    return PlainRead.on_session(s)
+
+
 def _plane_in(s: Any, aircraft_id: int) -> Plane:
-    row = _sql(s, "SELECT id, name, hull, hull_hits, damage FROM aircraft WHERE id = ?",
-               (aircraft_id,)).first()
+    row = _in(s).execute("SELECT id, name, hull, hull_hits, damage FROM aircraft WHERE id = ?",
+                         (aircraft_id,)).fetchone()
     if row is None:
         raise NotFound(f"no aircraft with id {aircraft_id}")
-    return plane_of(tuple(row))
+    return plane_of(row)
 
 
 def _day_in(s: Any) -> date:
-    row = _sql(s, "SELECT day FROM campaign_day WHERE id = 1").first()
-    return parse_date(row[0]) if row else date(1944, 6, 1)
+    return _day(_in(s))
 
 
 def _options_in(s: Any) -> CampaignOptions:
-    row = _sql(s, "SELECT house_rules FROM campaign WHERE id = 1").first()
-    return HouseRules.from_dict(json.loads(row[0] if row else "{}")).campaign
+    return _options(_in(s))
 
 
 def queue_repair(db: Any, aircraft_id: int) -> RepairJob:
@@ -315,7 +306,7 @@ def set_day(db: Any, day: str) -> date:
 
 def preview_days(db: Any, days: int) -> TimePreview:
     """What advancing ``days`` days would change (nothing is written)."""
-    with reading(db) as con:
+    with db.plain_read() as con:
         try:
             return preview(_day(con), days, _people(con, ("pilot", "crew", "ground")),
                            _jobs(con, open_only=True), _options(con))
@@ -335,17 +326,8 @@ def advance(db: Any, days: int, *, expect: date | None = None) -> TimePreview:
             raise StoreError(f"the campaign's date moved to {start.isoformat()} meanwhile; "
                              "preview again")
         opts = _options_in(s)
-        con_rows = _sql(s, "SELECT c.id, c.name, c.role, c.wounds, c.conscious, c.k_points, "
-                           "c.k_points_max, coalesce(p.rest_days, 0), coalesce(p.missing, 0), "
-                           "coalesce(p.days_out, 0) FROM character c LEFT JOIN person_state p "
-                           "ON p.character_id = c.id ORDER BY c.name COLLATE NOCASE").all()
-        people = [Person(int(i), str(n), str(r), int(w), bool(cs), int(k), int(km), int(rd),
-                         bool(mi), int(do)) for i, n, r, w, cs, k, km, rd, mi, do in con_rows]
-        job_rows = _sql(s, "SELECT r.id, r.aircraft_id, a.name, r.days_total, r.days_done, "
-                           "r.cost, r.status FROM repair r JOIN aircraft a ON a.id = "
-                           "r.aircraft_id WHERE r.status = 'queued' ORDER BY r.id").all()
-        jobs = [RepairJob(int(i), int(a), str(n), int(t), int(d), int(c), JobStatus(st))
-                for i, a, n, t, d, c, st in job_rows]
+        people = _people(_in(s), ("pilot", "crew", "ground"))
+        jobs = _jobs(_in(s), open_only=True)
         try:
             result = preview(start, days, people, jobs, opts)
         except ValueError as e:

@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, Any, Final
 from ka_tui.store.errors import NotFound, StoreError, ValidationError
 
 if TYPE_CHECKING:
-    from ka_tui.store.db import CampaignDB, Rows
+    from ka_tui.store.db import CampaignDB
+    from ka_tui.store.plain_read import PlainRead
 
 
 class LogKind(StrEnum):
@@ -187,27 +188,28 @@ def _need_head(s: Any, log: LogRef) -> None:
         raise NotFound(f"no {log.kind.value} with id {log.id} in this campaign")
 
 
-def _rows(s: Any) -> Rows:
-    from ka_tui.store.db import session_rows
+def _rows(db: CampaignDB, s: Any) -> PlainRead:
+    """Reads inside a write transaction (its session), by plain SQL."""
+    from ka_tui.store.plain_read import PlainRead
 
-    return session_rows(s)
+    return PlainRead.on_session(s, db.path)
 
 
-def _last(rows: Rows, log: LogRef) -> int:
+def _last(read: PlainRead, log: LogRef) -> int:
     _, table, link = _TABLES[log.kind]
-    [row] = rows(f"SELECT max(seq) FROM {table} WHERE {link} = ?", (log.id,))
+    [row] = read.execute(f"SELECT max(seq) FROM {table} WHERE {link} = ?", (log.id,))
     return int(row[0] or 0)
 
 
-def _read(rows: Rows, log: LogRef, from_seq: int = 1) -> list[LogEvent]:
+def _read(read: PlainRead, log: LogRef, from_seq: int = 1) -> list[LogEvent]:
     _, table, link = _TABLES[log.kind]
-    found = rows(f"SELECT seq, kind, payload, created_at FROM {table} "
-                 f"WHERE {link} = ? AND seq >= ? ORDER BY seq", (log.id, from_seq))
+    found = read.execute(f"SELECT seq, kind, payload, created_at FROM {table} "
+                         f"WHERE {link} = ? AND seq >= ? ORDER BY seq", (log.id, from_seq))
     return [LogEvent(str(k), json.loads(p), int(q), c) for q, k, p, c in found]
 
 
-def _check_end(s: Any, log: LogRef, expect_seq: int | None) -> int:
-    last = _last(_rows(s), log)
+def _check_end(db: CampaignDB, s: Any, log: LogRef, expect_seq: int | None) -> int:
+    last = _last(_rows(db, s), log)
     if expect_seq is not None and int(expect_seq) != last:
         raise StaleLog(log, int(expect_seq), last)
     return last
@@ -236,8 +238,8 @@ def new_log(db: CampaignDB, kind: LogKind, name: str, *, at: str | None = None) 
 def heads(db: CampaignDB, kind: LogKind) -> list[LogHead]:
     """Every log of a kind, oldest first."""
     head, _, _ = _TABLES[kind]
-    with db.plain_read() as rows:
-        found = rows(f"SELECT id, name, status, created_at FROM {head} ORDER BY id")
+    with db.plain_read() as read:
+        found = read.execute(f"SELECT id, name, status, created_at FROM {head} ORDER BY id")
     return [LogHead(int(i), str(n), str(st), c) for i, n, st, c in found]
 
 
@@ -269,9 +271,9 @@ def append(db: CampaignDB, log: LogRef, event: LogEvent, expect_seq: int | None,
     _, table, link = _TABLES[log.kind]
     with db.transaction() as s:  # BEGIN IMMEDIATE: no other writer between read and write
         _need_head(s, log)
-        last = _check_end(s, log, expect_seq)
+        last = _check_end(db, s, log, expect_seq)
         if checked:
-            why = ACCEPT[log.kind](_read(_rows(s), log), LogEvent(event.kind, payload))
+            why = ACCEPT[log.kind](_read(_rows(db, s), log), LogEvent(event.kind, payload))
             if why is not None:
                 raise EventRefused(log, why)
         if at is None:
@@ -287,14 +289,14 @@ def append(db: CampaignDB, log: LogRef, event: LogEvent, expect_seq: int | None,
 
 def events(db: CampaignDB, log: LogRef) -> list[LogEvent]:
     """The log's events in order (one read)."""
-    with db.plain_read() as rows:
-        return _read(rows, log)
+    with db.plain_read() as read:
+        return _read(read, log)
 
 
 def last_seq(db: CampaignDB, log: LogRef) -> int:
     """The ``seq`` of the newest event (0 for an empty log)."""
-    with db.plain_read() as rows:
-        return _last(rows, log)
+    with db.plain_read() as read:
+        return _last(read, log)
 
 
 def drop_from(db: CampaignDB, log: LogRef, seq: int, expect_seq: int | None) -> list[LogEvent]:
@@ -302,8 +304,8 @@ def drop_from(db: CampaignDB, log: LogRef, seq: int, expect_seq: int | None) -> 
     as for ``append``). Returns the dropped events, oldest first."""
     _, table, link = _TABLES[log.kind]
     with db.transaction() as s:
-        _check_end(s, log, expect_seq)
-        gone = _read(_rows(s), log, int(seq))
+        _check_end(db, s, log, expect_seq)
+        gone = _read(_rows(db, s), log, int(seq))
         _sql(s, f"DELETE FROM {table} WHERE {link} = ? AND seq >= ?", (log.id, int(seq)))
     return gone
 
@@ -314,8 +316,8 @@ def drop_where(db: CampaignDB, log: LogRef, expect_seq: int | None,
     names the first ``seq`` to drop (None: nothing). Returns the dropped events."""
     _, table, link = _TABLES[log.kind]
     with db.transaction() as s:
-        _check_end(s, log, expect_seq)
-        done = _read(_rows(s), log)
+        _check_end(db, s, log, expect_seq)
+        done = _read(_rows(db, s), log)
         seq = first(done)
         if seq is None:
             return []

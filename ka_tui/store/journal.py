@@ -29,10 +29,9 @@ def add(db: Any, kind: str, text: str, *, day: str | None = None,
     """Append one entry (its own transaction, or the caller's ``db.batch()``);
     ``day`` defaults to the campaign's date. ``EventRefused`` names a bad entry."""
     if day is None:
-        with db.read() as s:
-            row = s.connection().exec_driver_sql(
-                "SELECT day FROM campaign_day WHERE id = 1").first()
-        day = str(row[0])
+        with db.plain_read() as read:
+            row = read.execute("SELECT day FROM campaign_day WHERE id = 1").fetchone()
+        day = str(row[0]) if row else ""
     payload = {"day": day, "text": text.strip("\n"), "characters": sorted(set(characters)),
                "aircraft": sorted(set(aircraft)), "mission": mission}
     stored = ev.append(db, JOURNAL, LogEvent(kind, payload), None, at=at)
@@ -75,11 +74,8 @@ def entries(db: Any, *, character: int | None = None, aircraft: int | None = Non
            f"ORDER BY json_extract(payload, '$.day') {order}, seq {order}")
     if limit is not None:
         sql += f" LIMIT {int(limit)}"
-    con = db.connect()
-    try:
-        rows = con.execute(sql, params).fetchall()
-    finally:
-        con.close()
+    with db.plain_read() as read:
+        rows = read.execute(sql, params).fetchall()
     out = [entry_of(int(seq), str(k), json.loads(raw)) for seq, k, raw in rows]
     if search.strip():   # SQLite's lower() folds ASCII only: check the rest here
         out = [e for e in out if matches(e, search=search)]
@@ -87,11 +83,8 @@ def entries(db: Any, *, character: int | None = None, aircraft: int | None = Non
 
 
 def count(db: Any) -> int:
-    con = db.connect()
-    try:
-        return int(con.execute("SELECT count(*) FROM journal_event").fetchone()[0])
-    finally:
-        con.close()
+    with db.plain_read() as read:
+        return int(read.execute("SELECT count(*) FROM journal_event").fetchall()[0][0])
 
 
 def journal_markdown(db: Any, title: str, **filters: Any) -> str:

@@ -17,11 +17,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ka_tui.rules.air.battle_map import BattleMap, MapError, parse_map
 from ka_tui.store.errors import NotFound, StoreError, ValidationError
 from ka_tui.store.limits import NAME_MAX, TEXT_MAX
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
 
 # House limits (the seeds give no map size): the issue's largest map is 100×100.
 MAX_COLS = 200
@@ -141,45 +144,40 @@ def _sql() -> Any:
     return text
 
 
-def _row_to_saved(row: Any) -> SavedMap:
-    return SavedMap(int(row.id), str(row.name), str(row.text), parse_map(str(row.text)),
-                    str(row.notes))
+def _row_to_saved(row: tuple[Any, ...]) -> SavedMap:
+    map_id, name, body, notes = row
+    return SavedMap(int(map_id), str(name), str(body), parse_map(str(body)), str(notes))
 
 
-def list_maps(db: Any) -> list[MapInfo]:
+def list_maps(db: CampaignDB) -> list[MapInfo]:
     """Every saved map, by name (each parsed for its size)."""
-    text = _sql()
-    with db.read() as s:
-        rows = s.connection().execute(
-            text("SELECT id, name, text, notes FROM battle_map ORDER BY name COLLATE NOCASE"))
-        out = []
-        for r in rows:
-            try:
-                m = parse_map(str(r.text))
-                cols, nrows = m.cols, m.rows
-            except MapError:
-                cols = nrows = 0
-            out.append(MapInfo(int(r.id), str(r.name), cols, nrows, str(r.notes)))
+    with db.plain_read() as read:
+        rows = read.execute("SELECT id, name, text, notes FROM battle_map "
+                            "ORDER BY name COLLATE NOCASE").fetchall()
+    out = []
+    for map_id, name, body, notes in rows:
+        try:
+            m = parse_map(str(body))
+            cols, nrows = m.cols, m.rows
+        except MapError:
+            cols = nrows = 0
+        out.append(MapInfo(int(map_id), str(name), cols, nrows, str(notes)))
     return out
 
 
-def get_map(db: Any, map_id: int) -> SavedMap:
-    text = _sql()
-    with db.read() as s:
-        row = s.connection().execute(
-            text("SELECT id, name, text, notes FROM battle_map WHERE id = :id"),
-            {"id": map_id}).first()
+def get_map(db: CampaignDB, map_id: int) -> SavedMap:
+    with db.plain_read() as read:
+        row = read.execute("SELECT id, name, text, notes FROM battle_map WHERE id = ?",
+                           (map_id,)).fetchone()
     if row is None:
         raise NotFound(f"no map with id {map_id} in this campaign")
     return _row_to_saved(row)
 
 
-def map_by_name(db: Any, name: str) -> SavedMap | None:
-    text = _sql()
-    with db.read() as s:
-        row = s.connection().execute(
-            text("SELECT id, name, text, notes FROM battle_map WHERE name = :n"),
-            {"n": name.strip()}).first()
+def map_by_name(db: CampaignDB, name: str) -> SavedMap | None:
+    with db.plain_read() as read:
+        row = read.execute("SELECT id, name, text, notes FROM battle_map WHERE name = ?",
+                           (name.strip(),)).fetchone()
     return None if row is None else _row_to_saved(row)
 
 

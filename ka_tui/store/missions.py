@@ -9,7 +9,6 @@ are plain ``sqlite3`` (``campaign_state.reading``).
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import date
@@ -34,12 +33,13 @@ from ka_tui.store.campaign_state import (
     _people,
     _planes,
     _queue_repair,
+    _in,
     _sql,
     plane_of,
-    reading,
 )
 from ka_tui.store.errors import NotFound, ValidationError
 from ka_tui.store.limits import NAME_MAX, TEXT_MAX
+from ka_tui.store.plain_read import PlainRead
 
 
 @dataclass(frozen=True)
@@ -110,13 +110,13 @@ def list_missions(db: Any, *, status: str | None = None, kind: str | None = None
     if where:
         sql += " WHERE " + " AND ".join(where)
     sql += " ORDER BY m.day DESC, m.id DESC"
-    with reading(db) as con:
+    with db.plain_read() as con:
         rows = con.execute(sql, params).fetchall()
     return [MissionSummary(int(i), str(n), str(d), str(k), str(s), int(mc), int(bc))
             for i, n, d, k, s, mc, bc in rows]
 
 
-def _mission(con: sqlite3.Connection, mission_id: int) -> Mission:
+def _mission(con: PlainRead, mission_id: int) -> Mission:
     row = con.execute("SELECT id, name, day, kind, briefing, status, debrief, debrief_notes "
                       "FROM mission WHERE id = ?", (mission_id,)).fetchone()
     if row is None:
@@ -140,13 +140,13 @@ def _mission(con: sqlite3.Connection, mission_id: int) -> Mission:
 
 
 def get_mission(db: Any, mission_id: int) -> Mission:
-    with reading(db) as con:
+    with db.plain_read() as con:
         return _mission(con, mission_id)
 
 
 # ------------------------------------------------------------- ready-check
 
-def _busy(con: Any, day: str, mission_id: int | None) -> dict[int, str]:
+def _busy(con: PlainRead, day: str, mission_id: int | None) -> dict[int, str]:
     rows = con.execute(
         "SELECT x.character_id, m.name FROM mission_member x JOIN mission m ON m.id = "
         "x.mission_id WHERE m.day = ? AND m.status != 'aborted' AND m.id != ?",
@@ -158,11 +158,11 @@ def check_members(db: Any, day: str, members: Sequence[tuple[int, int | None]],
                   mission_id: int | None = None) -> list[Refusal]:
     """The ready-check (``rules/campaign/missions.ready_check``) of people and
     the aircraft they fly on ``day``; empty when everyone may go."""
-    with reading(db) as con:
+    with db.plain_read() as con:
         return _check(con, day, members, mission_id)
 
 
-def _check(con: sqlite3.Connection, day: str, members: Sequence[tuple[int, int | None]],
+def _check(con: PlainRead, day: str, members: Sequence[tuple[int, int | None]],
            mission_id: int | None) -> list[Refusal]:
     opts = _options(con)
     people = {p.id: p for p in _people(con, ("pilot", "crew", "ground"))}
@@ -220,32 +220,9 @@ def _put_members(s: Any, db: Any, mission_id: int, day: str,
                 "VALUES (?, ?, ?)", (mission_id, cid, aid))
 
 
-class _SessionCon:
-    """A write session seen as a ``sqlite3`` connection (the checks read inside
-    the transaction that writes)."""
-
-    def __init__(self, s: Any) -> None:
-        self._s = s
-
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        return _Rows(_sql(self._s, sql, tuple(params)))
-
-
-class _Rows:
-    def __init__(self, result: Any) -> None:
-        self._r = result
-
-    def fetchall(self) -> list[tuple[Any, ...]]:
-        return [tuple(r) for r in self._r.all()]
-
-    def fetchone(self) -> tuple[Any, ...] | None:
-        row = self._r.first()
-        return None if row is None else tuple(row)
-
-
 def _check_in(s: Any, db: Any, day: str, members: Sequence[tuple[int, int | None]],
               mission_id: int | None) -> list[Refusal]:
-    return _check(_SessionCon(s), day, members, mission_id)  # type: ignore[arg-type]
+    return _check(_in(s), day, members, mission_id)
 
 
 def create_mission(db: Any, name: str, day: str, kind: str = "patrol", briefing: str = "",
@@ -332,7 +309,7 @@ def start_battle(db: Any, mission_id: int, placements: Sequence[Any], **kwargs: 
 
 # ------------------------------------------------------------------ debrief
 
-def _battle_parts(con: Any, battle_id: int) -> tuple[dict[str, Any], dict[str, Any] | None]:
+def _battle_parts(con: PlainRead, battle_id: int) -> tuple[dict[str, Any], dict[str, Any] | None]:
     rows = con.execute("SELECT kind, payload FROM battle_event WHERE battle_id = ? AND kind IN "
                        "('battle_started', 'battle_ended') ORDER BY seq",
                        (battle_id,)).fetchall()
@@ -349,7 +326,7 @@ def _battle_parts(con: Any, battle_id: int) -> tuple[dict[str, Any], dict[str, A
 
 def debrief_of(db: Any, mission_id: int) -> Debrief:
     """The mission's debrief, computed from its battles and fights (one read)."""
-    with reading(db) as con:
+    with db.plain_read() as con:
         m = _mission(con, mission_id)
         names = {int(i): str(n) for i, n in con.execute("SELECT id, name FROM character")}
         battles = []
@@ -480,7 +457,7 @@ class RosterNames:
 
 
 def roster_names(db: Any) -> RosterNames:
-    with reading(db) as con:
+    with db.plain_read() as con:
         people = {int(i): str(n) for i, n in con.execute("SELECT id, name FROM character")}
         planes = {int(i): str(n) for i, n in con.execute("SELECT id, name FROM aircraft")}
         seats = {int(p): int(a) for a, p in con.execute(
@@ -516,7 +493,7 @@ def members_text(m: Mission) -> str:
 def unlinked(db: Any, what: str = "battle") -> int | None:
     """The newest battle (or fight) not linked to any mission."""
     table = "fight" if what == "fight" else "battle"
-    with reading(db) as con:
+    with db.plain_read() as con:
         row = con.execute(f"SELECT id FROM {table} WHERE id NOT IN (SELECT {table}_id FROM "
                           f"mission_link WHERE {table}_id IS NOT NULL) ORDER BY id DESC "
                           "LIMIT 1").fetchone()

@@ -47,15 +47,12 @@ class NotYours(StoreError):
 
 def find_player(db: CampaignDB, name: str) -> Player:
     """The character ``name`` plays (full name, or an unambiguous first name)."""
-    con = db.connect()
-    try:
-        cid = match_player(con, name)[0]
-        seats = con.execute(
+    with db.plain_read() as read:
+        cid = match_player(read, name)[0]
+        seats = read.execute(
             "SELECT id, name, 'pilot' FROM aircraft WHERE pilot_id = ? UNION "
             "SELECT a.id, a.name, 'crew' FROM aircraft a JOIN aircraft_crew c "
             "ON c.aircraft_id = a.id WHERE c.character_id = ? ORDER BY 2", (cid, cid)).fetchall()
-    finally:
-        con.close()
     character = load_character_full(db, cid)
     # his seat as the roster's detail says it: the aircraft he pilots, else crews
     seat = next((s for s in seats if s[2] == "pilot"), seats[0] if seats else None)

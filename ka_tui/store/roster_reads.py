@@ -10,10 +10,8 @@ plain dicts of model field names.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +19,7 @@ from ka_tui.store.errors import StoreError, ValidationError
 
 if TYPE_CHECKING:
     from ka_tui.store.db import CampaignDB
+    from ka_tui.store.plain_read import PlainRead
 
 Row = dict[str, Any]
 
@@ -54,33 +53,13 @@ class RosterData:
     prints: dict[str, int] | None = None
 
 
-@contextlib.contextmanager
-def reading(db: CampaignDB) -> Iterator[sqlite3.Connection]:
-    """A plain connection holding one read transaction (a consistent snapshot)."""
-    try:
-        con = db.connect()  # read-only URI for a read-only campaign (issue 11)
-    except sqlite3.Error as e:
-        raise StoreError(f"cannot read {db.path}: {e}") from None
-    try:
-        con.row_factory = sqlite3.Row
-        con.execute("BEGIN")
-        yield con
-        con.execute("COMMIT")
-    except sqlite3.Error as e:
-        raise StoreError(f"cannot read {db.path}: {e}") from None
-    finally:
-        con.close()
-
-
-def dict_rows(con: sqlite3.Connection, table: str, sql: str, *args: Any) -> list[Row]:
+def dict_rows(read: PlainRead, table: str, sql: str, *args: Any) -> list[Row]:
     """Rows of ``table`` as dicts of its columns, booleans as ``bool``."""
     flags = BOOL_COLUMNS[table]
-    out = []
-    for r in con.execute(sql, args):
-        row = dict(r)
+    out = read.execute(sql, args).dicts()
+    for row in out:
         for key in flags:
             row[key] = bool(row[key])
-        out.append(row)
     return out
 
 
@@ -88,7 +67,7 @@ def load_roster(db: CampaignDB, *, live: bool = False) -> RosterData:
     """Campaign name, default AP, every character and aircraft, with seats and
     who is in an open fight or battle (one read). ``live``: replay those logs
     for the state there (K-points, wounds, conscious); the startup read skips it."""
-    with reading(db) as con:
+    with db.plain_read() as con:
         campaign = con.execute("SELECT name, house_rules FROM campaign WHERE id = 1").fetchone()
         characters = dict_rows(con, "character", "SELECT * FROM character")
         names = {c["id"]: c["name"] for c in characters}
@@ -112,12 +91,12 @@ def load_roster(db: CampaignDB, *, live: bool = False) -> RosterData:
         for cid in row["crew_ids"]:
             if cid in by_id:
                 by_id[cid].setdefault("seat", ("crew", row["name"]))
-    rules_json = campaign["house_rules"] if campaign else "{}"
+    rules_json = campaign[1] if campaign else "{}"
     in_progress: list[InProgress] = []
     _mark_fights(by_id, fights, live, in_progress)
     _mark_battles(by_id, {a["id"]: a for a in aircraft}, battles, rules_json, live,
                   in_progress)
-    name = campaign["name"] if campaign else "?"
+    name = campaign[0] if campaign else "?"
     return RosterData(name, _default_ap(rules_json), characters, aircraft, in_progress, live)
 
 
@@ -144,7 +123,7 @@ def load_character_extra(db: CampaignDB, character_id: int) -> Row:
     from ka_tui.store import campaign_state
     from ka_tui.store.errors import NotFound
 
-    with reading(db) as con:
+    with db.plain_read() as con:
         extra = _extra(con, character_id)
     try:
         extra["service"] = campaign_state.service_line(db, character_id)
@@ -153,7 +132,7 @@ def load_character_extra(db: CampaignDB, character_id: int) -> Row:
     return extra
 
 
-def _service_counts(con: sqlite3.Connection) -> dict[int, tuple[int, int]]:
+def _service_counts(con: PlainRead) -> dict[int, tuple[int, int]]:
     """Sorties and kills per character from the flown missions' confirmed
     debriefs (issue 15; the counts ``campaign_state.service_records`` gives)."""
     rows = con.execute(
@@ -165,7 +144,7 @@ def _service_counts(con: sqlite3.Connection) -> dict[int, tuple[int, int]]:
     return {int(c): (int(n), int(k)) for c, n, k in rows}
 
 
-def _extra(con: sqlite3.Connection, character_id: int) -> Row:
+def _extra(con: PlainRead, character_id: int) -> Row:
     return {
         "skills": dict_rows(con, "skill", f"SELECT * FROM skill WHERE character_id = ? "
                                       f"ORDER BY {_SKILL_ORDER}", character_id),
@@ -176,7 +155,7 @@ def _extra(con: sqlite3.Connection, character_id: int) -> Row:
 
 def load_character_full(db: CampaignDB, character_id: int) -> Row:
     """One character with ``skills`` and ``weapons`` lists, for the form."""
-    with reading(db) as con:
+    with db.plain_read() as con:
         found = dict_rows(con, "character", "SELECT * FROM character WHERE id = ?", character_id)
         if not found:
             raise StoreError("That character is no longer in the campaign.")
@@ -375,7 +354,7 @@ class InProgress:
     where: str = ""    # "round 2" / "turn 1", once replayed
 
 
-def _open_logs(con: sqlite3.Connection, head: str, table: str,
+def _open_logs(con: PlainRead, head: str, table: str,
                link: str) -> list[tuple[int, str, list[tuple[int, str, Any]]]]:
     out = []
     for log_id, name in con.execute(f"SELECT id, name FROM {head} WHERE status = 'open' "
