@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ka_tui.rules.air.aircraft import AircraftProfile
 from ka_tui.rules.air.flight_status import FlightStatus
-from ka_tui.store.aircraft_rows import airman_of, damage_of, to_profile
+from ka_tui.store.rows_to_rules import airman_of, damage_of, to_profile
 from ka_tui.store.db import CampaignDB
 from ka_tui.store.errors import NotFound
 from ka_tui.store.roster_reads import dict_rows

@@ -43,12 +43,15 @@ from ka_tui.rules.air.altitude import ceiling_level
 from ka_tui.rules.air.battle import (
     Battle, BattleEventKind, Event, ReplayError, replay_from, undone_at,
 )
-from ka_tui.rules.air.battle_map import BattleMap, parse_map
+from ka_tui.rules.air.battle_map import BattleMap
 from ka_tui.rules.air.damage import out_of_battle
 from ka_tui.rules.air.hexgrid import Hex
 from ka_tui.rules.air.units import MAX_WOUNDS, AirUnit
 from ka_tui.rules.core.options import AirOptions
-from ka_tui.store.aircraft_rows import airman_of, damage_columns, damage_of, to_profile
+from ka_tui.store.rows_to_rules import (
+    air_unit_of, battle_event, battle_events, damage_columns, replay_battle, stored_payload,
+    to_profile,
+)
 from ka_tui.store import events as ev
 from ka_tui.store.errors import NotFound, StoreError, ValidationError
 from ka_tui.store.events import LogEvent, LogHead, LogKind, LogRef, StaleLog
@@ -108,14 +111,11 @@ def _log_append(db: Any, battle_id: int, kind: str, payload: Mapping[str, Any], 
     return stored.seq
 
 
-def _log_rows(db: Any, battle_id: int) -> tuple[LogHead, list[tuple[int, str, dict[str, Any]]]]:
-    head = _head(db, battle_id)
-    rows = [(e.seq, e.kind, dict(e.payload or {})) for e in ev.events(db, _ref(battle_id))]
-    return head, rows
+def _log_rows(db: Any, battle_id: int) -> tuple[LogHead, list[LogEvent]]:
+    return _head(db, battle_id), ev.events(db, _ref(battle_id))
 
 
-def _log_drop_last(db: Any, battle_id: int, *,
-                   expect: int | None) -> tuple[int, str, dict[str, Any]]:
+def _log_drop_last(db: Any, battle_id: int, *, expect: int | None) -> LogEvent:
     with db.batch():
         head = _head(db, battle_id)
         if head.status != "open":
@@ -128,8 +128,7 @@ def _log_drop_last(db: Any, battle_id: int, *,
         for later in gone[1:]:
             ev.append(db, _ref(battle_id), LogEvent(later.kind, later.payload), None,
                       checked=False, at=later.created_at)
-    last = gone[0]
-    return last.seq, last.kind, dict(last.payload or {})
+    return gone[0]
 
 
 def _undone_seq(done: Sequence[LogEvent]) -> int | None:
@@ -161,18 +160,6 @@ def _ended_payloads(db: Any) -> list[tuple[int, str, dict[str, Any]]]:
         out.extend((head.id, head.name, dict(e.payload or {}))
                    for e in ev.events(db, _ref(head.id)) if e.kind == ENDED)
     return out
-
-
-# ---------------------------------------------- rules events <-> stored rows
-
-def _stored(event: Mapping[str, Any]) -> dict[str, Any]:
-    return {"data": event.get("data", {}), "faces": event.get("faces", []),
-            "log": event.get("log", [])}
-
-
-def _rules_event(seq: int, kind: str, payload: Mapping[str, Any]) -> Event:
-    return {"seq": seq - 1, "kind": kind, "data": payload.get("data", {}),
-            "faces": payload.get("faces", []), "log": payload.get("log", [])}
 
 
 # ============================================================ the roster side
@@ -325,14 +312,9 @@ def _check_placement(p: StartPosition, profile: Any, battle_map: BattleMap, opts
 
 def _unit(row: Any, pilot: Any, crew: Sequence[Any], p: StartPosition,
           battle_map: BattleMap) -> AirUnit:
-    profile = to_profile(row)
     altitude = battle_map.height(p.hex) if p.landed else p.altitude
-    return AirUnit(
-        id=str(row.name), side=p.side.strip(), profile=profile, pilot=airman_of(pilot),
-        crew=tuple(airman_of(c) for c in crew), hex=p.hex, facing=p.facing,
-        altitude=altitude, speed=0 if p.landed else p.speed, overheat=int(row.overheat),
-        wm_uses_left=profile.wm_uses, fuel=int(row.fuel_left), ammo=int(row.ammo_left),
-        damage=damage_of(row), landed=p.landed)
+    return air_unit_of(row, pilot, crew, side=p.side, at=p.hex, facing=p.facing,
+                       altitude=altitude, speed=p.speed, landed=p.landed)
 
 
 def battle_title(sides: Sequence[str]) -> str:
@@ -401,7 +383,7 @@ def start_battle(db: Any, placements: Sequence[StartPosition], *, map_id: int | 
         raise ValidationError("name", "a battle's name is 1–60 characters")
     with db.batch():
         battle_id = _log_new(db, title, at=at)
-        _log_append(db, battle_id, STARTED, _stored(event), expect=0, at=at)
+        _log_append(db, battle_id, STARTED, stored_payload(event), expect=0, at=at)
     return battle_id
 
 
@@ -490,31 +472,26 @@ class LoadedBattle:
         return t.what_next(self.battle.state)
 
 
-def _replay_parts(head: Any, rows: Sequence[tuple[int, str, dict[str, Any]]]) -> tuple[list[Event], dict[str, Any] | None, dict[str, Any]]:
-    if not rows or rows[0][1] != STARTED:
-        raise BattleLogError(f"the battle “{head.name}” has no start event")
-    events: list[Event] = []
-    outcome: dict[str, Any] | None = None
-    for seq, kind, payload in rows:
-        if kind == ENDED:
-            outcome = payload.get("data", payload)
-        events.append(_rules_event(seq, kind, payload))
-    return events, outcome, events[0]["data"]
-
-
 def load_battle(db: Any, battle_id: int) -> LoadedBattle:
-    """Read a battle's log (one read) and replay it through the rules; the
-    logged faces are the only dice. ``BattleLogError`` names an event that does
-    not replay."""
+    """Read a battle's log (one read) and replay it through the rules
+    (``rows_to_rules.replay_battle``: the logged faces are the only dice, the
+    recorded house rules or else the campaign's). ``BattleLogError`` names an
+    event that does not replay."""
     from ka_tui.store.campaign import house_rules
 
-    head, rows = _log_rows(db, battle_id)
-    events, outcome, data = _replay_parts(head, rows)
-    fallback = house_rules(db).air   # for a log written before battles recorded their rules
+    head, stored = _log_rows(db, battle_id)
+    if not stored or stored[0].kind != STARTED:
+        raise BattleLogError(f"the battle “{head.name}” has no start event")
+    outcome: dict[str, Any] | None = None
+    for e in stored:
+        if e.kind == ENDED:
+            payload = e.payload if isinstance(e.payload, dict) else {}
+            outcome = payload.get("data", payload)
+    data = battle_event(stored[0])["data"]
     text = str(data.get("map") or "")
+    campaign_rules = house_rules(db)
     try:
-        battle_map = parse_map(text)
-        battle = Battle.from_events(events, battle_map, fallback)
+        battle = replay_battle(stored, campaign_rules)
     except (ReplayError, ValueError) as e:
         raise BattleLogError(f"the battle “{head.name}” cannot be replayed: {e}") from None
     return LoadedBattle(
@@ -535,7 +512,8 @@ def commit(db: Any, battle_id: int, event: Mapping[str, Any], *, at: str | None 
     kind = str(event.get("kind", ""))
     if kind not in RULE_KINDS:
         raise ValidationError("event", f"{kind!r} is not a battle step")
-    return _log_append(db, battle_id, kind, _stored(event), expect=int(event["seq"]), at=at)
+    return _log_append(db, battle_id, kind, stored_payload(event), expect=int(event["seq"]),
+                       at=at)
 
 
 def undo_last(db: Any, battle_id: int, expect: int | None = None) -> Event:
@@ -543,8 +521,7 @@ def undo_last(db: Any, battle_id: int, expect: int | None = None) -> Event:
     one transaction and return it (plans players sent after it stay, issue 14); ``expect`` = the events the screen holds
     (``StaleLog`` if the log moved). The start cannot be undone, nor an
     ended battle. The screen then calls ``battle.undo()`` (or reloads)."""
-    seq, kind, payload = _log_drop_last(db, battle_id, expect=expect)
-    return _rules_event(seq, kind, payload)
+    return battle_event(_log_drop_last(db, battle_id, expect=expect))
 
 
 # ============================================================ the outcome
@@ -753,5 +730,5 @@ def air_victories(db: Any, pilot_id: int | None = None) -> list[VictoryRecord]:
 
 def events_of(db: Any, battle_id: int) -> list[Event]:
     """The stored log as rules events (``battle_ended`` included, last)."""
-    _head, rows = _log_rows(db, battle_id)
-    return [_rules_event(seq, kind, payload) for seq, kind, payload in rows]
+    _head, stored = _log_rows(db, battle_id)
+    return battle_events(stored)

@@ -12,6 +12,7 @@ from ka_tui.store.limits import NAME_MAX, TEXT_MAX
 
 if TYPE_CHECKING:
     from ka_tui.store.models import CampaignRow
+    from ka_tui.store.plain_read import PlainRead
 
 
 def get_campaign(db: CampaignDB) -> CampaignRow:
@@ -29,12 +30,20 @@ def house_rules(source: CampaignDB | CampaignRow) -> HouseRules:
     From a ``CampaignDB`` by plain SQL (no SQLModel: a player's first read)."""
     if isinstance(source, CampaignDB):
         with source.plain_read() as read:
-            found = read.execute("SELECT house_rules FROM campaign WHERE id = 1").fetchall()
-        if not found:
-            raise NotACampaign(f"{source.path} has no campaign row")
-        stored = str(found[0][0])
-    else:
-        stored = source.house_rules
+            return stored_rules(read)
+    return _rules_of(source.house_rules)
+
+
+def stored_rules(read: PlainRead) -> HouseRules:
+    """The campaign's ``HouseRules`` read in a plain-read snapshot (inside a
+    write's transaction too: ``PlainRead.on_session``)."""
+    found = read.execute("SELECT house_rules FROM campaign WHERE id = 1").fetchall()
+    if not found:
+        raise NotACampaign(f"{read.path or 'the campaign file'} has no campaign row")
+    return _rules_of(str(found[0][0]))
+
+
+def _rules_of(stored: str) -> HouseRules:
     try:
         return HouseRules.from_dict(json.loads(stored))
     except ValueError as e:

@@ -11,7 +11,6 @@ reads rows into their plain values and writes the results back.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -29,20 +28,18 @@ from ka_tui.rules.campaign.repair import (
     repair_need,
 )
 from ka_tui.rules.campaign.timeline import TimePreview, parse_date, preview
-from ka_tui.rules.core.options import CampaignOptions, HouseRules
+from ka_tui.rules.core.options import CampaignOptions
 from ka_tui.store import journal
+from ka_tui.store.campaign import stored_rules
 from ka_tui.store.errors import NotFound, StoreError, ValidationError
 from ka_tui.store.plain_read import PlainRead
+from ka_tui.store.rows_to_rules import PERSON_COLUMNS, person_of, plane_of
 
 # ------------------------------------------------------------------ reading
 
 
 def _options(con: PlainRead) -> CampaignOptions:
-    row = con.execute("SELECT house_rules FROM campaign WHERE id = 1").fetchone()
-    try:
-        return HouseRules.from_dict(json.loads(row[0] if row else "{}")).campaign
-    except ValueError as e:
-        raise StoreError(f"the campaign's house rules cannot be read: {e}") from None
+    return stored_rules(con).campaign
 
 
 def _day(con: PlainRead) -> date:
@@ -53,30 +50,10 @@ def _day(con: PlainRead) -> date:
 def _people(con: PlainRead, roles: tuple[str, ...] = ("pilot", "crew")) -> list[Person]:
     marks = ",".join("?" * len(roles))
     rows = con.execute(
-        "SELECT c.id, c.name, c.role, c.wounds, c.conscious, c.k_points, c.k_points_max, "
-        "coalesce(p.rest_days, 0), coalesce(p.missing, 0), coalesce(p.days_out, 0) "
-        "FROM character c LEFT JOIN person_state p ON p.character_id = c.id "
-        f"WHERE c.role IN ({marks}) ORDER BY c.name COLLATE NOCASE", roles).fetchall()
-    return [Person(int(i), str(n), str(r), int(w), bool(cs), int(k), int(km), int(rd),
-                   bool(mi), int(do)) for i, n, r, w, cs, k, km, rd, mi, do in rows]
-
-
-def plane_of(row: Sequence[Any]) -> Plane:
-    """(id, name, hull, hull_hits, damage JSON) -> the rules' ``Plane``."""
-    aid, name, hull, hits, raw = row
-    try:
-        table = json.loads(raw) if raw else {}
-    except ValueError:
-        table = {}
-    table = table if isinstance(table, dict) else {}
-
-    def pairs(key: str) -> tuple[tuple[str, int], ...]:
-        got = table.get(key, {})
-        return tuple(sorted((str(k), int(v)) for k, v in got.items())) \
-            if isinstance(got, dict) else ()
-
-    return Plane(int(aid), str(name), int(hull), int(hits), pairs("effects"), pairs("hits"),
-                 str(table.get("lost", "") or ""))
+        f"SELECT {PERSON_COLUMNS} FROM character c LEFT JOIN person_state p "
+        f"ON p.character_id = c.id WHERE c.role IN ({marks}) ORDER BY c.name COLLATE NOCASE",
+        roles).fetchall()
+    return [person_of(r) for r in rows]
 
 
 def _planes(con: PlainRead) -> list[Plane]:

@@ -17,7 +17,7 @@ from ka_tui.rules.air.units import Damage
 from ka_tui.rules.core.dice import ScriptedDice
 from ka_tui.rules.air.profiles import BEAUFIGHTER, IL2, METEOR, MITCHELL, SPITFIRE, TEMPEST
 from ka_tui.store import battles, maps, roster
-from ka_tui.store.aircraft_rows import damage_columns
+from ka_tui.store.rows_to_rules import damage_columns
 from ka_tui.store.campaign import set_campaign_notes
 from ka_tui.store.db import CampaignDB, create_campaign
 

@@ -109,17 +109,19 @@ class EventRefused(StoreError):
         self.reason = reason
 
 
-# Returns why the event cannot follow ``done`` (the log as it is), or None.
-Accept = Callable[[Sequence[LogEvent], LogEvent], "str | None"]
+# Returns why the event cannot follow ``done`` (the log as it is), or None;
+# ``read`` reads the campaign inside the write's transaction.
+Accept = Callable[[Sequence[LogEvent], LogEvent, "PlainRead"], "str | None"]
 
 
-def _accept_fight(done: Sequence[LogEvent], event: LogEvent) -> str | None:
+def _accept_fight(done: Sequence[LogEvent], event: LogEvent, read: PlainRead) -> str | None:
     """S0 §Close combat through ``rules/cqc/log.py``: the log so far must replay
     and take the event (order of the steps, one card per fighter and round,
     the faces fit)."""
     from ka_tui.rules.cqc import log as cqc_log
+    from ka_tui.store.rows_to_rules import fight_items
 
-    items = [(e.kind, e.payload) for e in done]
+    items = fight_items(done)
     progress, broken = cqc_log.replay_prefix(items) if items else (None, None)
     if broken is not None:
         return (f"this fight's log does not replay from {_where(done, broken.index)} "
@@ -131,21 +133,24 @@ def _accept_fight(done: Sequence[LogEvent], event: LogEvent) -> str | None:
     return None
 
 
-def _accept_battle(done: Sequence[LogEvent], event: LogEvent) -> str | None:
+def _accept_battle(done: Sequence[LogEvent], event: LogEvent, read: PlainRead) -> str | None:
     """R-1 battle log: begins with ``battle_started``, only once (the GM's
     steps are checked by ``rules/air/battle.py`` as they are played); a
     player's ``plan_sent`` is checked on the full replay (``rules/air/plans.py``:
-    the turn running, his aircraft not moved, the plan legal)."""
+    the turn running, his aircraft not moved, the plan legal), under the
+    rules the GM's screen replays it with (``rows_to_rules.battle_fallback``
+    for a log that recorded none)."""
     from ka_tui.rules.air.battle import BattleEventKind, accept_kind
 
     why = accept_kind([e.kind for e in done], event.kind)
     if why is None and event.kind == BattleEventKind.PLAN:
-        # issue 14: a player's plan is checked on the battle replayed as it is now
         from ka_tui.rules.air.plans import accept_plan
+        from ka_tui.store.campaign import stored_rules
+        from ka_tui.store.rows_to_rules import battle_events, battle_fallback
 
         payload = event.payload if isinstance(event.payload, dict) else {}
-        why = accept_plan([{"seq": e.seq - 1, "kind": e.kind, **(e.payload or {})}
-                           for e in done], payload.get("data", {}))
+        why = accept_plan(battle_events(done), payload.get("data", {}),
+                          battle_fallback(stored_rules(read)))
     return why
 
 
@@ -156,7 +161,7 @@ def _where(done: Sequence[LogEvent], index: int | None) -> str:
     return f"event {e.seq} ({e.kind})"
 
 
-def _accept_journal(done: Sequence[LogEvent], event: LogEvent) -> str | None:
+def _accept_journal(done: Sequence[LogEvent], event: LogEvent, read: PlainRead) -> str | None:
     """A journal entry: a known kind and a day, a text and its links
     (``rules/campaign/journal.py``)."""
     from ka_tui.rules.campaign.journal import entry_problem
@@ -273,7 +278,8 @@ def append(db: CampaignDB, log: LogRef, event: LogEvent, expect_seq: int | None,
         _need_head(s, log)
         last = _check_end(db, s, log, expect_seq)
         if checked:
-            why = ACCEPT[log.kind](_read(_rows(db, s), log), LogEvent(event.kind, payload))
+            read = _rows(db, s)
+            why = ACCEPT[log.kind](_read(read, log), LogEvent(event.kind, payload), read)
             if why is not None:
                 raise EventRefused(log, why)
         if at is None:

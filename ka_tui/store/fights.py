@@ -31,18 +31,18 @@ inputs (cards, faces) and maps roster rows to ``Fighter``s.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
-from ka_tui.rules.core.options import HouseRules, UntrainedCloseCombat
-from ka_tui.rules.core.skills import Level, Skill, SkillKind, pool_of
-from ka_tui.rules.cqc import CqcCard, Fight, Fighter, InitiativeResult, RoundReport, Weapon
+from ka_tui.rules.core.options import HouseRules
+from ka_tui.rules.cqc import CqcCard, Fight, InitiativeResult, RoundReport
 from ka_tui.rules.cqc.log import (  # the pure fight log, re-exported for the store's callers
     ROUND_KINDS, FightEventKind, FightLogError, FightOutcome, FightProgress, FightStep,
     card_order, faces_of, outcome_of, progress_of, replay_prefix, undo_from,
 )
 from ka_tui.store import events as ev
-from ka_tui.store.events import LogEvent, LogRef, EventRefused, StaleLog
+from ka_tui.store.events import EventRefused, LogEvent, LogRef, StaleLog
+from ka_tui.store.rows_to_rules import FighterCandidate, fight_items, fighter_of
 
 __all__ = [
     "ROUND_KINDS", "EventRefused", "FightEventKind", "FightLogError", "FightOutcome",
@@ -53,9 +53,6 @@ __all__ = [
     "undo_last_round", "undo_from",
 ]
 
-CLOSE_COMBAT = "close combat"
-COMBAT_INITIATIVE = "combat initiative"
-
 STARTED = FightEventKind.STARTED
 INITIATIVE = FightEventKind.INITIATIVE
 REORDER = FightEventKind.REORDER  # issue 17: a round's own order of combat
@@ -64,86 +61,6 @@ REVEALED = FightEventKind.REVEALED
 DICE = FightEventKind.DICE
 RESOLVED = FightEventKind.RESOLVED
 ENDED = FightEventKind.ENDED
-
-
-# ------------------------------------------------------------ roster -> fighters
-
-
-@dataclass(frozen=True)
-class FighterCandidate:
-    """A roster character as a possible combatant, with why he cannot fight."""
-
-    id: int
-    name: str
-    fighter: Fighter
-    weapon_rows: tuple[tuple[int, str], ...]
-    skill_note: str
-    unable: str = ""
-
-    @property
-    def fid(self) -> str:
-        return self.fighter.id
-
-
-def _skill(row: Mapping[str, Any]) -> Skill:
-    kind = SkillKind(str(row["kind"]))
-    if kind is SkillKind.PASSIVE:
-        return Skill(str(row["name"]), kind, int(row["number"]))
-    return Skill(str(row["name"]), kind, int(row["number"]), Level(str(row["level"] or "B")),
-                 int(row.get("upgrades") or 0))
-
-
-def fighter_of(character: Mapping[str, Any], skills: Sequence[Mapping[str, Any]],
-               weapons: Sequence[Mapping[str, Any]], rules: HouseRules) -> FighterCandidate:
-    """A roster character as a ``Fighter`` (S0 §Close combat).
-
-    Close Combat skill for step 4 (its pool from the rules core's ``pool_of``);
-    without one, house rule ``cqc.untrained_close_combat`` (one d12 on Agility
-    by default, as step 1 falls back to Agility). Combat Initiative for step 1
-    when he has it. AP = the character's AP, K-points his current K-points;
-    only quick-slot weapons can be used or taken (S0 §2.2 Disarm).
-    """
-    by_name = {str(s["name"]).casefold(): s for s in skills
-               if str(s["kind"]) in ("active", "lore")}
-    cc_row, ci_row = by_name.get(CLOSE_COMBAT), by_name.get(COMBAT_INITIATIVE)
-    if cc_row is not None:
-        cc = _skill(cc_row)
-        cc_pool, cc_number, legendary = pool_of(cc), cc.number, bool(cc_row.get("legendary"))
-        note = f"Close Combat {cc.number}"
-    elif rules.cqc.untrained_close_combat is UntrainedCloseCombat.WEAPONS:
-        cc_pool, cc_number, legendary = (12,), int(character["base_weapons"]), False
-        note = f"no Close Combat: Weapons {cc_number} (d12)"
-    else:
-        cc_pool, cc_number, legendary = (12,), int(character["agility"]), False
-        note = f"no Close Combat: Agility {cc_number} (d12)"
-    ci_pool: tuple[int, ...] = ()
-    ci_number = 0
-    if ci_row is not None:
-        ci = _skill(ci_row)
-        ci_pool, ci_number = pool_of(ci), ci.number
-    slotted = sorted((w for w in weapons if w.get("quick_slot") is not None),
-                     key=lambda w: int(w["quick_slot"]))
-    fighter = Fighter.new(
-        str(character["id"]), str(character["name"]),
-        strength=int(character["strength"]), agility=int(character["agility"]),
-        cc_number=cc_number, cc_pool=cc_pool, cc_legendary=legendary,
-        ap_max=int(character["ap"]), resistance=int(character["resistance"]),
-        armour=int(character["armour"]), k_points=int(character["k_points"]),
-        weapons=[Weapon(str(w["name"]), int(w["damage"]), bool(w["is_firearm"]))
-                 for w in slotted],
-        ci_pool=ci_pool, ci_number=ci_number,
-        # issue 17, S0 §Skills Passive: his Passive skills, and whether his
-        # round test is the d12 a Passive adds to (no Close Combat skill)
-        passives=[(str(s["name"]), int(s["number"])) for s in skills
-                  if str(s["kind"]) == "passive"],
-        cc_untrained=cc_row is None)
-    unable = ""
-    if not character.get("conscious", True):
-        unable = "unconscious"
-    elif int(character["k_points"]) <= 0:
-        unable = "no K-points left"
-    return FighterCandidate(int(character["id"]), str(character["name"]), fighter,
-                     tuple((int(w["id"]), str(w["name"])) for w in slotted), note, unable)
 
 
 # ------------------------------------------------------------ the database
@@ -223,8 +140,7 @@ def load_progress(db: Any, fight_id: int) -> FightProgress:
     name = next((f.name for f in ev.heads(db, ev.LogKind.FIGHT) if f.id == fight_id),
                 f"Fight {fight_id}")
     stored = ev.events(db, log)
-    progress, error = replay_prefix([(e.kind, e.payload) for e in stored],
-                                    fight_id=fight_id, name=name)
+    progress, error = replay_prefix(fight_items(stored), fight_id=fight_id, name=name)
     if progress is None:
         assert error is not None
         raise error
@@ -290,7 +206,7 @@ def _undo_point(done: Sequence[LogEvent]) -> int | None:
     damaged log goes back to before it), else the last round (``undo_from``)."""
     if not done:
         return None
-    _, error = replay_prefix([(e.kind, e.payload) for e in done])
+    _, error = replay_prefix(fight_items(done))
     if error is not None and error.index is not None:
         return done[error.index].seq
     return undo_from([(e.seq, e.kind, e.payload) for e in done])

@@ -30,6 +30,7 @@ from ka_tui.rules.cqc import log as cqc_log
 from ka_tui.store import events as ev
 from ka_tui.store.errors import NotFound
 from ka_tui.store.events import LogKind, LogRef
+from ka_tui.store.rows_to_rules import fight_items
 
 Format = Literal["text", "markdown"]
 SUFFIX: Mapping[str, str] = {"text": ".txt", "markdown": ".md"}
@@ -178,8 +179,7 @@ def fight_history(db: Any, fight_id: int) -> History:
     head = next((h for h in ev.heads(db, LogKind.FIGHT) if h.id == fight_id), None)
     if head is None:
         raise NotFound(f"no fight with id {fight_id} in this campaign")
-    stored = ev.events(db, LogRef.fight(fight_id))
-    items = [(e.kind, e.payload) for e in stored]
+    items = fight_items(ev.events(db, LogRef.fight(fight_id)))
     names: dict[int, str] = {}
     if items and items[0][0] == cqc_log.FightEventKind.STARTED:
         start = items[0][1]

@@ -35,11 +35,11 @@ from ka_tui.store.campaign_state import (
     _queue_repair,
     _in,
     _sql,
-    plane_of,
 )
 from ka_tui.store.errors import NotFound, ValidationError
 from ka_tui.store.limits import NAME_MAX, TEXT_MAX
 from ka_tui.store.plain_read import PlainRead
+from ka_tui.store.rows_to_rules import plane_of
 
 
 @dataclass(frozen=True)

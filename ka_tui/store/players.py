@@ -39,6 +39,7 @@ from ka_tui.store.player_data import (
     match_player,
 )
 from ka_tui.store.roster_reads import load_character_full
+from ka_tui.store.rows_to_rules import stored_payload
 
 
 class NotYours(StoreError):
@@ -154,8 +155,7 @@ def send_plan(db: CampaignDB, player: Player, battle: PlayerBattle, unit: str, p
         if pilots.get(unit) != player.character_id:
             raise NotYours("you can only send the plan of an aircraft you pilot")
         event = plans.plan_event(unit, plan, evasive, player.name.split()[0])
-        ev.append(db, ref, LogEvent(event["kind"], {k: event[k] for k in
-                                                     ("data", "faces", "log")}), None)
+        ev.append(db, ref, LogEvent(event["kind"], stored_payload(event)), None)
     return player_battle(db, battle)
 
 

@@ -209,7 +209,7 @@ def profile_from_data(data: Any) -> AircraftProfile:
 
 def profile_errors(p: AircraftProfile) -> list[ValidationError]:
     """The store's ranges and the rules' checks, exactly as a save would run them."""
-    from ka_tui.store.aircraft_rows import from_profile
+    from ka_tui.store.rows_to_rules import from_profile
     from ka_tui.store.field_checks import aircraft_errors
 
     values = from_profile(p) | {"hull_hits": 0, "fuel_left": p.fuel, "ammo_left": p.ammo,

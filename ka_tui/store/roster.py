@@ -16,7 +16,7 @@ from sqlmodel import Session, SQLModel, col, select
 
 from ka_tui.rules.air.aircraft import AircraftProfile
 from ka_tui.store import field_checks as checks
-from ka_tui.store.aircraft_rows import from_profile, to_profile
+from ka_tui.store.rows_to_rules import from_profile, to_profile
 from ka_tui.store.db import CampaignDB
 from ka_tui.store.errors import NotFound, ValidationError
 from ka_tui.store.models import AircraftRow, AircraftCrewRow, CharacterRow, SkillRow, WeaponRow

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ka_tui.store.errors import StoreError, ValidationError
+from ka_tui.store.events import LogEvent
 
 if TYPE_CHECKING:
     from ka_tui.store.db import CampaignDB
@@ -355,30 +356,30 @@ class InProgress:
 
 
 def _open_logs(con: PlainRead, head: str, table: str,
-               link: str) -> list[tuple[int, str, list[tuple[int, str, Any]]]]:
+               link: str) -> list[tuple[int, str, list[LogEvent]]]:
     out = []
     for log_id, name in con.execute(f"SELECT id, name FROM {head} WHERE status = 'open' "
                                     f"ORDER BY id DESC"):
-        rows = [(int(seq), str(kind), json.loads(payload)) for seq, kind, payload in
+        rows = [LogEvent(str(kind), json.loads(payload), int(seq)) for seq, kind, payload in
                 con.execute(f"SELECT seq, kind, payload FROM {table} WHERE {link} = ? "
                             f"ORDER BY seq", (log_id,))]
         out.append((int(log_id), str(name), rows))
     return out
 
 
-def _mark_fights(characters: dict[int, Row], fights: list[tuple[int, str, list[Any]]],
+def _mark_fights(characters: dict[int, Row], fights: list[tuple[int, str, list[LogEvent]]],
                  live: bool, out: list[InProgress]) -> None:
     for fight_id, name, rows in fights:
-        start = rows[0][2] if rows and rows[0][1] == "fight_started" else None
+        start = rows[0].payload if rows and rows[0].kind == "fight_started" else None
         if not isinstance(start, dict):
             continue
         where = ""
         fighters: dict[str, Any] = {}
         if live:
             from ka_tui.rules.cqc.log import replay_prefix
+            from ka_tui.store.rows_to_rules import fight_items
 
-            progress, _ = replay_prefix([(k, p) for _, k, p in rows], fight_id=fight_id,
-                                        name=name)
+            progress, _ = replay_prefix(fight_items(rows), fight_id=fight_id, name=name)
             if progress is not None:
                 fighters = {f.id: f for f in progress.fight.fighters}
                 where = "ready to end" if progress.over else f"round {progress.fight.round}"
@@ -396,16 +397,17 @@ def _mark_fights(characters: dict[int, Row], fights: list[tuple[int, str, list[A
 
 
 def _mark_battles(characters: dict[int, Row], aircraft: dict[int, Row],
-                  battles: list[tuple[int, str, list[Any]]], rules_json: str, live: bool,
+                  battles: list[tuple[int, str, list[LogEvent]]], rules_json: str, live: bool,
                   out: list[InProgress]) -> None:
     for battle_id, name, rows in battles:
-        start = rows[0][2].get("data", {}) if rows and rows[0][1] == "battle_started" else None
+        first = rows[0].payload if rows and rows[0].kind == "battle_started" else None
+        start = first.get("data", {}) if isinstance(first, dict) else None
         if not isinstance(start, dict):
             continue
         units: dict[str, Any] = {}
         where = ""
         if live:
-            units, where = _replay_battle(rows, start, rules_json)
+            units, where = _replay_battle(rows, rules_json)
         out.append(InProgress("battle", battle_id, name, where))
         for uid, aid in dict(start.get("aircraft", {})).items():
             plane = aircraft.get(int(aid))
@@ -430,19 +432,16 @@ def _mark_battles(characters: dict[int, Row], aircraft: dict[int, Row],
                     row["live_conscious"] = bool(people[i].conscious)
 
 
-def _replay_battle(rows: list[tuple[int, str, Any]], start: Row,
-                   rules_json: str) -> tuple[dict[str, Any], str]:
-    """R-1: the battle's state after its log (the logged faces are its only dice)."""
-    from ka_tui.rules.air.battle import Battle, ReplayError
-    from ka_tui.rules.air.battle_map import parse_map
+def _replay_battle(rows: list[LogEvent], rules_json: str) -> tuple[dict[str, Any], str]:
+    """R-1: the battle's state after its log (the logged faces are its only
+    dice; ``rows_to_rules.replay_battle``, under the campaign's house rules
+    when the log recorded none)."""
+    from ka_tui.rules.air.battle import ReplayError
     from ka_tui.rules.core.options import HouseRules
+    from ka_tui.store.rows_to_rules import replay_battle
 
     try:
-        fallback = HouseRules.from_dict(json.loads(rules_json or "{}")).air
-        events = [{"seq": seq - 1, "kind": kind, "data": (p or {}).get("data", {}),
-                   "faces": (p or {}).get("faces", []), "log": (p or {}).get("log", [])}
-                  for seq, kind, p in rows]
-        battle = Battle.from_events(events, parse_map(str(start.get("map") or "")), fallback)
+        battle = replay_battle(rows, HouseRules.from_dict(json.loads(rules_json or "{}")))
     except (ReplayError, ValueError, TypeError, KeyError):
         return {}, ""  # a damaged log: who takes part still shows, not the live state
     state = battle.state

@@ -33,6 +33,8 @@ from ka_tui.store import campaign_transfer, maps, schema_doc
 from ka_tui.store.campaign import changed_rules
 from ka_tui.store.db import CampaignDB, backup_file, check_file, create_campaign, translate_error
 from ka_tui.store.errors import StoreError, ValidationError
+from ka_tui.store.events import LogEvent
+from ka_tui.store.rows_to_rules import fight_items, replay_battle
 from ka_tui.store.files import write_text_atomic
 from ka_tui.store.limits import NAME_MAX
 from ka_tui.store.migrations import SCHEMA_VERSION
@@ -276,7 +278,7 @@ def _checked(top: dict[str, Any]) -> dict[str, Any]:
             if key == "fights":
                 _replay_fight(d, row, events)
             else:
-                _replay_battle(d, events)
+                _replay_battle(d, events, rules)
         _unique_ids(key, out[key])
         _unique_ids(key + " events", out[key + "_events"])
     out["maps"] = []
@@ -309,6 +311,11 @@ def _in_log_order(events: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any
     return sorted(enumerate(events), key=lambda p: p[1]["seq"])
 
 
+def _stored(ordered: list[tuple[int, dict[str, Any]]]) -> list[LogEvent]:
+    """The document's events as the store keeps them (``events.LogEvent``)."""
+    return [LogEvent(e["kind"], e["payload"], e["seq"]) for _, e in ordered]
+
+
 def _replay_fight(d: _Where, row: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """The fight's log through the rules (``rules/cqc/log.py``: ``replay_prefix``
     and ``outcome_of``), as the close-combat screen replays it; the first event
@@ -316,7 +323,7 @@ def _replay_fight(d: _Where, row: dict[str, Any], events: list[dict[str, Any]]) 
     from ka_tui.rules.cqc.log import outcome_of, replay_prefix
 
     ordered = _in_log_order(events)
-    items = [(e["kind"], e["payload"]) for _, e in ordered]
+    items = fight_items(_stored(ordered))
     try:
         progress, broken = replay_prefix(items, fight_id=row["id"], name=row["name"])
         if broken is None and progress is not None:
@@ -340,24 +347,20 @@ def _replay_fight(d: _Where, row: dict[str, Any], events: list[dict[str, Any]]) 
         None, f"the fight does not replay from here ({message})")
 
 
-def _replay_battle(d: _Where, events: list[dict[str, Any]]) -> None:
-    """The battle's log through ``rules.battle.replay`` (the logged faces are the dice)."""
-    from ka_tui.rules.air.battle_map import BattleMap, parse_map
-    from ka_tui.rules.air.battle import replay
-
+def _replay_battle(d: _Where, events: list[dict[str, Any]], rules: HouseRules) -> None:
+    """The battle's log replayed as the app replays it (``rows_to_rules.replay_battle``:
+    the logged faces are the dice; the house rules its start recorded, else the
+    document's campaign's, ``rules``). R-1."""
     ordered = _in_log_order(events)
     if ordered[0][1]["kind"] != "battle_started":
         d.at(f"events[{ordered[0][0]}]").fail("kind", "a battle's log begins with battle_started")
-    items = [{"seq": e["seq"], "kind": e["kind"], **e["payload"]} for _, e in ordered]
-    opts = HouseRules().air
+    stored = _stored(ordered)
 
     def run(n: int) -> None:
-        text = items[0]["data"].get("map")
-        battle_map = parse_map(text) if text else BattleMap()
-        replay(items[:n], battle_map, opts)
+        replay_battle(stored[:n], rules)
 
-    if not _replays(run, len(items)):
-        first, message = _first_failure(run, len(items))
+    if not _replays(run, len(stored)):
+        first, message = _first_failure(run, len(stored))
         d.at(f"events[{ordered[first][0]}]").fail(
             None, f"the battle does not replay from here ({message})")
 

@@ -351,3 +351,57 @@ def test_an_ended_battle_survives_export_and_import_with_its_victories(
     assert back.ended and back.battle.events[-1]["kind"] == "battle_ended"
     assert accept_kind([e["kind"] for e in back.battle.events], "turn_started") == (
         "the battle has ended")                                # nothing follows the end
+
+
+# ------------------------------------------- a log that recorded no house rules
+
+def store_unrecorded_battle(db: CampaignDB) -> tuple[int, dict[str, Any]]:
+    """A battle as logged before battle_started recorded the air house rules:
+    one turn with a shot (R-1, the tail chase of tests/rules/test_battle.py),
+    turn 2 begun. Returns its id and a legal plan for aircraft A (the
+    ``plan_sent`` data a player would send)."""
+    from ka_tui.rules.air.codec import plan_to_json
+    from ka_tui.rules.air.movement import complete_plan
+    from ka_tui.rules.core.dice import RandomDice
+
+    from tests.rules.test_battle import MAP, OPT, _tail_chase, cruise
+    from tests.store import log_shortcuts as logs
+
+    played = _tail_chase(3)
+    played.begin_turn(RandomDice(5))
+    events = json.loads(json.dumps(played.events))
+    assert "shot_resolved" in [e["kind"] for e in events]
+    del events[0]["data"]["rules"]
+    head = logs.new_battle(db, "Before the rules were recorded")
+    for e in events:
+        logs.append_battle_event(db, head.id, e["kind"],
+                                 {k: e[k] for k in ("data", "faces", "log")})
+    a = played.state.unit("A")
+    plan = {"unit": "A", "plan": plan_to_json(complete_plan(a, cruise(a), MAP, OPT)),
+            "evasive": False, "by": "Ann"}
+    return head.id, plan
+
+
+def test_a_log_without_recorded_rules_replays_under_the_campaign_s_everywhere(
+        db_path: Path) -> None:
+    """One fallback (``rows_to_rules.battle_fallback``): a battle log that recorded
+    no air house rules replays under the campaign's, for the GM's screen and for
+    a player's plan check alike. Under the campaign's rules here (hits on 6+),
+    the logged shot's dice are not used, so neither the screen nor the plan
+    check takes the log; before, the plan check replayed it under the defaults
+    and let a plan in that the GM's screen could not load."""
+    from ka_tui.store import events as ev
+    from ka_tui.store.campaign import house_rules, set_house_rules
+    from ka_tui.store.events import EventRefused, LogEvent, LogRef
+
+    with open_campaign(db_path) as db:
+        battle_id, plan = store_unrecorded_battle(db)
+        assert battles.load_battle(db, battle_id).state.turn == 2  # the defaults: it replays
+        set_house_rules(db, house_rules(db).with_changes("air", firepower_hit_on=6))
+        with pytest.raises(battles.BattleLogError, match="cannot be replayed"):
+            battles.load_battle(db, battle_id)
+        with pytest.raises(EventRefused, match="does not replay"):
+            ev.append(db, LogRef.battle(battle_id), LogEvent("plan_sent", {"data": plan}), None)
+        set_house_rules(db, house_rules(db).with_changes("air", firepower_hit_on=4))
+        ev.append(db, LogRef.battle(battle_id), LogEvent("plan_sent", {"data": plan}), None)
+        assert battles.load_battle(db, battle_id).battle.events[-1]["kind"] == "plan_sent"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ka_tui.rules.air.aircraft import AircraftClass
 from ka_tui.store import roster
-from ka_tui.store.aircraft_rows import to_profile
+from ka_tui.store.rows_to_rules import to_profile
 from ka_tui.store.db import open_campaign
 from ka_tui.store.demo import DEMO_AT, create_demo
 from ka_tui.store.limits import LEVELS, ROLES, SKILL_KINDS
