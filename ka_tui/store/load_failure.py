@@ -15,10 +15,11 @@ import re
 from typing import Any
 
 from ka_tui.store.errors import NotACampaign, StoreError, ValidationError
+from ka_tui.store.tables import top_row_tables
 
-_HEAD = re.compile(r"^(characters|aircraft|roll_log|fights|battles)\[(\d+)\](.*)$")
-_NOUN = {"characters": "character", "aircraft": "aircraft", "roll_log": "roll log row",
-         "fights": "fight", "battles": "battle"}
+# the document's row parts (tables.py) and how a message names one row of each
+_NOUN = {t.part: t.noun for t in top_row_tables()}
+_HEAD = re.compile(rf"^({'|'.join(map(re.escape, _NOUN))})\[(\d+)\](.*)$")
 WHAT_TO_DO = ("The rest of the campaign still works. To repair it, restore a backup "
               "(ka-tui backups; ka-tui restore FILE) or export it, fix the named value "
               "and import it.")
@@ -33,7 +34,7 @@ def _named(path: str, doc: dict[str, Any]) -> str:
     try:
         row = doc[table][index]
         label = f"{_NOUN[table]} {row['id']}"
-        if table != "roll_log" and isinstance(row.get("name"), str):
+        if isinstance(row.get("name"), str):  # a roll log row has none
             label += f" \"{row['name']}\""
     except (KeyError, IndexError, TypeError):
         return path

@@ -42,7 +42,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ka_tui.rules.air.units import AirUnit, Airman, Damage
 from ka_tui.rules.air.aircraft import (
@@ -65,7 +65,19 @@ if TYPE_CHECKING:
     from ka_tui.rules.core.options import AirOptions, HouseRules
     from ka_tui.rules.core.skills import Skill
     from ka_tui.rules.cqc import Fighter
-    from ka_tui.store.events import LogEvent
+
+
+
+class StoredEvent(Protocol):
+    """A stored log event as this module reads it (``events.LogEvent``)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def payload(self) -> Any: ...
+    @property
+    def seq(self) -> int: ...
+
 
 # ================================================================ aircraft
 
@@ -317,7 +329,7 @@ def fighter_of(character: Mapping[str, Any], skills: Sequence[Mapping[str, Any]]
                             unable)
 
 
-def fight_items(events: Sequence[LogEvent]) -> list[tuple[str, Any]]:
+def fight_items(events: Sequence[StoredEvent]) -> list[tuple[str, Any]]:
     """A fight's stored events as the ``(kind, payload)`` pairs the close-combat
     log replays (``rules/cqc/log.py``; its start records the house rules)."""
     return [(e.kind, e.payload) for e in events]
@@ -325,7 +337,7 @@ def fight_items(events: Sequence[LogEvent]) -> list[tuple[str, Any]]:
 
 # ================================================================ battles
 
-def battle_event(event: LogEvent) -> Event:
+def battle_event(event: StoredEvent) -> Event:
     """A stored battle event as the rules' ``Event``: the rules count events
     from 0 (``seq`` 1 in the store is the rules' 0)."""
     payload = event.payload if isinstance(event.payload, Mapping) else {}
@@ -333,7 +345,7 @@ def battle_event(event: LogEvent) -> Event:
             "faces": payload.get("faces", []), "log": payload.get("log", [])}
 
 
-def battle_events(events: Sequence[LogEvent]) -> list[Event]:
+def battle_events(events: Sequence[StoredEvent]) -> list[Event]:
     return [battle_event(e) for e in events]
 
 
@@ -349,7 +361,7 @@ def battle_fallback(campaign_rules: HouseRules) -> AirOptions:
     return campaign_rules.air
 
 
-def replay_battle(events: Sequence[LogEvent], campaign_rules: HouseRules) -> Battle:
+def replay_battle(events: Sequence[StoredEvent], campaign_rules: HouseRules) -> Battle:
     """A stored battle log replayed through the rules (``Battle.from_events``;
     the logged faces are the only dice), on the map its start recorded, under
     the rules it recorded or else ``battle_fallback``. Raises the rules'

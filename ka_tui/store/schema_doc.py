@@ -48,6 +48,7 @@ from ka_tui.rules.air.battle import BattleEventKind
 from ka_tui.rules.cqc.log import FightEventKind
 from ka_tui.store.errors import ValidationError
 from ka_tui.store.limits import CHARACTER_RANGES, NAME_MAX, QUICK_SLOTS, TEXT_MAX, WEAPON_RANGES
+from ka_tui.store import tables
 from ka_tui.store.migrations import SCHEMA_VERSION
 from ka_tui.store.models import (
     AircraftRow,
@@ -350,16 +351,12 @@ EVENT_KINDS = frozenset(FIGHT_PAYLOADS) | frozenset(BATTLE_DATA)
 
 # ------------------------------------------------------------ rows
 
-_JSON_COLUMNS = {
-    AircraftRow: ("manoeuvres", "test_echelons", "traits", "turn_mode", "damage"),
-    RollLogRow: ("faces", "explanation"),
-    FightEventRow: ("payload",),
-    BattleEventRow: ("payload",),
-}
-# Columns the document carries by nesting rather than as fields.
-IMPLIED = {SkillRow: ("character_id",), WeaponRow: ("character_id",), AircraftRow: ("pilot_id",),
-           FightEventRow: ("fight_id",), BattleEventRow: ("battle_id",)}
-JSON_COLUMNS = _JSON_COLUMNS
+# From the table registry (tables.py): the columns holding JSON text (JSON
+# values in the document), and those the document carries by nesting or under
+# another key rather than as fields.
+_JSON_COLUMNS = {tables.model_of(t): t.json_columns for t in tables.row_tables()
+                 if t.json_columns}
+IMPLIED = {tables.model_of(t): t.implied for t in tables.row_tables() if t.implied}
 
 
 def _column_type(annotation: Any) -> Any:
@@ -541,6 +538,10 @@ class Document(Strict):
     battles: list[BattleDoc] = []
     maps: list[MapDoc] = []
     history: HistoryDoc = Field(default_factory=HistoryDoc)
+
+
+assert tuple(Document.model_fields) == ("format", "schema_version", *tables.parts()), \
+    "the document's parts are not the table registry's (tables.py)"
 
 
 # ------------------------------------------------------------ errors

@@ -144,7 +144,7 @@ def test_a_good_document_with_a_fight_and_a_battle_imports(tmp_path: Path,
     good.write_text(json.dumps(doc))
     result = import_campaign(good, tmp_path / "copy.db")
     result.db.close()
-    assert len(read_document(good)["fights_events"]) == 2
+    assert len(read_document(good)["fight_event"]) == 2
 
 
 
