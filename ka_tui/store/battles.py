@@ -36,7 +36,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ka_tui.rules.air import turn as t
 from ka_tui.rules.air.altitude import ceiling_level
@@ -55,6 +55,9 @@ from ka_tui.store.rows_to_rules import (
 from ka_tui.store import events as ev
 from ka_tui.store.errors import NotFound, StoreError, ValidationError
 from ka_tui.store.events import LogEvent, LogHead, LogKind, LogRef, StaleLog
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
 
 STARTED = BattleEventKind.STARTED.value
 ENDED = BattleEventKind.ENDED.value
@@ -87,18 +90,18 @@ def _ref(battle_id: int) -> LogRef:
     return LogRef.battle(battle_id)
 
 
-def _head(db: Any, battle_id: int) -> LogHead:
+def _head(db: CampaignDB, battle_id: int) -> LogHead:
     head = next((h for h in ev.heads(db, LogKind.BATTLE) if h.id == battle_id), None)
     if head is None:
         raise NotFound(f"no battle with id {battle_id} in this campaign")
     return head
 
 
-def _log_new(db: Any, name: str, *, at: str | None = None) -> int:
+def _log_new(db: CampaignDB, name: str, *, at: str | None = None) -> int:
     return ev.new_log(db, LogKind.BATTLE, name, at=at).id
 
 
-def _log_append(db: Any, battle_id: int, kind: str, payload: Mapping[str, Any], *,
+def _log_append(db: CampaignDB, battle_id: int, kind: str, payload: Mapping[str, Any], *,
                 expect: int, at: str | None = None) -> int:
     """Append one event at position ``expect`` (the number of events before it)
     in one write transaction: refused when the battle has ended or the log holds
@@ -111,11 +114,11 @@ def _log_append(db: Any, battle_id: int, kind: str, payload: Mapping[str, Any], 
     return stored.seq
 
 
-def _log_rows(db: Any, battle_id: int) -> tuple[LogHead, list[LogEvent]]:
+def _log_rows(db: CampaignDB, battle_id: int) -> tuple[LogHead, list[LogEvent]]:
     return _head(db, battle_id), ev.events(db, _ref(battle_id))
 
 
-def _log_drop_last(db: Any, battle_id: int, *, expect: int | None) -> LogEvent:
+def _log_drop_last(db: CampaignDB, battle_id: int, *, expect: int | None) -> LogEvent:
     with db.batch():
         head = _head(db, battle_id)
         if head.status != "open":
@@ -138,11 +141,11 @@ def _undone_seq(done: Sequence[LogEvent]) -> int | None:
     return None if at is None else done[at].seq
 
 
-def _log_set_status(db: Any, battle_id: int, status: str) -> None:
+def _log_set_status(db: CampaignDB, battle_id: int, status: str) -> None:
     ev.set_status(db, _ref(battle_id), status)
 
 
-def _log_heads(db: Any) -> list[tuple[LogHead, list[str], dict[str, Any] | None]]:
+def _log_heads(db: CampaignDB) -> list[tuple[LogHead, list[str], dict[str, Any] | None]]:
     """Every battle: its head, its event kinds in order, its start payload."""
     out: list[tuple[LogHead, list[str], dict[str, Any] | None]] = []
     for head in ev.heads(db, LogKind.BATTLE):
@@ -152,7 +155,7 @@ def _log_heads(db: Any) -> list[tuple[LogHead, list[str], dict[str, Any] | None]
     return out
 
 
-def _ended_payloads(db: Any) -> list[tuple[int, str, dict[str, Any]]]:
+def _ended_payloads(db: CampaignDB) -> list[tuple[int, str, dict[str, Any]]]:
     out: list[tuple[int, str, dict[str, Any]]] = []
     for head in ev.heads(db, LogKind.BATTLE):
         if head.status != "ended":
@@ -215,7 +218,7 @@ def lost_of(row: Any) -> str:
     return str(stored.get("lost", "")) if isinstance(stored, dict) else ""
 
 
-def _roster(db: Any) -> tuple[list[Any], dict[int, Any], dict[int, list[Any]]]:
+def _roster(db: CampaignDB) -> tuple[list[Any], dict[int, Any], dict[int, list[Any]]]:
     from sqlmodel import select
 
     m = _models()
@@ -250,7 +253,7 @@ def _unable(row: Any, pilot: Any | None) -> str:
     return ""
 
 
-def candidates(db: Any) -> list[AircraftCandidate]:
+def candidates(db: CampaignDB) -> list[AircraftCandidate]:
     """Every roster aircraft, by name, with its pilot and crew and, when it
     cannot be put in a battle, the reason (one read)."""
     from ka_tui.store.campaign import house_rules
@@ -277,7 +280,7 @@ def candidates(db: Any) -> list[AircraftCandidate]:
     return out
 
 
-def _busy_aircraft(db: Any) -> dict[int, str]:
+def _busy_aircraft(db: CampaignDB) -> dict[int, str]:
     out: dict[int, str] = {}
     for head, _kinds, start in _log_heads(db):
         if head.status == "open" and start is not None:
@@ -322,7 +325,7 @@ def battle_title(sides: Sequence[str]) -> str:
     return title if len(title) <= 60 else title[:57] + "…"
 
 
-def start_battle(db: Any, placements: Sequence[StartPosition], *, map_id: int | None = None,
+def start_battle(db: CampaignDB, placements: Sequence[StartPosition], *, map_id: int | None = None,
                  map_text: str | None = None, map_name: str = "", name: str | None = None,
                  at: str | None = None) -> int:
     """A new battle from the roster: each placed aircraft with its side (two or
@@ -408,7 +411,7 @@ class BattleSummary:
         return self.status == "open"
 
 
-def list_battles(db: Any) -> list[BattleSummary]:
+def list_battles(db: CampaignDB) -> list[BattleSummary]:
     """Every battle: the open ones newest first, then the ended ones newest first."""
     out: list[BattleSummary] = []
     for head, kinds, start in _log_heads(db):
@@ -423,7 +426,7 @@ def list_battles(db: Any) -> list[BattleSummary]:
     return out
 
 
-def newest_open(db: Any) -> int | None:
+def newest_open(db: CampaignDB) -> int | None:
     """The battle the mode resumes by default: the newest open one."""
     return next((b.id for b in list_battles(db) if b.open), None)
 
@@ -472,7 +475,7 @@ class LoadedBattle:
         return t.what_next(self.battle.state)
 
 
-def load_battle(db: Any, battle_id: int) -> LoadedBattle:
+def load_battle(db: CampaignDB, battle_id: int) -> LoadedBattle:
     """Read a battle's log (one read) and replay it through the rules
     (``rows_to_rules.replay_battle``: the logged faces are the only dice, the
     recorded house rules or else the campaign's). ``BattleLogError`` names an
@@ -504,7 +507,7 @@ def load_battle(db: Any, battle_id: int) -> LoadedBattle:
 
 # ============================================================ writing steps
 
-def commit(db: Any, battle_id: int, event: Mapping[str, Any], *, at: str | None = None) -> int:
+def commit(db: CampaignDB, battle_id: int, event: Mapping[str, Any], *, at: str | None = None) -> int:
     """Store one committed action (the rules ``Battle``'s newest event) in its
     own transaction. Its ``seq`` is its expected position: refused with
     ``StaleLog`` when the stored log no longer ends there. Returns the
@@ -516,7 +519,7 @@ def commit(db: Any, battle_id: int, event: Mapping[str, Any], *, at: str | None 
                        at=at)
 
 
-def undo_last(db: Any, battle_id: int, expect: int | None = None) -> Event:
+def undo_last(db: CampaignDB, battle_id: int, expect: int | None = None) -> Event:
     """Drop the last committed action (a whole move, a shot, a phase's end) in
     one transaction and return it (plans players sent after it stay, issue 14); ``expect`` = the events the screen holds
     (``StaleLog`` if the log moved). The start cannot be undone, nor an
@@ -650,7 +653,7 @@ def outcome_of(loaded: LoadedBattle) -> BattleOutcome:
                          loaded.state.turn)
 
 
-def end_battle(db: Any, battle_id: int, expect: int | None = None) -> BattleOutcome:
+def end_battle(db: CampaignDB, battle_id: int, expect: int | None = None) -> BattleOutcome:
     """End a battle and write its outcome back to the campaign in ONE
     transaction: the aircraft rows (hull hits, damage by location, fuel and
     ammunition left, overheat; lost ones marked), the characters (wounds,
@@ -713,7 +716,7 @@ class VictoryRecord:
     victim: str
 
 
-def air_victories(db: Any, pilot_id: int | None = None) -> list[VictoryRecord]:
+def air_victories(db: CampaignDB, pilot_id: int | None = None) -> list[VictoryRecord]:
     """Every victory recorded by ended battles (their ``battle_ended`` events),
     oldest first; only one pilot's with ``pilot_id``."""
     out: list[VictoryRecord] = []
@@ -728,7 +731,7 @@ def air_victories(db: Any, pilot_id: int | None = None) -> list[VictoryRecord]:
     return out
 
 
-def events_of(db: Any, battle_id: int) -> list[Event]:
+def events_of(db: CampaignDB, battle_id: int) -> list[Event]:
     """The stored log as rules events (``battle_ended`` included, last)."""
     _head, stored = _log_rows(db, battle_id)
     return battle_events(stored)

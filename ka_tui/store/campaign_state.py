@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ka_tui.rules.campaign.missions import ServiceRecord, SortieFact, service_record
 from ka_tui.rules.campaign.people import Person, Readiness, readiness
@@ -34,6 +34,9 @@ from ka_tui.store.campaign import stored_rules
 from ka_tui.store.errors import NotFound, StoreError, ValidationError
 from ka_tui.store.plain_read import PlainRead
 from ka_tui.store.rows_to_rules import PERSON_COLUMNS, person_of, plane_of
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
 
 # ------------------------------------------------------------------ reading
 
@@ -72,12 +75,12 @@ def _jobs(con: PlainRead, *, open_only: bool = False) -> list[RepairJob]:
             for i, a, n, t, d, c, s in rows]
 
 
-def campaign_day(db: Any) -> date:
+def campaign_day(db: CampaignDB) -> date:
     with db.plain_read() as con:
         return _day(con)
 
 
-def options(db: Any) -> CampaignOptions:
+def options(db: CampaignDB) -> CampaignOptions:
     with db.plain_read() as con:
         return _options(con)
 
@@ -102,7 +105,7 @@ class Overview:
     journal_entries: int
 
 
-def overview(db: Any) -> Overview:
+def overview(db: CampaignDB) -> Overview:
     """Everything the overview shows, in one read."""
     with db.plain_read() as con:
         opts = _options(con)
@@ -122,7 +125,7 @@ def overview(db: Any) -> Overview:
             if row else None
         counts = dict(con.execute("SELECT status, count(*) FROM mission GROUP BY status")
                       .fetchall())
-        entries = int(con.execute("SELECT count(*) FROM journal_event").fetchone()[0])
+        entries = int(con.execute("SELECT count(*) FROM journal_event").fetchall()[0][0])
     return Overview(day, nxt, tuple(people), tuple(planes), int(counts.get("planned", 0)),
                     int(counts.get("flown", 0)), entries)
 
@@ -145,7 +148,7 @@ def _sorties(con: PlainRead, character_id: int) -> list[SortieFact]:
     return out
 
 
-def service_records(db: Any, character_id: int | None = None) -> list[ServiceRecord]:
+def service_records(db: CampaignDB, character_id: int | None = None) -> list[ServiceRecord]:
     """Each pilot's and crewman's record (one read), derived from the confirmed
     debriefs of the missions flown; only one with ``character_id``."""
     with db.plain_read() as con:
@@ -158,7 +161,7 @@ def service_records(db: Any, character_id: int | None = None) -> list[ServiceRec
         return [service_record(p, _sorties(con, p.id), opts) for p in people]
 
 
-def service_line(db: Any, character_id: int) -> str:
+def service_line(db: CampaignDB, character_id: int) -> str:
     """One line for the roster's detail pane ("Service: 3 sorties, 1 kill, …")."""
     recs = service_records(db, character_id)
     return recs[0].line if recs else ""
@@ -175,7 +178,7 @@ class RepairSummary:
     finishes_in: int | None
 
 
-def repairs(db: Any) -> list[RepairSummary]:
+def repairs(db: CampaignDB) -> list[RepairSummary]:
     """Every aircraft that is damaged, under repair or lost, with what
     repairing it takes (``rules/campaign/repair.py``) and its place in the queue."""
     with db.plain_read() as con:
@@ -193,7 +196,7 @@ def repairs(db: Any) -> list[RepairSummary]:
     return out
 
 
-def repair_queue(db: Any) -> list[RepairJob]:
+def repair_queue(db: CampaignDB) -> list[RepairJob]:
     with db.plain_read() as con:
         return _jobs(con)
 
@@ -223,14 +226,14 @@ def _options_in(s: Any) -> CampaignOptions:
     return _options(_in(s))
 
 
-def queue_repair(db: Any, aircraft_id: int) -> RepairJob:
+def queue_repair(db: CampaignDB, aircraft_id: int) -> RepairJob:
     """Put a damaged aircraft in the repair queue (its days and cost under the
     house rules), with its journal entry; one transaction."""
     with db.batch() as s:
         return _queue_repair(s, db, aircraft_id)
 
 
-def _queue_repair(s: Any, db: Any, aircraft_id: int, *, mission: int | None = None) -> RepairJob:
+def _queue_repair(s: Any, db: CampaignDB, aircraft_id: int, *, mission: int | None = None) -> RepairJob:
     plane = _plane_in(s, aircraft_id)
     if plane.lost:
         raise ValidationError("aircraft", f"{plane.name} is {plane.lost}: nothing to repair")
@@ -250,7 +253,7 @@ def _queue_repair(s: Any, db: Any, aircraft_id: int, *, mission: int | None = No
     return RepairJob(int(new_id), aircraft_id, plane.name, need.days, 0, need.cost)
 
 
-def write_off(db: Any, aircraft_id: int, why: str = "") -> None:
+def write_off(db: CampaignDB, aircraft_id: int, why: str = "") -> None:
     """Write an aircraft off: marked lost ("written off") and out of the queue;
     one transaction with its journal entry."""
     with db.batch() as s:
@@ -270,7 +273,7 @@ def write_off(db: Any, aircraft_id: int, why: str = "") -> None:
 
 # --------------------------------------------------------------------- time
 
-def set_day(db: Any, day: str) -> date:
+def set_day(db: CampaignDB, day: str) -> date:
     """Set the campaign's date (the GM starting a campaign)."""
     try:
         when = parse_date(day)
@@ -281,7 +284,7 @@ def set_day(db: Any, day: str) -> date:
     return when
 
 
-def preview_days(db: Any, days: int) -> TimePreview:
+def preview_days(db: CampaignDB, days: int) -> TimePreview:
     """What advancing ``days`` days would change (nothing is written)."""
     with db.plain_read() as con:
         try:
@@ -291,7 +294,7 @@ def preview_days(db: Any, days: int) -> TimePreview:
             raise ValidationError("days", str(e)) from None
 
 
-def advance(db: Any, days: int, *, expect: date | None = None) -> TimePreview:
+def advance(db: CampaignDB, days: int, *, expect: date | None = None) -> TimePreview:
     """Advance the campaign ``days`` days in ONE transaction: people rest and
     heal, repairs progress (a finished one clears the aircraft's damage),
     aircraft are refuelled and rearmed, the date moves, and a journal entry
@@ -343,7 +346,7 @@ def advance(db: Any, days: int, *, expect: date | None = None) -> TimePreview:
     return result
 
 
-def set_missing(db: Any, character_id: int, missing: bool) -> None:
+def set_missing(db: CampaignDB, character_id: int, missing: bool) -> None:
     """Mark a character missing in action (or found again), with its journal entry."""
     with db.batch() as s:
         row = _sql(s, "SELECT name FROM character WHERE id = ?", (character_id,)).first()

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ka_tui.rules.core.options import HouseRules
 from ka_tui.rules.cqc import CqcCard, Fight, InitiativeResult, RoundReport
@@ -43,6 +43,9 @@ from ka_tui.rules.cqc.log import (  # the pure fight log, re-exported for the st
 from ka_tui.store import events as ev
 from ka_tui.store.events import EventRefused, LogEvent, LogRef, StaleLog
 from ka_tui.store.rows_to_rules import FighterCandidate, fight_items, fighter_of
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
 
 __all__ = [
     "ROUND_KINDS", "EventRefused", "FightEventKind", "FightLogError", "FightOutcome",
@@ -66,7 +69,7 @@ ENDED = FightEventKind.ENDED
 # ------------------------------------------------------------ the database
 
 
-def load_candidates(db: Any) -> tuple[list[FighterCandidate], HouseRules]:
+def load_candidates(db: CampaignDB) -> tuple[list[FighterCandidate], HouseRules]:
     """Every roster character as a possible combatant (one read)."""
     from sqlmodel import select
 
@@ -88,7 +91,7 @@ def load_candidates(db: Any) -> tuple[list[FighterCandidate], HouseRules]:
              for c in people], rules)
 
 
-def start_fight(db: Any, pairs: Sequence[tuple[int, int]], name: str | None = None) -> int:
+def start_fight(db: CampaignDB, pairs: Sequence[tuple[int, int]], name: str | None = None) -> int:
     """A new fight between roster characters, paired as ``pairs`` (character
     ids; one may face several). The fight row and its ``fight_started`` event
     are one transaction. Returns the fight id."""
@@ -126,12 +129,12 @@ def fight_title(names: Sequence[str], pairs: int) -> str:
     return f"{names[0]} and {len(names) - 1} others ({pairs} pairings)"
 
 
-def open_fights(db: Any) -> list[tuple[int, str, str]]:
+def open_fights(db: CampaignDB) -> list[tuple[int, str, str]]:
     """(id, name, status) of every fight, newest first."""
     return [(f.id, f.name, f.status) for f in reversed(ev.heads(db, ev.LogKind.FIGHT))]
 
 
-def load_progress(db: Any, fight_id: int) -> FightProgress:
+def load_progress(db: CampaignDB, fight_id: int) -> FightProgress:
     """Read a fight's log (one read) and replay it. A damaged log (one the
     rules cannot replay to its end) gives the state before its first bad
     event, with ``broken`` naming that event (``undo_last_round`` drops from
@@ -152,7 +155,7 @@ def load_progress(db: Any, fight_id: int) -> FightProgress:
                    broken=f"event {bad.seq} ({bad.kind}) cannot be replayed: {error.detail}")
 
 
-def record(db: Any, fight_id: int, kind: str, payload: Mapping[str, Any],
+def record(db: CampaignDB, fight_id: int, kind: str, payload: Mapping[str, Any],
            expect_seq: int | None = None) -> LogEvent:
     """One event, one transaction, checked by the rules on the log as it is
     (``EventRefused``) and, given ``expect_seq``, refused if another window wrote
@@ -160,14 +163,14 @@ def record(db: Any, fight_id: int, kind: str, payload: Mapping[str, Any],
     return ev.append(db, LogRef.fight(fight_id), LogEvent(kind, dict(payload)), expect_seq)
 
 
-def record_initiative(db: Any, fight_id: int, result: InitiativeResult, typed: bool, *,
+def record_initiative(db: CampaignDB, fight_id: int, result: InitiativeResult, typed: bool, *,
                       expect_seq: int | None = None) -> None:
     record(db, fight_id, INITIATIVE, {"faces": [list(f) for f in result.faces],
                                       "order": list(result.order), "typed": typed},
            expect_seq)
 
 
-def record_reorder(db: Any, fight_id: int, round_no: int, result: InitiativeResult,
+def record_reorder(db: CampaignDB, fight_id: int, round_no: int, result: InitiativeResult,
                    typed: bool, *, expect_seq: int | None = None) -> None:
     """Issue 17: the order of combat rolled again at the start of ``round_no``
     (house rule ``cqc.initiative_reroll``; refused under ``once``, after a card
@@ -177,25 +180,25 @@ def record_reorder(db: Any, fight_id: int, round_no: int, result: InitiativeResu
                                    "order": list(result.order)}, expect_seq)
 
 
-def record_card(db: Any, fight_id: int, round_no: int, owner: str,
+def record_card(db: CampaignDB, fight_id: int, round_no: int, owner: str,
                 cards: Sequence[CqcCard], *, expect_seq: int | None = None) -> None:
     record(db, fight_id, CARD, {"round": round_no, "owner": owner,
                                 "cards": [c.to_dict() for c in cards]}, expect_seq)
 
 
-def record_reveal(db: Any, fight_id: int, round_no: int, *,
+def record_reveal(db: CampaignDB, fight_id: int, round_no: int, *,
                   expect_seq: int | None = None) -> None:
     record(db, fight_id, REVEALED, {"round": round_no}, expect_seq)
 
 
-def record_dice(db: Any, fight_id: int, round_no: int, report: RoundReport,
+def record_dice(db: CampaignDB, fight_id: int, round_no: int, report: RoundReport,
                 typed: bool, *, expect_seq: int | None = None) -> None:
     record(db, fight_id, DICE, {"round": round_no, "typed": typed,
                                 "faces": [list(f) for f in report.faces],
                                 "labels": list(report.dice_labels)}, expect_seq)
 
 
-def record_resolved(db: Any, fight_id: int, report: RoundReport, after: Fight, *,
+def record_resolved(db: CampaignDB, fight_id: int, report: RoundReport, after: Fight, *,
                     expect_seq: int | None = None) -> None:
     record(db, fight_id, RESOLVED, {"round": report.round, "report": report.to_dict(),
                                     "after": after.to_dict()}, expect_seq)
@@ -212,14 +215,14 @@ def _undo_point(done: Sequence[LogEvent]) -> int | None:
     return undo_from([(e.seq, e.kind, e.payload) for e in done])
 
 
-def undo_last_round(db: Any, fight_id: int, *, expect_seq: int | None = None) -> int:
+def undo_last_round(db: CampaignDB, fight_id: int, *, expect_seq: int | None = None) -> int:
     """Drop the last round's events (``undo_from``), or on a damaged log every
     event from the first that does not replay, in one transaction; returns
     how many were dropped."""
     return len(ev.drop_where(db, LogRef.fight(fight_id), expect_seq, _undo_point))
 
 
-def finish_fight(db: Any, fight_id: int, *, expect_seq: int | None = None) -> FightOutcome:
+def finish_fight(db: CampaignDB, fight_id: int, *, expect_seq: int | None = None) -> FightOutcome:
     """Write the outcome back to the characters, log ``fight_ended`` and mark
     the fight ended -- all in one transaction. Refused unless the fight is
     over and not yet ended."""
@@ -244,7 +247,7 @@ def finish_fight(db: Any, fight_id: int, *, expect_seq: int | None = None) -> Fi
     return outcome
 
 
-def _move_weapon(db: Any, row_id: int, owner: int) -> None:
+def _move_weapon(db: CampaignDB, row_id: int, owner: int) -> None:
     """A taken weapon joins the taker: his first free quick slot (else none),
     renamed ``X (taken)`` if he already has a weapon of that name."""
     from ka_tui.store import roster

@@ -23,7 +23,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ka_tui.rules.cqc import CqcCard, Fight
 from ka_tui.rules.cqc import log as cqc_log
@@ -31,6 +31,9 @@ from ka_tui.store import events as ev
 from ka_tui.store.errors import NotFound
 from ka_tui.store.events import LogKind, LogRef
 from ka_tui.store.rows_to_rules import fight_items
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
 
 Format = Literal["text", "markdown"]
 SUFFIX: Mapping[str, str] = {"text": ".txt", "markdown": ".md"}
@@ -174,7 +177,7 @@ def fight_sections(items: Sequence[tuple[str, Mapping[str, Any]]],
     return tuple(body + ended)
 
 
-def fight_history(db: Any, fight_id: int) -> History:
+def fight_history(db: CampaignDB, fight_id: int) -> History:
     """Every round of a fight, from its log (one read)."""
     head = next((h for h in ev.heads(db, LogKind.FIGHT) if h.id == fight_id), None)
     if head is None:
@@ -192,7 +195,7 @@ def fight_history(db: Any, fight_id: int) -> History:
     return History(LogKind.FIGHT, head.id, head.name, head.status, fight_sections(items, names))
 
 
-def last_weapons(db: Any, fight_id: int) -> dict[str, str | None]:
+def last_weapons(db: CampaignDB, fight_id: int) -> dict[str, str | None]:
     """Each fighter's Attack weapon on his last card with an Attack (issue 12
     item 13): the next round's card starts with it (None: unarmed)."""
     out: dict[str, str | None] = {}
@@ -250,7 +253,7 @@ def _battle_head(kind: str, data: Mapping[str, Any]) -> str:
     return ""
 
 
-def battle_history(db: Any, battle_id: int) -> History:
+def battle_history(db: CampaignDB, battle_id: int) -> History:
     """Every turn of an air battle, from its log (one read)."""
     from ka_tui.store.battles import events_of
 
@@ -261,7 +264,7 @@ def battle_history(db: Any, battle_id: int) -> History:
                    battle_sections(events_of(db, battle_id)))
 
 
-def history_of(db: Any, log: LogRef) -> History:
+def history_of(db: CampaignDB, log: LogRef) -> History:
     return fight_history(db, log.id) if log.kind is LogKind.FIGHT else battle_history(db, log.id)
 
 
@@ -280,7 +283,7 @@ def export_history(history: History, folder: Path, fmt: Format) -> Path:
 
 # ----------------------------------------------------- undo with a redo
 
-def undo_round(db: Any, fight_id: int, *, expect_seq: int | None) -> list[ev.LogEvent]:
+def undo_round(db: CampaignDB, fight_id: int, *, expect_seq: int | None) -> list[ev.LogEvent]:
     """``fights.undo_last_round`` that hands back the dropped events, oldest
     first (issue 12 item 11: the screen keeps them to offer a redo). One
     transaction: the events read are the events dropped."""
@@ -292,7 +295,7 @@ def undo_round(db: Any, fight_id: int, *, expect_seq: int | None) -> list[ev.Log
     return before[len(before) - n:] if n else []
 
 
-def redo_round(db: Any, fight_id: int, dropped: Sequence[ev.LogEvent], *,
+def redo_round(db: CampaignDB, fight_id: int, dropped: Sequence[ev.LogEvent], *,
                expect_seq: int | None) -> int:
     """Put back the events an undo dropped, in one transaction, each checked
     by the fight's rules as when first played; ``StaleLog`` when the log moved

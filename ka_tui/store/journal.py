@@ -13,17 +13,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ka_tui.rules.campaign.journal import Entry, EntryKind, entry_of, markdown, matches
 from ka_tui.store import events as ev
 from ka_tui.store.errors import ValidationError
 from ka_tui.store.events import LogEvent, LogKind, LogRef
 
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
+
 JOURNAL = LogRef(LogKind.JOURNAL, 1)
 
 
-def add(db: Any, kind: str, text: str, *, day: str | None = None,
+def add(db: CampaignDB, kind: str, text: str, *, day: str | None = None,
         characters: Iterable[int] = (), aircraft: Iterable[int] = (),
         mission: int | None = None, at: str | None = None) -> Entry:
     """Append one entry (its own transaction, or the caller's ``db.batch()``);
@@ -38,7 +41,7 @@ def add(db: Any, kind: str, text: str, *, day: str | None = None,
     return entry_of(stored.seq, stored.kind, stored.payload)
 
 
-def note(db: Any, text: str, *, day: str | None = None, characters: Iterable[int] = (),
+def note(db: CampaignDB, text: str, *, day: str | None = None, characters: Iterable[int] = (),
          aircraft: Iterable[int] = (), mission: int | None = None) -> Entry:
     """The GM's own note (multi-line)."""
     if not text.strip():
@@ -47,7 +50,7 @@ def note(db: Any, text: str, *, day: str | None = None, characters: Iterable[int
                aircraft=aircraft, mission=mission)
 
 
-def entries(db: Any, *, character: int | None = None, aircraft: int | None = None,
+def entries(db: CampaignDB, *, character: int | None = None, aircraft: int | None = None,
             mission: int | None = None, kind: EntryKind | None = None,
             search: str = "", newest_first: bool = False,
             limit: int | None = None) -> list[Entry]:
@@ -82,11 +85,11 @@ def entries(db: Any, *, character: int | None = None, aircraft: int | None = Non
     return out
 
 
-def count(db: Any) -> int:
+def count(db: CampaignDB) -> int:
     with db.plain_read() as read:
         return int(read.execute("SELECT count(*) FROM journal_event").fetchall()[0][0])
 
 
-def journal_markdown(db: Any, title: str, **filters: Any) -> str:
+def journal_markdown(db: CampaignDB, title: str, **filters: Any) -> str:
     """The journal (filtered like ``entries``) as Markdown for the players."""
     return markdown(title, entries(db, **filters))

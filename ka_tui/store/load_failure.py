@@ -12,10 +12,13 @@ log does not replay) is reported with the row named: ``roll log row 7``,
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ka_tui.store.errors import NotACampaign, StoreError, ValidationError
 from ka_tui.store.tables import top_row_tables
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
 
 # the document's row parts (tables.py) and how a message names one row of each
 _NOUN = {t.part: t.noun for t in top_row_tables()}
@@ -41,7 +44,7 @@ def _named(path: str, doc: dict[str, Any]) -> str:
     return f"{label}, {rest}" if rest else label
 
 
-def find_damage(db: Any) -> str | None:
+def find_damage(db: CampaignDB) -> str | None:
     """The first damaged value of the campaign, named for the GM; None if the
     import's checks find nothing wrong (or the file cannot be read at all)."""
     from ka_tui.store.transfer import campaign_document, validate_document
@@ -61,15 +64,18 @@ def find_damage(db: Any) -> str | None:
     return None
 
 
-def _open_db(source: Any) -> Any:
+def _open_db(source: object) -> CampaignDB | None:
     """The campaign handle of ``source``: a ``CampaignDB``, or the app holding one
     (only if already open: the diagnosis never opens a campaign)."""
-    if source is None or hasattr(source, "transaction"):
+    from ka_tui.store.db import CampaignDB
+
+    if source is None or isinstance(source, CampaignDB):
         return source
-    return getattr(source, "_db", None)
+    db = getattr(source, "_db", None)
+    return db if isinstance(db, CampaignDB) else None
 
 
-def load_failure(what: str, error: BaseException, source: Any = None) -> StoreError:
+def load_failure(what: str, error: BaseException, source: object = None) -> StoreError:
     """One message for a screen that could not load ``what`` (any exception);
     ``source``: the open ``CampaignDB`` or the app, to look for the damage."""
     db = _open_db(source)

@@ -181,7 +181,7 @@ def map_by_name(db: CampaignDB, name: str) -> SavedMap | None:
     return None if row is None else _row_to_saved(row)
 
 
-def save_map(db: Any, name: str, map_text: str, *, map_id: int | None = None,
+def save_map(db: CampaignDB, name: str, map_text: str, *, map_id: int | None = None,
              notes: str = "") -> SavedMap:
     """Add a map (``map_id`` None) or replace a saved one's name, text and notes.
     The text is parsed first: ``MapTextError`` (line, column) and nothing saved;
@@ -211,7 +211,7 @@ def save_map(db: Any, name: str, map_text: str, *, map_id: int | None = None,
     return SavedMap(new_id, name, map_text, battle_map, notes)
 
 
-def delete_map(db: Any, map_id: int) -> None:
+def delete_map(db: CampaignDB, map_id: int) -> None:
     """Remove a saved map (battles keep their own copy of its text)."""
     text = _sql()
     with db.transaction() as s:
@@ -233,7 +233,7 @@ def read_map_file(path: Path | str) -> tuple[str, BattleMap]:
     return raw, check_map_text(raw)
 
 
-def import_map_file(db: Any, path: Path | str, name: str | None = None, *,
+def import_map_file(db: CampaignDB, path: Path | str, name: str | None = None, *,
                     replace: bool = False) -> SavedMap:
     """Save a map text file in the campaign, under ``name`` (default: the file
     name without its suffix). A bad line is refused with its line and column
@@ -246,7 +246,7 @@ def import_map_file(db: Any, path: Path | str, name: str | None = None, *,
                     notes=existing.notes if existing else "")
 
 
-def export_map_file(db: Any, map_id: int, path: Path | str, *, force: bool = False) -> Path:
+def export_map_file(db: CampaignDB, map_id: int, path: Path | str, *, force: bool = False) -> Path:
     """Write a saved map's text to a file (atomically); an existing file is
     kept unless ``force``."""
     from ka_tui.store.files import write_text_atomic

@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ka_tui.rules.campaign.missions import (
     Debrief,
@@ -40,6 +40,9 @@ from ka_tui.store.errors import NotFound, ValidationError
 from ka_tui.store.limits import NAME_MAX, TEXT_MAX
 from ka_tui.store.plain_read import PlainRead
 from ka_tui.store.rows_to_rules import plane_of
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
 
 
 @dataclass(frozen=True)
@@ -91,7 +94,7 @@ class MissionSummary:
 
 # ------------------------------------------------------------------ reading
 
-def list_missions(db: Any, *, status: str | None = None, kind: str | None = None,
+def list_missions(db: CampaignDB, *, status: str | None = None, kind: str | None = None,
                   search: str = "") -> list[MissionSummary]:
     """Missions by date (newest first), filtered; one read."""
     sql = ("SELECT m.id, m.name, m.day, m.kind, m.status, "
@@ -139,7 +142,7 @@ def _mission(con: PlainRead, mission_id: int) -> Mission:
                    json.loads(row[6] or "{}"), str(row[7]))
 
 
-def get_mission(db: Any, mission_id: int) -> Mission:
+def get_mission(db: CampaignDB, mission_id: int) -> Mission:
     with db.plain_read() as con:
         return _mission(con, mission_id)
 
@@ -154,7 +157,7 @@ def _busy(con: PlainRead, day: str, mission_id: int | None) -> dict[int, str]:
     return {int(c): str(n) for c, n in rows}
 
 
-def check_members(db: Any, day: str, members: Sequence[tuple[int, int | None]],
+def check_members(db: CampaignDB, day: str, members: Sequence[tuple[int, int | None]],
                   mission_id: int | None = None) -> list[Refusal]:
     """The ready-check (``rules/campaign/missions.ready_check``) of people and
     the aircraft they fly on ``day``; empty when everyone may go."""
@@ -209,7 +212,7 @@ def _clean(name: str, day: str, kind: str, briefing: str) -> tuple[str, str, str
     return name, when, k, briefing
 
 
-def _put_members(s: Any, db: Any, mission_id: int, day: str,
+def _put_members(s: Any, db: CampaignDB, mission_id: int, day: str,
                  members: Sequence[tuple[int, int | None]]) -> None:
     refusals = _check_in(s, db, day, members, mission_id)
     if refusals:
@@ -220,12 +223,12 @@ def _put_members(s: Any, db: Any, mission_id: int, day: str,
                 "VALUES (?, ?, ?)", (mission_id, cid, aid))
 
 
-def _check_in(s: Any, db: Any, day: str, members: Sequence[tuple[int, int | None]],
+def _check_in(s: Any, db: CampaignDB, day: str, members: Sequence[tuple[int, int | None]],
               mission_id: int | None) -> list[Refusal]:
     return _check(_in(s), day, members, mission_id)
 
 
-def create_mission(db: Any, name: str, day: str, kind: str = "patrol", briefing: str = "",
+def create_mission(db: CampaignDB, name: str, day: str, kind: str = "patrol", briefing: str = "",
                    members: Sequence[tuple[int, int | None]] = ()) -> int:
     """Plan a mission (status planned) with its people and the aircraft they
     fly; the ready-check refuses (``NotReady``) with the reasons. One
@@ -241,7 +244,7 @@ def create_mission(db: Any, name: str, day: str, kind: str = "patrol", briefing:
     return mid
 
 
-def update_mission(db: Any, mission_id: int, name: str, day: str, kind: str,
+def update_mission(db: CampaignDB, mission_id: int, name: str, day: str, kind: str,
                    briefing: str, members: Sequence[tuple[int, int | None]]) -> None:
     """Edit a planned mission (the ready-check again); one transaction."""
     name, day, kind, briefing = _clean(name, day, kind, briefing)
@@ -256,7 +259,7 @@ def update_mission(db: Any, mission_id: int, name: str, day: str, kind: str,
         _put_members(s, db, mission_id, day, members)
 
 
-def abort_mission(db: Any, mission_id: int, why: str = "") -> None:
+def abort_mission(db: CampaignDB, mission_id: int, why: str = "") -> None:
     with db.batch() as s:
         row = _sql(s, "SELECT name, status, day FROM mission WHERE id = ?",
                    (mission_id,)).first()
@@ -270,7 +273,7 @@ def abort_mission(db: Any, mission_id: int, why: str = "") -> None:
                     day=str(row[2]), mission=mission_id)
 
 
-def link(db: Any, mission_id: int, *, battle_id: int | None = None,
+def link(db: CampaignDB, mission_id: int, *, battle_id: int | None = None,
          fight_id: int | None = None) -> None:
     """Link a battle or a fight played in the mission (one transaction)."""
     if (battle_id is None) == (fight_id is None):
@@ -292,7 +295,7 @@ def link(db: Any, mission_id: int, *, battle_id: int | None = None,
                     day=str(row[1]), mission=mission_id)
 
 
-def start_battle(db: Any, mission_id: int, placements: Sequence[Any], **kwargs: Any) -> int:
+def start_battle(db: CampaignDB, mission_id: int, placements: Sequence[Any], **kwargs: Any) -> int:
     """Start a battle from the mission (``store/battles.start_battle`` with the
     given placements) and link it — one transaction. Returns the battle id."""
     from ka_tui.store import battles
@@ -324,7 +327,7 @@ def _battle_parts(con: PlainRead, battle_id: int) -> tuple[dict[str, Any], dict[
     return start, end
 
 
-def debrief_of(db: Any, mission_id: int) -> Debrief:
+def debrief_of(db: CampaignDB, mission_id: int) -> Debrief:
     """The mission's debrief, computed from its battles and fights (one read)."""
     with db.plain_read() as con:
         m = _mission(con, mission_id)
@@ -351,7 +354,7 @@ def _member_pilots(m: Mission, names: dict[int, str]) -> list[Any]:
     return [DebriefPilot(x.character_id, x.name) for x in m.members]
 
 
-def confirm_debrief(db: Any, mission_id: int, notes: str = "") -> Debrief:
+def confirm_debrief(db: CampaignDB, mission_id: int, notes: str = "") -> Debrief:
     """Confirm the debrief: ONE transaction writes the mission flown with its
     summary and notes, the journal entries (the mission, each kill, each death,
     each wound), and puts the mission's damaged aircraft in the repair queue."""
@@ -400,7 +403,7 @@ def confirm_debrief(db: Any, mission_id: int, notes: str = "") -> Debrief:
     return d
 
 
-def debrief_markdown(db: Any, mission_id: int) -> str:
+def debrief_markdown(db: CampaignDB, mission_id: int) -> str:
     """One mission's debrief as Markdown for the players."""
     from ka_tui.rules.campaign.journal import markdown
 
@@ -428,7 +431,7 @@ def _stored_lines(data: dict[str, Any]) -> list[str]:
     return d.lines
 
 
-def today(db: Any) -> date:
+def today(db: CampaignDB) -> date:
     from ka_tui.store.campaign_state import campaign_day
 
     return campaign_day(db)
@@ -456,7 +459,7 @@ class RosterNames:
         return some[0] if len(some) == 1 else None
 
 
-def roster_names(db: Any) -> RosterNames:
+def roster_names(db: CampaignDB) -> RosterNames:
     with db.plain_read() as con:
         people = {int(i): str(n) for i, n in con.execute("SELECT id, name FROM character")}
         planes = {int(i): str(n) for i, n in con.execute("SELECT id, name FROM aircraft")}
@@ -490,7 +493,7 @@ def members_text(m: Mission) -> str:
     return ", ".join(x.name for x in m.members)
 
 
-def unlinked(db: Any, what: str = "battle") -> int | None:
+def unlinked(db: CampaignDB, what: str = "battle") -> int | None:
     """The newest battle (or fight) not linked to any mission."""
     table = "fight" if what == "fight" else "battle"
     with db.plain_read() as con:

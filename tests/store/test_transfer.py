@@ -8,7 +8,7 @@ import copy
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -19,6 +19,9 @@ from ka_tui.store.errors import NotACampaign, StoreError, ValidationError
 from ka_tui.store.migrations import SCHEMA_VERSION
 from ka_tui.store.models import RollLogRow
 from ka_tui.store.transfer import export_campaign, import_campaign
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
 
 _TABLES = ("campaign", "character", "skill", "weapon", "aircraft", "aircraft_crew",
            "roll_log", "fight", "fight_event", "battle", "battle_event",
@@ -62,7 +65,7 @@ def busy_demo(demo_db: Path) -> Path:
     return demo_db
 
 
-def store_fight_and_battle(db: Any) -> None:
+def store_fight_and_battle(db: CampaignDB) -> None:
     """A real fight (S0 §Close combat: started, initiative rolled) and a real
     battle (R-1: one whole turn), stored as the app stores them."""
     from ka_tui.rules.cqc import initiative_order
