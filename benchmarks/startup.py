@@ -45,17 +45,17 @@ def make_large(path: Path, characters: int = 1000, aircraft: int = 300) -> None:
         with db.batch() as s:
             for i in range(characters):
                 c = CharacterRow(name=f"Airman {i:04d}", role=("pilot", "crew", "ground")[i % 3],
-                              strength=i % 10, agility=(i * 7) % 10)
+                                 strength=i % 10, agility=(i * 7) % 10)
                 s.add(c)
                 s.flush()
                 for j, level in enumerate((levels[i % 5], levels[(i + 1) % 5], "B")):
                     s.add(SkillRow(character_id=c.id, name=f"Skill {j}", number=(i + j) % 12,
-                                level=level, legendary=level == "L"))
+                                   level=level, legendary=level == "L"))
                 s.add(WeaponRow(character_id=c.id, name="Pistol", damage=3, is_firearm=True,
-                             quick_slot=1))
+                                quick_slot=1))
             for k in range(aircraft):
                 s.add(AircraftRow(name=f"Aircraft {k:03d}", aircraft_class=classes[k % 4],
-                               engines=(1, 2, 1, 2)[k % 4], pilot_id=(k % characters) + 1))
+                                  engines=(1, 2, 1, 2)[k % 4], pilot_id=(k % characters) + 1))
 
     create_campaign(path, "Large campaign", populate=populate).close()
 

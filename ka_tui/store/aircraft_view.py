@@ -1,9 +1,13 @@
-"""What a flight card shows for one aircraft of the campaign (issue 4).
+"""What a flight card shows for one aircraft of the campaign.
 
-``load_aircraft_view`` reads, in one snapshot, the aircraft row, its pilot and
-its crew and returns plain values: the rules' ``AircraftProfile`` and a
-``FlightStatus`` (hull hits and damage by location, fuel and ammo left,
-overheat, pilot and crew as ``Airman`` with wounds and consciousness).
+``load_aircraft_view`` reads, in one plain-SQL snapshot, the aircraft row,
+its pilot and its crew and returns plain values (``rows_to_rules``): the
+rules' ``AircraftProfile`` and a ``FlightStatus`` (hull hits and damage by
+location, fuel and ammo left, overheat, pilot and crew as ``Airman`` with
+wounds and consciousness)::
+
+    card = load_aircraft_view(db, aircraft_id)   # NotFound when it is gone
+    ids = aircraft_ids(db)                       # (id, name) by name, to step between cards
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Air battles in the campaign: the service the air-battle screen calls (issue 10).
+"""Air battles in the campaign: the service the air-battle screen calls.
 
 A battle is its event log (DESIGN.md "Fights and battles as a log of events"):
 the events of ``rules/air/battle.py`` (``battle_started``, ``turn_started``,
@@ -6,11 +6,15 @@ the events of ``rules/air/battle.py`` (``battle_started``, ``turn_started``,
 written in its own transaction with the dice it used, and replayed through the
 rules to rebuild the state. This module writes the first and the last:
 ``battle_started`` (from the roster) and ``battle_ended`` (the outcome written
-back to the campaign; the replay passes over it and nothing follows it). Each call is one transaction; plain values in and out; no Textual.
+back to the campaign; the replay passes over it and nothing follows it).
+Each call is one transaction; plain values in and out; no Textual.
 
-The screen's loop::
+Setting up, then the screen's loop::
 
-    loaded = load_battle(db, battle_id)          # rules Battle, replayed
+    found = candidates(db)                       # roster aircraft, each with why it can't fly
+    battle_id = start_battle(db, [StartPosition(aircraft_id, "Blue", hex, facing, level,
+                                                speed), …], map_id=saved.id)
+    loaded = load_battle(db, battle_id)          # rules Battle, replayed (rows_to_rules)
     result = loaded.battle.move(uid, plan, dice) # the rules roll and log one event
     commit(db, battle_id, loaded.battle.events[-1])   # refused if the log moved
     undo_last(db, battle_id, len(loaded.battle.events)); loaded.battle.undo()
@@ -61,7 +65,7 @@ if TYPE_CHECKING:
 
 STARTED = BattleEventKind.STARTED.value
 ENDED = BattleEventKind.ENDED.value
-PLAN = BattleEventKind.PLAN.value   # a player's plan (issue 14): store/players.py writes it
+PLAN = BattleEventKind.PLAN.value   # a player's plan: store/players.py writes it
 # the play steps a screen commits (the start and the end are this module's)
 RULE_KINDS = frozenset(k.value for k in BattleEventKind) - {STARTED, ENDED, PLAN}
 SIDE_MAX = 30
@@ -126,7 +130,7 @@ def _log_drop_last(db: CampaignDB, battle_id: int, *, expect: int | None) -> Log
         gone = ev.drop_where(db, _ref(battle_id), expect, _undone_seq)
         if not gone:
             raise StoreError("nothing to undo: the battle has only just started")
-        # the plans players sent after the step stay (issue 14): written again
+        # the plans players sent after the step stay: written again
         # one place up, as ``Battle.undo`` keeps them
         for later in gone[1:]:
             ev.append(db, _ref(battle_id), LogEvent(later.kind, later.payload), None,
@@ -507,7 +511,8 @@ def load_battle(db: CampaignDB, battle_id: int) -> LoadedBattle:
 
 # ============================================================ writing steps
 
-def commit(db: CampaignDB, battle_id: int, event: Mapping[str, Any], *, at: str | None = None) -> int:
+def commit(db: CampaignDB, battle_id: int, event: Mapping[str, Any], *,
+           at: str | None = None) -> int:
     """Store one committed action (the rules ``Battle``'s newest event) in its
     own transaction. Its ``seq`` is its expected position: refused with
     ``StaleLog`` when the stored log no longer ends there. Returns the
@@ -521,7 +526,8 @@ def commit(db: CampaignDB, battle_id: int, event: Mapping[str, Any], *, at: str 
 
 def undo_last(db: CampaignDB, battle_id: int, expect: int | None = None) -> Event:
     """Drop the last committed action (a whole move, a shot, a phase's end) in
-    one transaction and return it (plans players sent after it stay, issue 14); ``expect`` = the events the screen holds
+    one transaction and return it (plans players sent after it stay);
+    ``expect`` = the events the screen holds
     (``StaleLog`` if the log moved). The start cannot be undone, nor an
     ended battle. The screen then calls ``battle.undo()`` (or reloads)."""
     return battle_event(_log_drop_last(db, battle_id, expect=expect))

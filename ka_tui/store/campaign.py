@@ -1,4 +1,12 @@
-"""The campaign row: name, notes and its house rules (RULES-NOTES: per campaign)."""
+"""The campaign row: name, notes and its house rules (RULES-NOTES: per campaign).
+
+::
+
+    rules = house_rules(db)                      # defaults overlaid with what it stores
+    rules = stored_rules(read)                   # the same, in a plain-read snapshot
+    set_house_rules(db, rules.with_changes("cqc", default_ap=8))   # only the changes stored
+    rename_campaign(db, "Operation Dawn"); set_campaign_notes(db, "…")
+"""
 
 from __future__ import annotations
 

@@ -1,11 +1,18 @@
-"""The campaign between battles in the store (issue 15): its date, people's
-recovery, aircraft repairs, time passing, the overview and service records.
+"""The campaign between battles in the store: its date, people's recovery,
+aircraft repairs, time passing, the overview and service records.
 
-Reads use a plain ``sqlite3`` connection (no SQLModel: the campaign mode's
+Reads are plain SQL (``db.plain_read()``; no SQLModel: the campaign mode's
 first frame); each write is one transaction (``db.batch()``) that also writes
-its journal entries (``store/journal.py``). The rules are
-``rules/campaign`` (people, repair, timeline, missions); this module only
-reads rows into their plain values and writes the results back.
+its journal entries (``store/journal.py``), its checks reading inside it
+(``_in``). The rules are ``rules/campaign`` (people, repair, timeline,
+missions); rows become their values in ``rows_to_rules.py`` (``person_of``,
+``plane_of``); this module reads and writes the results back::
+
+    view = overview(db)                          # the date, people, aircraft, next mission
+    records = service_records(db)                # each pilot's sorties, kills, wounds
+    rows = repairs(db); job = queue_repair(db, aircraft_id); write_off(db, aircraft_id)
+    change = preview_days(db, 3)                 # nothing written
+    advance(db, 3, expect=view.day)              # ONE transaction, with its journal entry
 """
 
 from __future__ import annotations
@@ -192,7 +199,7 @@ def repairs(db: CampaignDB) -> list[RepairSummary]:
                 continue
             fin = ends.get(job.id) if job else None
             out.append(RepairSummary(a, plane_readiness(a, job, opts, finishes_in=fin),
-                                 repair_need(a, opts), job, fin))
+                                     repair_need(a, opts), job, fin))
     return out
 
 
@@ -233,7 +240,8 @@ def queue_repair(db: CampaignDB, aircraft_id: int) -> RepairJob:
         return _queue_repair(s, db, aircraft_id)
 
 
-def _queue_repair(s: Any, db: CampaignDB, aircraft_id: int, *, mission: int | None = None) -> RepairJob:
+def _queue_repair(s: Any, db: CampaignDB, aircraft_id: int, *,
+                  mission: int | None = None) -> RepairJob:
     plane = _plane_in(s, aircraft_id)
     if plane.lost:
         raise ValidationError("aircraft", f"{plane.name} is {plane.lost}: nothing to repair")

@@ -1,5 +1,15 @@
 """Open, create, check and migrate campaign files; the handle screens use.
 
+The handle and its four ways in::
+
+    db = open_campaign(path)                    # checked, migrated, read-only if it must be
+    with db.transaction() as s: ...             # one user action (SQLModel session)
+    with db.read() as s: ...                    # a SQLModel read snapshot
+    with db.plain_read() as read:               # a plain-SQL snapshot, no SQLModel
+        rows = read.execute("SELECT …", params).fetchall()
+    with db.batch(): ...                        # many calls, ONE transaction
+    db = create_campaign(path, name, populate=fill)   # built aside, moved in when done
+
 A campaign is one SQLite file. ``open_campaign`` first reads the file's header
 bytes and then a read-only connection, so a file that is not ours (not SQLite,
 another app's database, truncated, damaged) or that comes from a newer ka-tui

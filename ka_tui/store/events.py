@@ -1,6 +1,13 @@
 """The one event log of the store: every sequence of events a campaign keeps
-(close-combat fights, air battles; sorties and the journal next) goes through
-these functions (DESIGN.md "Fights and battles as a log of events").
+(close-combat fights, air battles, the campaign's journal) goes through
+these functions (DESIGN.md "Fights and battles as a log of events")::
+
+    head = new_log(db, LogKind.FIGHT, "Hangar brawl")
+    log = LogRef.fight(head.id)
+    stored = append(db, log, LogEvent("fight_started", payload), expect_seq=0)
+    done = events(db, log)                       # oldest first, one read
+    gone = drop_where(db, log, expect_seq, first_to_drop)   # undo, in one transaction
+    set_status(db, log, "ended")
 
 A log is a head row (name, status) and its events ``(seq, kind, payload)``,
 ``seq`` = 1, 2, … with no gap. Events are never edited (a trigger refuses
@@ -11,7 +18,9 @@ transaction that first re-reads the end of the log, so:
   still be the end of the log, else ``StaleLog``: two windows can no longer
   both write after the same state;
 - the log's own rules (``rules/cqc/log.py`` for fights) must accept the event
-  on the state replayed from the log as it is now, else ``EventRefused``.
+  on the state replayed from the log as it is now, else ``EventRefused``
+  (a battle that recorded no house rules replays under the campaign's:
+  ``rows_to_rules.battle_fallback``).
 
 ``expect_seq=None`` appends at the end whatever it is (demo, import, tests).
 
@@ -40,7 +49,7 @@ if TYPE_CHECKING:
 class LogKind(StrEnum):
     FIGHT = "fight"
     BATTLE = "battle"
-    JOURNAL = "journal"   # the campaign's journal (issue 15; store/journal.py)
+    JOURNAL = "journal"   # the campaign's journal (store/journal.py)
 
 
 # kind -> (head table, event table, the event's link column)

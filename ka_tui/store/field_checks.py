@@ -152,7 +152,7 @@ def aircraft_errors(values: Values) -> list[ValidationError]:
     return errors
 
 
-# --------------------------------------------------------------- seats (issue 12 #6)
+# ---------------------------------------------------------------------- seats
 # Seed gap: neither S0 §Flight card nor R-3…R-10 counts the seats of an aircraft.
 # House default: the pilot's seat plus crew seats by the profile's class -- a
 # fighter is single-seat, a heavy fighter or attack aircraft carries a gunner /

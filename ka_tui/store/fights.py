@@ -7,7 +7,7 @@ Every step the GM takes is one event, written in its own transaction:
                    house rules the fight is played under, character/weapon ids
 ``initiative``     S0 step 1: the faces rolled (or typed) and the order
 ``order_rerolled`` S0 step 1 again at the start of a later round (house rule
-                   ``cqc.initiative_reroll``; issue 17): round, faces, order
+                   ``cqc.initiative_reroll``): round, faces, order
 ``card_entered``   S0 step 2: one combatant's card(s) for a round
 ``cards_revealed`` S0 step 3
 ``dice_rolled``    S0 steps 4-6: every face of the round, in roll order
@@ -25,7 +25,18 @@ transaction (``StaleLog``) if another window wrote meanwhile, or (``EventRefused
 if the rules do not take it on the log as it is now. Undo drops the last
 round's events in one transaction; on a damaged log it drops everything from
 the first event that does not replay. This module only stores the engine's
-inputs (cards, faces) and maps roster rows to ``Fighter``s.
+inputs (cards, faces); roster rows become ``Fighter``s in ``rows_to_rules.py``
+(``fighter_of``, ``FighterCandidate``, re-exported here).
+
+The screen's calls::
+
+    candidates, rules = load_candidates(db)      # every roster character, one read
+    fight_id = start_fight(db, [(ann_id, bob_id)])
+    progress = load_progress(db, fight_id)       # replayed; ``progress.seq`` to expect
+    record_initiative(db, fight_id, result, typed, expect_seq=progress.seq)
+    record_card(…); record_reveal(…); record_dice(…); record_resolved(…)
+    undo_last_round(db, fight_id, expect_seq=progress.seq)
+    outcome = finish_fight(db, fight_id, expect_seq=progress.seq)   # ONE transaction
 """
 
 from __future__ import annotations
@@ -58,7 +69,7 @@ __all__ = [
 
 STARTED = FightEventKind.STARTED
 INITIATIVE = FightEventKind.INITIATIVE
-REORDER = FightEventKind.REORDER  # issue 17: a round's own order of combat
+REORDER = FightEventKind.REORDER  # a round's own order of combat
 CARD = FightEventKind.CARD
 REVEALED = FightEventKind.REVEALED
 DICE = FightEventKind.DICE
@@ -172,7 +183,7 @@ def record_initiative(db: CampaignDB, fight_id: int, result: InitiativeResult, t
 
 def record_reorder(db: CampaignDB, fight_id: int, round_no: int, result: InitiativeResult,
                    typed: bool, *, expect_seq: int | None = None) -> None:
-    """Issue 17: the order of combat rolled again at the start of ``round_no``
+    """The order of combat rolled again at the start of ``round_no``
     (house rule ``cqc.initiative_reroll``; refused under ``once``, after a card
     of the round, or a second time in the round)."""
     record(db, fight_id, REORDER, {"round": round_no, "typed": typed,

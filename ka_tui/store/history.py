@@ -1,6 +1,10 @@
 """The full history of a fight or an air battle, round by round / turn by
-turn, read from the one event log (``store/events.py``; issue 12 item 12),
-as plain text or Markdown, and written to a file.
+turn, read from the one event log (``store/events.py``), as plain text or
+Markdown, and written to a file::
+
+    history = history_of(db, LogRef.fight(fight_id))   # or battle_history(db, battle_id)
+    path = export_history(history, folder, "markdown")
+    dropped = undo_round(db, fight_id, expect_seq=seq); redo_round(db, fight_id, dropped, …)
 
 A fight's history walks its log through the close-combat rules one event
 at a time (``rules/cqc/log.apply``: never rolls, the logged faces are the
@@ -12,7 +16,7 @@ yet revealed stays masked here too), the dice (S0 §4) and the round report
 one section per turn (R-1).
 
 Also the small helper the close-combat screen uses to keep each fighter's
-Attack weapon from round to round (issue 12 item 13): ``last_weapons``.
+Attack weapon from round to round: ``last_weapons``.
 
 Plain values, no Textual; this module loads no SQLModel.
 """
@@ -196,8 +200,8 @@ def fight_history(db: CampaignDB, fight_id: int) -> History:
 
 
 def last_weapons(db: CampaignDB, fight_id: int) -> dict[str, str | None]:
-    """Each fighter's Attack weapon on his last card with an Attack (issue 12
-    item 13): the next round's card starts with it (None: unarmed)."""
+    """Each fighter's Attack weapon on his last card with an Attack: the next
+    round's card starts with it (None: unarmed)."""
     out: dict[str, str | None] = {}
     for e in ev.events(db, LogRef.fight(fight_id)):
         if e.kind == cqc_log.FightEventKind.CARD:
@@ -285,7 +289,7 @@ def export_history(history: History, folder: Path, fmt: Format) -> Path:
 
 def undo_round(db: CampaignDB, fight_id: int, *, expect_seq: int | None) -> list[ev.LogEvent]:
     """``fights.undo_last_round`` that hands back the dropped events, oldest
-    first (issue 12 item 11: the screen keeps them to offer a redo). One
+    first (the screen keeps them to offer a redo). One
     transaction: the events read are the events dropped."""
     from ka_tui.store import fights
 

@@ -1,12 +1,17 @@
-"""The campaign journal: one chronological record of the campaign (issue 15).
+"""The campaign journal: one chronological record of the campaign.
 
 It is a log of ``store/events.py`` (``LogKind.JOURNAL``, head row 1): each
 entry an append-only event ``(seq, kind, payload)`` with the payload
 ``{"day", "text", "characters", "aircraft", "mission"}`` checked by
 ``rules/campaign/journal.py``. Entries are written automatically by the
 campaign's writes (missions, debriefs, repairs, time) inside their own
-transaction, plus the GM's notes. Reads use plain ``sqlite3`` (the journal
-view's first frame).
+transaction, plus the GM's notes. Reads are plain SQL (``db.plain_read()``:
+the journal view's first frame)::
+
+    add(db, "repair", "Spitfire into the repair queue", aircraft=[2])  # inside a write's batch
+    note(db, "Briefing moved to dawn")           # the GM's own
+    found = entries(db, character=4, search="wing", newest_first=True)
+    text = journal_markdown(db, "The journal", mission=3)
 """
 
 from __future__ import annotations

@@ -1,12 +1,16 @@
-"""When a screen cannot load: one message naming what is damaged and what the
-GM can do (issue 11). Screens' loader workers catch *any* exception and show
-``load_failure(...)``'s text, so no screen hangs on "Loading…".
+"""When a screen cannot load: one message naming what is damaged in the
+campaign file and what the GM can do. Screens' loader workers catch *any*
+exception and show ``load_failure(...)``'s text, so no screen hangs on
+"Loading…"::
+
+    except Exception as error:
+        self.notify(str(load_failure("the roster", error, self.app)))
 
 ``find_damage`` reads the campaign as an export and runs the import's checks
 (``schema_doc`` + ``transfer``) on it, so a campaign damaged in a way the open
 checks missed (a roll-log row with a face that is not a number, a fight whose
 log does not replay) is reported with the row named: ``roll log row 7``,
-``fight 3 "Hangar brawl", event 2``.
+``fight 3 "Hangar brawl", event 2`` (the rows and their nouns: ``tables.py``).
 """
 
 from __future__ import annotations

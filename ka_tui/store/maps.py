@@ -1,4 +1,4 @@
-"""Battle maps saved in the campaign and reused (issue 10), and map text files.
+"""Battle maps saved in the campaign and reused, and map text files.
 
 A map is kept as its name and the plain text of ``rules/air/battle_map.py``
 (``parse_map`` reads it; the map editor writes it with ``format_map``): the
@@ -8,8 +8,12 @@ column (``MapTextError``) and nothing is saved. A battle copies its map's text
 into its start event, so editing or deleting a saved map never changes a
 battle already played on it.
 
-Each call is one transaction; plain values in and out. Light at import (no
-SQLModel), so a screen may import it at the top.
+Each call is one transaction (reads are plain SQL); plain values in and out.
+Light at import (no SQLModel), so a screen may import it at the top::
+
+    saved = save_map(db, "Channel", text)        # MapTextError(line, column) if it does not read
+    found = list_maps(db); again = get_map(db, saved.id)
+    import_map_file(db, "coast.map"); export_map_file(db, saved.id, "out.map")
 """
 
 from __future__ import annotations

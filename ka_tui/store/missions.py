@@ -1,9 +1,16 @@
-"""Missions (sorties) in the store (issue 15): plan, edit, list, link battles
-and fights, the ready-check, the debrief and its confirmation.
+"""Missions (sorties) in the store: plan, edit, list, link battles and
+fights, the ready-check, the debrief and its confirmation.
 
 Each write is one transaction (``db.batch()``) with its journal entries. The
 ready-check and the debrief summary are ``rules/campaign/missions.py``; reads
-are plain ``sqlite3`` (``campaign_state.reading``).
+are plain SQL (``db.plain_read()``; a write's checks read inside it)::
+
+    found = list_missions(db, status="planned")  # MissionSummary rows, newest first
+    mission_id = create_mission(db, name, day, "patrol", briefing, [(cid, aircraft_id)])
+    mission = get_mission(db, mission_id)        # members, linked battles and fights
+    refusals = check_members(db, day, members)   # the ready-check, nothing written
+    battle_id = start_battle(db, mission_id, positions, map_id=…)   # started and linked
+    summary = debrief_of(db, mission_id); confirm_debrief(db, mission_id, notes)
 """
 
 from __future__ import annotations

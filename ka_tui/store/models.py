@@ -1,9 +1,20 @@
 """SQLModel tables mirroring ``migrations.py`` (the SQL there is the truth).
 
-Lists and tables inside a row (manoeuvres, traits, turn mode, damage, event
-payloads) are JSON text; ``aircraft_map.py`` turns aircraft rows into
-``AircraftProfile`` values and back. Booleans are 0/1 in SQLite.
-``tests/store/test_models.py`` checks these classes against the migrated schema.
+One ``…Row`` class per table, each naming its SQL table (``__tablename__``),
+so a class may be renamed without touching the file format::
+
+    with db.transaction() as s:
+        s.add(CharacterRow(name="Ann", role="pilot"))
+    with db.read() as s:
+        ann = s.get(CharacterRow, 1)
+
+The roster service (``roster.py``), the roller's and the fights' reads, the
+roll log and the export use them; the plain reads (``plain_read.py``) and the
+event log need none. Lists and tables inside a row (manoeuvres, traits, turn
+mode, damage, event payloads) are JSON text; ``rows_to_rules.py`` turns rows
+into the rules' values and back. Booleans are 0/1 in SQLite. Every table is
+listed once in ``tables.py``; ``tests/store/test_schema.py`` checks these
+classes against the migrated schema.
 """
 
 from __future__ import annotations
@@ -144,7 +155,7 @@ class RollLogRow(SQLModel, table=True):
     result: str = ""
     explanation: str = "[]"  # JSON list of lines
     created_at: Optional[str] = _created_at()
-    struck_at: Optional[str] = None  # issue 12 item 25: struck (kept) at, UTC
+    struck_at: Optional[str] = None  # a struck roll stays in the log: when, UTC
     struck_by: str = ""
 
 
@@ -185,7 +196,7 @@ class BattleEventRow(_LogEventRow, table=True):
     battle_id: int = Field(foreign_key="battle.id", ondelete="CASCADE")
 
 
-# ---------------------------------------------------------------- issue 15
+# ------------------------------------------------- the campaign between battles
 
 class CampaignDayRow(SQLModel, table=True):
     __tablename__ = "campaign_day"

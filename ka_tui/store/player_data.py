@@ -1,7 +1,7 @@
 """What a player's screen is given, as plain data, and who ``ka-tui play --as
-NAME`` plays, checked before the app starts (issue 14).
+NAME`` plays, checked before the app starts.
 
-Light on purpose (plain ``sqlite3``, no rules engine; issue 13: first frame):
+Light on purpose (plain SQL, no rules engine: the player's first frame):
 the command line checks the name here before the player's screen is taken
 over, and the player's startup read comes back from its child process as
 these classes, so unpickling it loads no rules. The fight and battle as he

@@ -1,4 +1,4 @@
-"""What a player at his own terminal reads and may write (issue 14).
+"""What a player at his own terminal reads and may write.
 
 A player is named by ``ka-tui play --as NAME``: NAME is one of the campaign's
 characters (full name, or a first name only one character has; any case).
@@ -11,7 +11,11 @@ changeable until the GM executes it.
 Every fight a player reads goes through ``rules/cqc/log.py`` ``visible_to``
 and every battle through ``rules/air/plans.py`` ``visible_to`` (the pure
 projections): another side's unrevealed card or unexecuted plan never leaves
-this module. Plain ``sqlite3`` reads and ``store/events.py`` appends; no SQLModel.
+this module. Plain-SQL reads and ``store/events.py`` appends; no SQLModel::
+
+    view = player_view(db, "Arthur")             # his sheet, fights, open battles
+    seen = send_plan(db, view.player, view.battles[0], "Tempest KA-A", plan)
+    progress = send_card(db, view.fights[0], round_no, "3", cards)
 """
 
 from __future__ import annotations
@@ -134,7 +138,7 @@ def player_view(db: CampaignDB, name: str, fight_index: int = 0,
 
 def send_plan(db: CampaignDB, player: Player, battle: PlayerBattle, unit: str, plan: Plan,
               evasive: bool = False) -> LoadedBattle:
-    """His aircraft's move plan for this turn (issue 14; R-1.2, R-3 … R-10),
+    """His aircraft's move plan for this turn (R-1.2, R-3 … R-10),
     as a ``plan_sent`` event. One write transaction checks that he is the
     pilot of ``unit`` in this battle (``NotYours``), that the battle is open
     and that the rules take the plan on the log as it is now

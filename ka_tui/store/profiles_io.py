@@ -1,4 +1,4 @@
-"""Aircraft profile files: export and import (issue 4).
+"""Aircraft profile files: export and import.
 
 A profile file is JSON a GM can read and edit by hand::
 

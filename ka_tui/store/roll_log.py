@@ -48,7 +48,7 @@ class LoggedRoll:
     result: str
     explanation: tuple[str, ...]
     created_at: str  # UTC, e.g. 2026-11-30T12:04:05Z
-    struck_at: str | None = None  # issue 12 item 25: struck (kept) at, UTC
+    struck_at: str | None = None  # a struck roll stays in the log: when, UTC
     struck_by: str = ""
 
     @property

@@ -150,7 +150,7 @@ def update_character(db: CampaignDB, character_id: int, **changes: Any) -> Chara
 def delete_character(db: CampaignDB, character_id: int) -> None:
     """Deletes his skills, weapons and crew places; aircraft he flew lose their pilot.
     Refused while he is in a fight not ended: the fight writes its outcome back
-    to him (issue 12 #5)."""
+    to him."""
     fights = open_fights_of(db, character_id)
     with db.transaction() as s:
         row = _need(s, CharacterRow, character_id)
@@ -177,7 +177,7 @@ def open_fights_of(db: CampaignDB, character_id: int) -> list[str]:
 
 def delete_warnings(db: CampaignDB, character_id: int) -> list[str]:
     """What deleting a character also touches, for the delete prompt: his seat
-    in an aircraft, the open fights he is in (issue 12 #5)."""
+    in an aircraft, the open fights he is in."""
     out: list[str] = []
     aircraft, seat = aircraft_of(db, character_id)
     if aircraft is not None:
@@ -188,7 +188,8 @@ def delete_warnings(db: CampaignDB, character_id: int) -> list[str]:
     return out
 
 
-def duplicate_character(db: CampaignDB, character_id: int, name: str | None = None) -> CharacterRow:
+def duplicate_character(db: CampaignDB, character_id: int,
+                        name: str | None = None) -> CharacterRow:
     """A copy with his skills and weapons (not his aircraft), named "… (copy)"."""
     with db.transaction() as s:
         src = _need(s, CharacterRow, character_id)
@@ -280,7 +281,7 @@ def _check_weapon(s: Session, values: dict[str, Any], exclude: int | None) -> No
     if slot is None:
         return
     q = select(WeaponRow).where(WeaponRow.character_id == values["character_id"],
-                             WeaponRow.quick_slot == slot)
+                                WeaponRow.quick_slot == slot)
     if exclude is not None:
         q = q.where(WeaponRow.id != exclude)
     other = s.exec(q).first()
@@ -432,7 +433,7 @@ def _assign(s: Session, row: AircraftRow, character_id: int | None, *, move: boo
     if character_id is not None:
         who = _need(s, CharacterRow, character_id)
         other = s.exec(select(AircraftRow).where(AircraftRow.pilot_id == character_id,
-                                              AircraftRow.id != row.id)).first()
+                                                 AircraftRow.id != row.id)).first()
         if other is not None and not move:
             raise ValidationError("pilot_id", f"{who.name} already flies {other.name}")
         seat = s.get(AircraftCrewRow, (row.id, character_id))
@@ -450,8 +451,9 @@ def _assign(s: Session, row: AircraftRow, character_id: int | None, *, move: boo
 
 def _leave_other_crews(s: Session, aircraft_id: int | None, character_id: int, name: str,
                        *, move: bool) -> None:
-    seat = s.exec(select(AircraftCrewRow).where(AircraftCrewRow.character_id == character_id,
-                                             AircraftCrewRow.aircraft_id != aircraft_id)).first()
+    seat = s.exec(select(AircraftCrewRow).where(
+        AircraftCrewRow.character_id == character_id,
+        AircraftCrewRow.aircraft_id != aircraft_id)).first()
     if seat is None:
         return
     if not move:
@@ -520,7 +522,8 @@ def set_crew(db: CampaignDB, aircraft_id: int, character_ids: Sequence[int], *,
                 flies.pilot_id = None
                 s.add(flies)
             _leave_other_crews(s, aircraft_id, cid, who.name, move=move)
-        for seat in s.exec(select(AircraftCrewRow).where(AircraftCrewRow.aircraft_id == aircraft_id)):
+        for seat in s.exec(select(AircraftCrewRow)
+                           .where(AircraftCrewRow.aircraft_id == aircraft_id)):
             if seat.character_id not in wanted:
                 s.delete(seat)
         s.flush()
@@ -532,8 +535,10 @@ def set_crew(db: CampaignDB, aircraft_id: int, character_ids: Sequence[int], *,
 
 
 def _crew(s: Session, aircraft_id: int) -> list[CharacterRow]:
-    q = (select(CharacterRow).join(AircraftCrewRow, col(AircraftCrewRow.character_id) == CharacterRow.id)
-         .where(AircraftCrewRow.aircraft_id == aircraft_id).order_by(func.lower(CharacterRow.name)))
+    q = (select(CharacterRow)
+         .join(AircraftCrewRow, col(AircraftCrewRow.character_id) == CharacterRow.id)
+         .where(AircraftCrewRow.aircraft_id == aircraft_id)
+         .order_by(func.lower(CharacterRow.name)))
     return list(s.exec(q).all())
 
 
@@ -554,7 +559,8 @@ def aircraft_of(db: CampaignDB, character_id: int) -> tuple[AircraftRow | None, 
         flies = s.exec(select(AircraftRow).where(AircraftRow.pilot_id == character_id)).first()
         if flies is not None:
             return flies, "pilot"
-        seat = s.exec(select(AircraftCrewRow).where(AircraftCrewRow.character_id == character_id)).first()
+        seat = s.exec(select(AircraftCrewRow)
+                      .where(AircraftCrewRow.character_id == character_id)).first()
         if seat is not None:
             return s.get(AircraftRow, seat.aircraft_id), "crew"
         return None, ""

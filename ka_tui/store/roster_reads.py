@@ -1,11 +1,18 @@
 """The roster's store calls, run in worker threads.
 
-Reads use the standard library's ``sqlite3`` (one read transaction each), so
-the roster's first frame does not wait for SQLModel/SQLAlchemy to import
-(~0.4 s); writes go through the store's service (``store/roster.py``), imported
-on first use, inside ``db.batch()`` so one user action is one transaction and
+Reads are plain SQL (``db.plain_read()``: one read snapshot each), so the
+roster's first frame does not wait for SQLModel/SQLAlchemy to import (~0.4 s);
+writes go through the store's service (``store/roster.py``), imported on
+first use, inside ``db.batch()`` so one user action is one transaction and
 every value is checked before anything is written. Rows reach the screen as
-plain dicts of model field names.
+plain dicts of model field names::
+
+    data = load_roster(db, live=True)            # every row, who is in a fight or battle
+    extra = load_character_extra(db, cid)        # skills, weapons, service line
+    form = load_character_full(db, cid)          # the character form's values
+    cid = save_character(db, values, loaded=form)   # merged field by field, or EditConflict
+    set_seats(db, aircraft_id, pilot_id, crew_ids)
+    new_id, name = duplicate(db, "characters", cid); delete(db, "aircraft", aid)
 """
 
 from __future__ import annotations
@@ -44,11 +51,11 @@ class RosterData:
     default_ap: int
     characters: list[dict[str, Any]]
     aircraft: list[dict[str, Any]]
-    # open fights and battles, newest first (issue 12); ``live``: replayed
+    # open fights and battles, newest first; ``live``: replayed
     in_progress: list[InProgress] = field(default_factory=list)
     live: bool = False
     # (character id, ``load_character_extra``) read with it: the detail pane's
-    # skills and weapons of the row the roster opens on (issue 13: one frame)
+    # skills and weapons of the row the roster opens on (all in the first frame)
     first_detail: tuple[int, dict[str, Any]] | None = None
     # the watcher's fingerprints taken just before the read (``startup_read``)
     prints: dict[str, int] | None = None
@@ -120,7 +127,7 @@ def _trait_text(traits_json: str) -> str:
 
 def load_character_extra(db: CampaignDB, character_id: int) -> Row:
     """Skills (Active, Lore, Passive, each by name) and weapons (by slot) of one
-    character, and his service line (issue 15, ``campaign_state.service_line``)."""
+    character, and his service line (``campaign_state.service_line``)."""
     from ka_tui.store import campaign_state
     from ka_tui.store.errors import NotFound
 
@@ -135,7 +142,7 @@ def load_character_extra(db: CampaignDB, character_id: int) -> Row:
 
 def _service_counts(con: PlainRead) -> dict[int, tuple[int, int]]:
     """Sorties and kills per character from the flown missions' confirmed
-    debriefs (issue 15; the counts ``campaign_state.service_records`` gives)."""
+    debriefs (the counts ``campaign_state.service_records`` gives)."""
     rows = con.execute(
         "SELECT x.character_id, count(*), coalesce(sum((SELECT json_extract(p.value, "
         "'$.kills') FROM json_each(coalesce(nullif(m.debrief, ''), '{}'), '$.pilots') p "
@@ -180,7 +187,7 @@ def save_character(db: CampaignDB, values: Row, *, loaded: Row | None = None) ->
     every value before writing). Raises ``ValidationError`` for a field of the
     character, ``StoreError`` naming the skill or weapon otherwise.
 
-    ``loaded``: the character as the form read it (issue 14, no lost updates
+    ``loaded``: the character as the form read it (no lost updates
     between windows). Then only what the form changed is written, merged
     field by field over the row as it is inside the write transaction
     (``merge_changes``): another window's save of a different field is kept;
@@ -215,7 +222,7 @@ def save_character(db: CampaignDB, values: Row, *, loaded: Row | None = None) ->
 
 class EditConflict(ValidationError):
     """The same field was changed in another window (or process) since this
-    form read it, to another value: nothing was saved (issue 14)."""
+    form read it, to another value: nothing was saved."""
 
 
 def _items(rows: list[Row], names: list[str]) -> list[tuple[Any, ...]]:
@@ -247,8 +254,8 @@ def merge_changes(db: CampaignDB, character_id: int, values: Row,
             continue
         label = key.replace("_", " ")
         raise EditConflict(key, f"{label} was changed in another window to {theirs} "
-                                    f"since this form opened (yours: {new}, was {base}); "
-                                    "nothing saved: escape, reopen and change it again")
+                           f"since this form opened (yours: {new}, was {base}); "
+                           "nothing saved: escape, reopen and change it again")
     wanted: list[bool] = []
     for what, model in (("skills", SkillRow), ("weapons", WeaponRow)):
         names = _fields(model)
@@ -259,8 +266,8 @@ def merge_changes(db: CampaignDB, character_id: int, values: Row,
             continue
         if _items(now.get(what, []), names) not in (base_items, new_items):
             raise EditConflict(what, f"the {what} were changed in another window since "
-                                         "this form opened; nothing saved: escape, reopen "
-                                         "and change them again")
+                               "this form opened; nothing saved: escape, reopen "
+                               "and change them again")
         wanted.append(True)
     return mine, wanted[0], wanted[1]
 
@@ -338,7 +345,7 @@ def delete(db: CampaignDB, tab: str, row_id: int) -> None:
 
 
 # ------------------------------------------------ fights and battles in progress
-# Issue 12 (items 18, 22): the roster shows who is in an open fight or battle
+# The roster shows who is in an open fight or battle
 # and, once replayed, the live state there (K-points, out of the fight, wounds,
 # conscious). ``load_roster`` reads who takes part from the start events (JSON
 # only, cheap: the preloaded first frame); ``live=True`` also replays each open

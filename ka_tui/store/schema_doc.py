@@ -1,12 +1,19 @@
 # mypy: disable-error-code="valid-type, call-overload, misc"
 # (the row and section models are made at import time from models.py and options.py)
-"""The campaign export document, described once as pydantic models (issue 11).
+"""The campaign export document, described once as pydantic models.
+
+::
+
+    raw, document = parse(text)                  # ValidationError at the first bad path
+    Document.model_json_schema()                 # the format, for a reader of the file
 
 ``transfer.py`` writes this document and reads it back through these models;
 the import's replay check and every error path use them too. A value that
 does not fit is named by its path (``fights[2].events[0].payload.rules.cqc:
 expected an object``).
 
+- The document's parts, and each row table's JSON and implied columns, are the
+  table registry's (``tables.py``); ``Document`` is checked against it.
 - Row models are made from the SQLModel tables (``models.py``): one field per
   column, with the column's type and default; the JSON columns get their own
   shape (roll faces, event payloads); unknown keys are refused. Validation is
@@ -17,7 +24,7 @@ expected an object``).
   events: ``{"data", "faces", "log"}`` with one ``data`` model per kind of
   ``rules/air/battle.py``. An event's ``kind`` chooses its payload model.
 
-Ranges the forms check (``checks.py``, ``limits.py``), uniqueness, references
+Ranges the forms check (``field_checks.py``, ``limits.py``), uniqueness, references
 and the rules replay are checked after this shape check, in ``transfer.py``.
 The JSON text is parsed by pydantic's parser, which refuses nesting deeper
 than 200 levels with a clear error instead of a ``RecursionError``.
@@ -164,7 +171,7 @@ class FighterDoc(Strict):
     ci_pool: Annotated[list[Die], Field(max_length=12)] = []
     ci_number: Annotated[int, Field(ge=0, le=12)] = 0
     passives: Annotated[list[tuple[Name, Annotated[int, Field(ge=0, le=12)]]],
-                        Field(max_length=40)] = []  # issue 17: Passive skills (S0 §Skills)
+                        Field(max_length=40)] = []  # Passive skills (S0 §Skills)
     cc_untrained: bool = False
 
 
@@ -208,7 +215,7 @@ class InitiativePayload(Strict):
 
 
 class ReorderPayload(Strict):
-    """Issue 17: the order of combat rolled again at the start of a later round."""
+    """The order of combat rolled again at the start of a later round."""
 
     round: Round
     typed: bool = False
@@ -260,7 +267,7 @@ class BattleStartedData(Strict):
     units: Annotated[list[dict[str, JsonValue]], Field(min_length=1, max_length=60)]
     map: Optional[Annotated[str, Field(max_length=200_000)]] = None
     rules: Optional[_section_model(_SECTIONS["air"])] = None  # the air house rules
-    # store/battles.py (issue 10): the map's name, the roster rows behind each unit
+    # store/battles.py: the map's name, the roster rows behind each unit
     map_name: Name = ""
     aircraft: dict[UnitId, RowId] = {}
     airmen: dict[UnitId, Annotated[list[RowId], Field(max_length=40)]] = {}
@@ -277,7 +284,7 @@ class MoveData(Strict):
 
 
 class PlanData(Strict):
-    """A player's sent move plan (issue 14; ``rules/air/plans.py``)."""
+    """A player's sent move plan (``rules/air/plans.py``)."""
 
     unit: UnitId
     plan: Annotated[list[dict[str, JsonValue]], Field(max_length=60)]
@@ -444,7 +451,7 @@ class MapDoc(Strict):
 
 
 # ------------------------------------------------------------ the campaign between battles
-# (issue 15: store/campaign_transfer.py checks references and writes these)
+# (store/campaign_transfer.py checks references and writes these)
 
 def _day(value: str) -> str:
     from datetime import date

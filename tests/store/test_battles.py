@@ -131,7 +131,8 @@ def test_a_bad_placement_is_refused_and_nothing_is_written_r3_s0_altitude(
         sq: Squadron, places: list[Any], field: str, words: str) -> None:
     ids = {"blue": sq.blue, "red": sq.red}
     with open_campaign(sq.path) as db, pytest.raises(ValidationError) as err:
-        battles.start_battle(db, [battles.StartPosition(ids[a], side, Hex.from_offset(*cr), f, lv, sp)
+        battles.start_battle(db, [battles.StartPosition(ids[a], side, Hex.from_offset(*cr), f,
+                                                        lv, sp)
                                   for a, side, cr, f, lv, sp in places], map_text=OPEN)
     assert err.value.field == field and words in str(err.value)
     assert _rows(sq.path, "SELECT count(*) FROM battle") == [(0,)]

@@ -59,8 +59,8 @@ def busy_demo(demo_db: Path) -> Path:
         set_house_rules(db, house_rules(db).with_changes("cqc", default_ap=8))
         with db.transaction() as s:
             s.add(RollLogRow(who="Ann", what="Piloting", pool="2d10", faces="[[10, 3], [10, 9]]",
-                          result="1 success", explanation='["9 + 5 ≥ 13"]',
-                          created_at="2026-01-02T03:04:05Z"))
+                             result="1 success", explanation='["9 + 5 ≥ 13"]',
+                             created_at="2026-01-02T03:04:05Z"))
         store_fight_and_battle(db)
     return demo_db
 
