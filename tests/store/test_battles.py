@@ -1,4 +1,4 @@
-"""The air-battle service (issue 10): start from the roster, load by replay,
+"""The air-battle service: start from the roster, load by replay,
 commit each action with its expected position, undo, end with the outcome
 written back to the campaign in one transaction. Real SQLite files in
 tmp_path; the rules (R-1 … R-10, RULES-NOTES D) decide, the store keeps the log."""

@@ -1,4 +1,4 @@
-"""The campaign between battles in the store (issue 15): missions and their
+"""The campaign between battles in the store: missions and their
 ready-check, a battle started from a mission, the debrief in one
 transaction, service records, time and repairs, the journal, the migration."""
 

@@ -1,4 +1,4 @@
-"""Data safety (issue 11), one test group per numbered problem, with real files:
+"""Data safety, one test group per numbered problem, with real files:
 1. import lets in only what the app can use; 2. any nesting depth is refused
 cleanly; 3. files are private whatever the umask (group-shared on request);
 4. a read-only campaign opens read-only; 5. checking a file creates nothing

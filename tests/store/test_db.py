@@ -1,5 +1,5 @@
 """Campaign files: creation, safety pragmas, refusal of foreign files, migrations,
-concurrency and full-disk behaviour (issue 2 storage). Real SQLite files only."""
+concurrency and full-disk behaviour. Real SQLite files only."""
 
 from __future__ import annotations
 

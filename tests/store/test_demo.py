@@ -52,7 +52,7 @@ def test_demo_holds_no_clock_values(demo_db: Path) -> None:
     try:
         counts = [con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
                   for t in ("roll_log", "fight")]
-        # the demo's battle in progress (issue 10) carries one fixed time stamp
+        # the demo's battle in progress carries one fixed time stamp
         stamps = {r[0] for t in ("battle", "battle_event")
                   for r in con.execute(f"SELECT created_at FROM {t}")}
     finally:

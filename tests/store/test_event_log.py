@@ -1,5 +1,5 @@
 """The one event log (``store/events.py``; DESIGN.md "Fights and battles as a
-log of events"; issue 9): ``append`` refuses, inside the write transaction, an
+log of events"): ``append`` refuses, inside the write transaction, an
 event written after a state that is no longer the end of the log
 (``StaleLog``) and a fight event the rules refuse on the log as it is
 (``EventRefused``: S0 §Close combat steps 2-6). Real SQLite files in ``tmp_path``.
@@ -184,8 +184,8 @@ def test_a_battle_log_begins_with_its_start_once(db: CampaignDB) -> None:
 
 def test_the_damaged_fixture_names_event_4_and_undo_drops_from_it(tmp_path: Path) -> None:
     """The demo campaign the two-window bug damaged (written by the code
-    before issue 9): it opens without a migration, replays up to event 3,
-    names event 4 (Jeanne's second card for round 1), refuses any new step
+    before the log checked each write): it opens without a migration, replays
+    up to event 3, names event 4 (Jeanne's second card for round 1), refuses any new step
     until undone, and undo drops events 4-15."""
     import shutil
 

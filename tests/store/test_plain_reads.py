@@ -1,4 +1,4 @@
-"""Reads without SQLModel (issue 13: first frame): the event log, the house
+"""Reads without SQLModel (the first frame): the event log, the house
 rules and a flight card are read by plain SQL (``CampaignDB.plain_read``), so
 the roster's and a player's startup reads never import SQLAlchemy (about
 0.3 s); inside a ``batch()`` the same reads see the batch's own writes.

@@ -1,4 +1,4 @@
-"""Export/import of a whole campaign as JSON (issue 2): a round trip gives
+"""Export/import of a whole campaign as JSON: a round trip gives
 identical data; a bad document is refused naming its first bad field, and
 nothing is half-imported."""
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 _TABLES = ("campaign", "character", "skill", "weapon", "aircraft", "aircraft_crew",
            "roll_log", "fight", "fight_event", "battle", "battle_event",
-           # issue 15: the campaign between battles round-trips too
+           # the campaign between battles round-trips too
            "campaign_day", "mission", "mission_member", "mission_link", "person_state",
            "repair", "journal", "journal_event")
 _JSON = {"campaign": ("house_rules",),
