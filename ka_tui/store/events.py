@@ -202,7 +202,7 @@ def _need_head(s: Any, log: LogRef) -> None:
         raise NotFound(f"no {log.kind.value} with id {log.id} in this campaign")
 
 
-def _rows(db: CampaignDB, s: Any) -> PlainRead:
+def _session_read(db: CampaignDB, s: Any) -> PlainRead:
     """Reads inside a write transaction (its session), by plain SQL."""
     from ka_tui.store.plain_read import PlainRead
 
@@ -223,7 +223,7 @@ def _read(read: PlainRead, log: LogRef, from_seq: int = 1) -> list[LogEvent]:
 
 
 def _check_end(db: CampaignDB, s: Any, log: LogRef, expect_seq: int | None) -> int:
-    last = _last(_rows(db, s), log)
+    last = _last(_session_read(db, s), log)
     if expect_seq is not None and int(expect_seq) != last:
         raise StaleLog(log, int(expect_seq), last)
     return last
@@ -287,7 +287,7 @@ def append(db: CampaignDB, log: LogRef, event: LogEvent, expect_seq: int | None,
         _need_head(s, log)
         last = _check_end(db, s, log, expect_seq)
         if checked:
-            read = _rows(db, s)
+            read = _session_read(db, s)
             why = ACCEPT[log.kind](_read(read, log), LogEvent(event.kind, payload), read)
             if why is not None:
                 raise EventRefused(log, why)
@@ -320,7 +320,7 @@ def drop_from(db: CampaignDB, log: LogRef, seq: int, expect_seq: int | None) -> 
     _, table, link = _TABLES[log.kind]
     with db.transaction() as s:
         _check_end(db, s, log, expect_seq)
-        gone = _read(_rows(db, s), log, int(seq))
+        gone = _read(_session_read(db, s), log, int(seq))
         _sql(s, f"DELETE FROM {table} WHERE {link} = ? AND seq >= ?", (log.id, int(seq)))
     return gone
 
@@ -332,7 +332,7 @@ def drop_where(db: CampaignDB, log: LogRef, expect_seq: int | None,
     _, table, link = _TABLES[log.kind]
     with db.transaction() as s:
         _check_end(db, s, log, expect_seq)
-        done = _read(_rows(db, s), log)
+        done = _read(_session_read(db, s), log)
         seq = first(done)
         if seq is None:
             return []
