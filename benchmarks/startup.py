@@ -36,7 +36,7 @@ RATIO = 1.3
 def make_large(path: Path, characters: int = 1000, aircraft: int = 300) -> None:
     """A large campaign: ``characters`` with three skills and a weapon each."""
     from ka_tui.store.db import create_campaign
-    from ka_tui.store.models import Aircraft, Character, Skill, Weapon
+    from ka_tui.store.models import AircraftRow, CharacterRow, SkillRow, WeaponRow
 
     levels = ("B", "T", "E", "M", "L")
     classes = ("fighter", "heavy_fighter", "attack", "bomber")
@@ -44,18 +44,18 @@ def make_large(path: Path, characters: int = 1000, aircraft: int = 300) -> None:
     def populate(db) -> None:  # type: ignore[no-untyped-def]
         with db.batch() as s:
             for i in range(characters):
-                c = Character(name=f"Airman {i:04d}", role=("pilot", "crew", "ground")[i % 3],
-                              strength=i % 10, agility=(i * 7) % 10)
+                c = CharacterRow(name=f"Airman {i:04d}", role=("pilot", "crew", "ground")[i % 3],
+                                 strength=i % 10, agility=(i * 7) % 10)
                 s.add(c)
                 s.flush()
                 for j, level in enumerate((levels[i % 5], levels[(i + 1) % 5], "B")):
-                    s.add(Skill(character_id=c.id, name=f"Skill {j}", number=(i + j) % 12,
-                                level=level, legendary=level == "L"))
-                s.add(Weapon(character_id=c.id, name="Pistol", damage=3, is_firearm=True,
-                             quick_slot=1))
+                    s.add(SkillRow(character_id=c.id, name=f"Skill {j}", number=(i + j) % 12,
+                                   level=level, legendary=level == "L"))
+                s.add(WeaponRow(character_id=c.id, name="Pistol", damage=3, is_firearm=True,
+                                quick_slot=1))
             for k in range(aircraft):
-                s.add(Aircraft(name=f"Aircraft {k:03d}", aircraft_class=classes[k % 4],
-                               engines=(1, 2, 1, 2)[k % 4], pilot_id=(k % characters) + 1))
+                s.add(AircraftRow(name=f"Aircraft {k:03d}", aircraft_class=classes[k % 4],
+                                  engines=(1, 2, 1, 2)[k % 4], pilot_id=(k % characters) + 1))
 
     create_campaign(path, "Large campaign", populate=populate).close()
 

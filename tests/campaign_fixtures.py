@@ -41,8 +41,8 @@ def fly_bounce(db: object, mission_id: int, enemy: Enemy) -> int:
     wounds Kurt, who fails his consciousness roll 1+1 (R-5); Hull 1 →
     destroyed (RULES-NOTES D). Ends the battle (outcome written back)."""
     bid = missions.start_battle(db, mission_id, [
-        battles.Placement(SPIT, "Blue", Hex.from_offset(5, 8), 0, 2, 6),
-        battles.Placement(enemy.aircraft, "Red", Hex.from_offset(5, 2), 0, 2, 6)],
+        battles.StartPosition(SPIT, "Blue", Hex.from_offset(5, 8), 0, 2, 6),
+        battles.StartPosition(enemy.aircraft, "Red", Hex.from_offset(5, 2), 0, 2, 6)],
         map_text=OPEN, map_name="Open")
     lb = battles.load_battle(db, bid)
     b = lb.battle

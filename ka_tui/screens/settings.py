@@ -30,7 +30,7 @@ from textual.widgets import DataTable, Header, Input, Label, Static
 from ka_tui.rules.core.options import HouseRules
 from ka_tui.screens.confirm import ConfirmScreen
 from ka_tui.screens.door import CampaignChanged, Change, door
-from ka_tui.store.damage import load_failure
+from ka_tui.store.load_failure import load_failure
 from ka_tui.store.campaign import house_rules, set_house_rules
 from ka_tui.store.errors import StoreError
 from ka_tui.widgets.form_fields import CheckField, ChoiceField, FormScreen, IntField, TextField

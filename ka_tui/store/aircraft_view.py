@@ -1,9 +1,13 @@
-"""What a flight card shows for one aircraft of the campaign (issue 4).
+"""What a flight card shows for one aircraft of the campaign.
 
-``load_aircraft_view`` reads, in one snapshot, the aircraft row, its pilot and
-its crew and returns plain values: the rules' ``AircraftProfile`` and a
-``FlightStatus`` (hull hits and damage by location, fuel and ammo left,
-overheat, pilot and crew as ``Airman`` with wounds and consciousness).
+``load_aircraft_view`` reads, in one plain-SQL snapshot, the aircraft row,
+its pilot and its crew and returns plain values (``rows_to_rules``): the
+rules' ``AircraftProfile`` and a ``FlightStatus`` (hull hits and damage by
+location, fuel and ammo left, overheat, pilot and crew as ``Airman`` with
+wounds and consciousness)::
+
+    card = load_aircraft_view(db, aircraft_id)   # NotFound when it is gone
+    ids = aircraft_ids(db)                       # (id, name) by name, to step between cards
 """
 
 from __future__ import annotations
@@ -12,10 +16,10 @@ from dataclasses import dataclass
 
 from ka_tui.rules.air.aircraft import AircraftProfile
 from ka_tui.rules.air.flight_status import FlightStatus
-from ka_tui.store.aircraft_rows import airman_of, damage_of, to_profile
+from ka_tui.store.rows_to_rules import airman_of, damage_of, to_profile
 from ka_tui.store.db import CampaignDB
 from ka_tui.store.errors import NotFound
-from ka_tui.store.roster_reads import dict_rows, reading
+from ka_tui.store.roster_reads import dict_rows
 
 
 @dataclass(frozen=True)
@@ -31,7 +35,7 @@ class AircraftView:
 def load_aircraft_view(db: CampaignDB, aircraft_id: int) -> AircraftView:
     """The card data of aircraft ``aircraft_id``; ``NotFound`` if it is gone.
     Plain ``sqlite3`` (no SQLModel: a player's pane 3 on his first read)."""
-    with reading(db) as con:
+    with db.plain_read() as con:
         found = dict_rows(con, "aircraft", "SELECT * FROM aircraft WHERE id = ?", aircraft_id)
         if not found:
             raise NotFound(f"no aircraft with id {aircraft_id} in this campaign")
@@ -55,9 +59,9 @@ def aircraft_ids(db: CampaignDB) -> list[tuple[int, str]]:
     """(id, name) of every aircraft, by name — for stepping between cards."""
     from sqlalchemy import func
     from sqlmodel import select
-    from ka_tui.store.models import Aircraft
+    from ka_tui.store.models import AircraftRow
 
     with db.read() as s:
-        rows = s.exec(select(Aircraft.id, Aircraft.name)
-                      .order_by(func.lower(Aircraft.name))).all()
+        rows = s.exec(select(AircraftRow.id, AircraftRow.name)
+                      .order_by(func.lower(AircraftRow.name))).all()
     return [(i, n) for i, n in rows if i is not None]

@@ -1,5 +1,5 @@
 """Backups a GM can use: taken with SQLite's online backup API, checked, kept
-in rotation, listed and restored (issue 11).
+in rotation, listed and restored.
 
 Where: ``<campaign folder>/backups/<file stem>/<UTC time>-<why>.db``, private
 (folder 0700, files 0600; group-shared when the campaign is). Why: ``daily``

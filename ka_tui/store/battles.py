@@ -1,4 +1,4 @@
-"""Air battles in the campaign: the service the air-battle screen calls (issue 10).
+"""Air battles in the campaign: the service the air-battle screen calls.
 
 A battle is its event log (DESIGN.md "Fights and battles as a log of events"):
 the events of ``rules/air/battle.py`` (``battle_started``, ``turn_started``,
@@ -6,17 +6,21 @@ the events of ``rules/air/battle.py`` (``battle_started``, ``turn_started``,
 written in its own transaction with the dice it used, and replayed through the
 rules to rebuild the state. This module writes the first and the last:
 ``battle_started`` (from the roster) and ``battle_ended`` (the outcome written
-back to the campaign; the replay passes over it and nothing follows it). Each call is one transaction; plain values in and out; no Textual.
+back to the campaign; the replay passes over it and nothing follows it).
+Each call is one transaction; plain values in and out; no Textual.
 
-The screen's loop::
+Setting up, then the screen's loop::
 
-    loaded = load_battle(db, battle_id)          # rules Battle, replayed
+    found = candidates(db)                       # roster aircraft, each with why it can't fly
+    battle_id = start_battle(db, [StartPosition(aircraft_id, "Blue", hex, facing, level,
+                                                speed), …], map_id=saved.id)
+    loaded = load_battle(db, battle_id)          # rules Battle, replayed (rows_to_rules)
     result = loaded.battle.move(uid, plan, dice) # the rules roll and log one event
     commit(db, battle_id, loaded.battle.events[-1])   # refused if the log moved
     undo_last(db, battle_id, len(loaded.battle.events)); loaded.battle.undo()
     end_battle(db, battle_id)                    # the outcome, in ONE transaction
 
-``commit`` refuses (``events.StaleLog``, alias ``StaleBattle``) an event whose
+``commit`` refuses (``events.StaleLog``) an event whose
 position (its ``seq``: the number of events before it) is no longer the end of
 the stored log: two windows can no longer both write after the same state; the
 stale one reloads.
@@ -36,34 +40,35 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ka_tui.rules.air import turn as t
 from ka_tui.rules.air.altitude import ceiling_level
 from ka_tui.rules.air.battle import (
     Battle, BattleEventKind, Event, ReplayError, replay_from, undone_at,
 )
-from ka_tui.rules.air.battle_map import BattleMap, parse_map
+from ka_tui.rules.air.battle_map import BattleMap
 from ka_tui.rules.air.damage import out_of_battle
 from ka_tui.rules.air.hexgrid import Hex
 from ka_tui.rules.air.units import MAX_WOUNDS, AirUnit
 from ka_tui.rules.core.options import AirOptions
-from ka_tui.store.aircraft_rows import airman_of, damage_columns, damage_of, to_profile
+from ka_tui.store.rows_to_rules import (
+    air_unit_of, battle_event, battle_events, damage_columns, replay_battle, stored_payload,
+    to_profile,
+)
 from ka_tui.store import events as ev
 from ka_tui.store.errors import NotFound, StoreError, ValidationError
 from ka_tui.store.events import LogEvent, LogHead, LogKind, LogRef, StaleLog
 
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
+
 STARTED = BattleEventKind.STARTED.value
 ENDED = BattleEventKind.ENDED.value
-PLAN = BattleEventKind.PLAN.value   # a player's plan (issue 14): store/players.py writes it
+PLAN = BattleEventKind.PLAN.value   # a player's plan: store/players.py writes it
 # the play steps a screen commits (the start and the end are this module's)
 RULE_KINDS = frozenset(k.value for k in BattleEventKind) - {STARTED, ENDED, PLAN}
 SIDE_MAX = 30
-
-
-# The battle's log moved on since the screen read it (another window): nothing
-# was written; reload the battle (``events.StaleLog``, the one for every log).
-StaleBattle = StaleLog
 
 
 class BattleEnded(StoreError):
@@ -89,22 +94,22 @@ def _ref(battle_id: int) -> LogRef:
     return LogRef.battle(battle_id)
 
 
-def _head(db: Any, battle_id: int) -> LogHead:
+def _head(db: CampaignDB, battle_id: int) -> LogHead:
     head = next((h for h in ev.heads(db, LogKind.BATTLE) if h.id == battle_id), None)
     if head is None:
         raise NotFound(f"no battle with id {battle_id} in this campaign")
     return head
 
 
-def _log_new(db: Any, name: str, *, at: str | None = None) -> int:
+def _log_new(db: CampaignDB, name: str, *, at: str | None = None) -> int:
     return ev.new_log(db, LogKind.BATTLE, name, at=at).id
 
 
-def _log_append(db: Any, battle_id: int, kind: str, payload: Mapping[str, Any], *,
+def _log_append(db: CampaignDB, battle_id: int, kind: str, payload: Mapping[str, Any], *,
                 expect: int, at: str | None = None) -> int:
     """Append one event at position ``expect`` (the number of events before it)
     in one write transaction: refused when the battle has ended or the log holds
-    another number of events (``StaleBattle``). Returns the new count."""
+    another number of events (``StaleLog``). Returns the new count."""
     with db.batch():  # the status read and the append: one BEGIN IMMEDIATE
         head = _head(db, battle_id)
         if head.status != "open":
@@ -113,14 +118,11 @@ def _log_append(db: Any, battle_id: int, kind: str, payload: Mapping[str, Any], 
     return stored.seq
 
 
-def _log_rows(db: Any, battle_id: int) -> tuple[LogHead, list[tuple[int, str, dict[str, Any]]]]:
-    head = _head(db, battle_id)
-    rows = [(e.seq, e.kind, dict(e.payload or {})) for e in ev.events(db, _ref(battle_id))]
-    return head, rows
+def _log_rows(db: CampaignDB, battle_id: int) -> tuple[LogHead, list[LogEvent]]:
+    return _head(db, battle_id), ev.events(db, _ref(battle_id))
 
 
-def _log_drop_last(db: Any, battle_id: int, *,
-                   expect: int | None) -> tuple[int, str, dict[str, Any]]:
+def _log_drop_last(db: CampaignDB, battle_id: int, *, expect: int | None) -> LogEvent:
     with db.batch():
         head = _head(db, battle_id)
         if head.status != "open":
@@ -128,13 +130,12 @@ def _log_drop_last(db: Any, battle_id: int, *,
         gone = ev.drop_where(db, _ref(battle_id), expect, _undone_seq)
         if not gone:
             raise StoreError("nothing to undo: the battle has only just started")
-        # the plans players sent after the step stay (issue 14): written again
+        # the plans players sent after the step stay: written again
         # one place up, as ``Battle.undo`` keeps them
         for later in gone[1:]:
             ev.append(db, _ref(battle_id), LogEvent(later.kind, later.payload), None,
                       checked=False, at=later.created_at)
-    last = gone[0]
-    return last.seq, last.kind, dict(last.payload or {})
+    return gone[0]
 
 
 def _undone_seq(done: Sequence[LogEvent]) -> int | None:
@@ -144,11 +145,11 @@ def _undone_seq(done: Sequence[LogEvent]) -> int | None:
     return None if at is None else done[at].seq
 
 
-def _log_set_status(db: Any, battle_id: int, status: str) -> None:
+def _log_set_status(db: CampaignDB, battle_id: int, status: str) -> None:
     ev.set_status(db, _ref(battle_id), status)
 
 
-def _log_heads(db: Any) -> list[tuple[LogHead, list[str], dict[str, Any] | None]]:
+def _log_heads(db: CampaignDB) -> list[tuple[LogHead, list[str], dict[str, Any] | None]]:
     """Every battle: its head, its event kinds in order, its start payload."""
     out: list[tuple[LogHead, list[str], dict[str, Any] | None]] = []
     for head in ev.heads(db, LogKind.BATTLE):
@@ -158,7 +159,7 @@ def _log_heads(db: Any) -> list[tuple[LogHead, list[str], dict[str, Any] | None]
     return out
 
 
-def _ended_payloads(db: Any) -> list[tuple[int, str, dict[str, Any]]]:
+def _ended_payloads(db: CampaignDB) -> list[tuple[int, str, dict[str, Any]]]:
     out: list[tuple[int, str, dict[str, Any]]] = []
     for head in ev.heads(db, LogKind.BATTLE):
         if head.status != "ended":
@@ -168,22 +169,10 @@ def _ended_payloads(db: Any) -> list[tuple[int, str, dict[str, Any]]]:
     return out
 
 
-# ---------------------------------------------- rules events <-> stored rows
-
-def _stored(event: Mapping[str, Any]) -> dict[str, Any]:
-    return {"data": event.get("data", {}), "faces": event.get("faces", []),
-            "log": event.get("log", [])}
-
-
-def _rules_event(seq: int, kind: str, payload: Mapping[str, Any]) -> Event:
-    return {"seq": seq - 1, "kind": kind, "data": payload.get("data", {}),
-            "faces": payload.get("faces", []), "log": payload.get("log", [])}
-
-
 # ============================================================ the roster side
 
 @dataclass(frozen=True)
-class Candidate:
+class AircraftCandidate:
     """A roster aircraft as a possible combatant, with why it cannot fly."""
 
     aircraft_id: int
@@ -209,7 +198,7 @@ class Candidate:
 
 
 @dataclass(frozen=True)
-class Placement:
+class StartPosition:
     """Where an aircraft starts: its side, hex (flat-top axial, hexgrid), facing
     0..5 (N NE SE S SW NW), altitude level (0 = ground, RULES-NOTES D) and
     speed. ``landed``: standing on the ground at the terrain's height (R-10)."""
@@ -233,15 +222,15 @@ def lost_of(row: Any) -> str:
     return str(stored.get("lost", "")) if isinstance(stored, dict) else ""
 
 
-def _roster(db: Any) -> tuple[list[Any], dict[int, Any], dict[int, list[Any]]]:
+def _roster(db: CampaignDB) -> tuple[list[Any], dict[int, Any], dict[int, list[Any]]]:
     from sqlmodel import select
 
     m = _models()
     with db.read() as s:
-        planes = list(s.exec(select(m.Aircraft).order_by(m.Aircraft.name)).all())
-        people = {int(c.id): c for c in s.exec(select(m.Character)).all()}
+        planes = list(s.exec(select(m.AircraftRow).order_by(m.AircraftRow.name)).all())
+        people = {int(c.id): c for c in s.exec(select(m.CharacterRow)).all()}
         crews: dict[int, list[Any]] = {}
-        for link in s.exec(select(m.AircraftCrew)).all():
+        for link in s.exec(select(m.AircraftCrewRow)).all():
             crews.setdefault(int(link.aircraft_id), []).append(people[int(link.character_id)])
     for members in crews.values():
         members.sort(key=lambda c: str(c.name).casefold())
@@ -268,7 +257,7 @@ def _unable(row: Any, pilot: Any | None) -> str:
     return ""
 
 
-def candidates(db: Any) -> list[Candidate]:
+def candidates(db: CampaignDB) -> list[AircraftCandidate]:
     """Every roster aircraft, by name, with its pilot and crew and, when it
     cannot be put in a battle, the reason (one read)."""
     from ka_tui.store.campaign import house_rules
@@ -276,7 +265,7 @@ def candidates(db: Any) -> list[Candidate]:
     opts = house_rules(db).air
     planes, people, crews = _roster(db)
     busy = _busy_aircraft(db)
-    out: list[Candidate] = []
+    out: list[AircraftCandidate] = []
     for row in planes:
         pilot = people.get(int(row.pilot_id)) if row.pilot_id is not None else None
         crew = crews.get(int(row.id), [])
@@ -284,10 +273,10 @@ def candidates(db: Any) -> list[Candidate]:
         unit = None
         if not unable and pilot is not None:
             profile = to_profile(row)
-            unit = _unit(row, pilot, crew, Placement(
+            unit = _unit(row, pilot, crew, StartPosition(
                 int(row.id), "", Hex(0, 0), 0, min(3, ceiling_level(profile, opts)),
                 profile.move), BattleMap())
-        out.append(Candidate(
+        out.append(AircraftCandidate(
             int(row.id), str(row.name), None if pilot is None else int(pilot.id),
             "" if pilot is None else str(pilot.name), tuple(int(c.id) for c in crew),
             tuple(str(c.name) for c in crew), str(row.aircraft_class).replace("_", " "),
@@ -295,7 +284,7 @@ def candidates(db: Any) -> list[Candidate]:
     return out
 
 
-def _busy_aircraft(db: Any) -> dict[int, str]:
+def _busy_aircraft(db: CampaignDB) -> dict[int, str]:
     out: dict[int, str] = {}
     for head, _kinds, start in _log_heads(db):
         if head.status == "open" and start is not None:
@@ -304,7 +293,7 @@ def _busy_aircraft(db: Any) -> dict[int, str]:
     return out
 
 
-def _check_placement(p: Placement, profile: Any, battle_map: BattleMap, opts: AirOptions,
+def _check_placement(p: StartPosition, profile: Any, battle_map: BattleMap, opts: AirOptions,
                      name: str) -> None:
     if not battle_map.in_bounds(p.hex):
         col, row = p.hex.to_offset()
@@ -328,16 +317,11 @@ def _check_placement(p: Placement, profile: Any, battle_map: BattleMap, opts: Ai
                                        "R-3.1)")
 
 
-def _unit(row: Any, pilot: Any, crew: Sequence[Any], p: Placement,
+def _unit(row: Any, pilot: Any, crew: Sequence[Any], p: StartPosition,
           battle_map: BattleMap) -> AirUnit:
-    profile = to_profile(row)
     altitude = battle_map.height(p.hex) if p.landed else p.altitude
-    return AirUnit(
-        id=str(row.name), side=p.side.strip(), profile=profile, pilot=airman_of(pilot),
-        crew=tuple(airman_of(c) for c in crew), hex=p.hex, facing=p.facing,
-        altitude=altitude, speed=0 if p.landed else p.speed, overheat=int(row.overheat),
-        wm_uses_left=profile.wm_uses, fuel=int(row.fuel_left), ammo=int(row.ammo_left),
-        damage=damage_of(row), landed=p.landed)
+    return air_unit_of(row, pilot, crew, side=p.side, at=p.hex, facing=p.facing,
+                       altitude=altitude, speed=p.speed, landed=p.landed)
 
 
 def battle_title(sides: Sequence[str]) -> str:
@@ -345,7 +329,7 @@ def battle_title(sides: Sequence[str]) -> str:
     return title if len(title) <= 60 else title[:57] + "…"
 
 
-def start_battle(db: Any, placements: Sequence[Placement], *, map_id: int | None = None,
+def start_battle(db: CampaignDB, placements: Sequence[StartPosition], *, map_id: int | None = None,
                  map_text: str | None = None, map_name: str = "", name: str | None = None,
                  at: str | None = None) -> int:
     """A new battle from the roster: each placed aircraft with its side (two or
@@ -406,7 +390,7 @@ def start_battle(db: Any, placements: Sequence[Placement], *, map_id: int | None
         raise ValidationError("name", "a battle's name is 1–60 characters")
     with db.batch():
         battle_id = _log_new(db, title, at=at)
-        _log_append(db, battle_id, STARTED, _stored(event), expect=0, at=at)
+        _log_append(db, battle_id, STARTED, stored_payload(event), expect=0, at=at)
     return battle_id
 
 
@@ -431,7 +415,7 @@ class BattleSummary:
         return self.status == "open"
 
 
-def list_battles(db: Any) -> list[BattleSummary]:
+def list_battles(db: CampaignDB) -> list[BattleSummary]:
     """Every battle: the open ones newest first, then the ended ones newest first."""
     out: list[BattleSummary] = []
     for head, kinds, start in _log_heads(db):
@@ -446,7 +430,7 @@ def list_battles(db: Any) -> list[BattleSummary]:
     return out
 
 
-def newest_open(db: Any) -> int | None:
+def newest_open(db: CampaignDB) -> int | None:
     """The battle the mode resumes by default: the newest open one."""
     return next((b.id for b in list_battles(db) if b.open), None)
 
@@ -495,31 +479,26 @@ class LoadedBattle:
         return t.what_next(self.battle.state)
 
 
-def _replay_parts(head: Any, rows: Sequence[tuple[int, str, dict[str, Any]]]) -> tuple[list[Event], dict[str, Any] | None, dict[str, Any]]:
-    if not rows or rows[0][1] != STARTED:
-        raise BattleLogError(f"the battle “{head.name}” has no start event")
-    events: list[Event] = []
-    outcome: dict[str, Any] | None = None
-    for seq, kind, payload in rows:
-        if kind == ENDED:
-            outcome = payload.get("data", payload)
-        events.append(_rules_event(seq, kind, payload))
-    return events, outcome, events[0]["data"]
-
-
-def load_battle(db: Any, battle_id: int) -> LoadedBattle:
-    """Read a battle's log (one read) and replay it through the rules; the
-    logged faces are the only dice. ``BattleLogError`` names an event that does
-    not replay."""
+def load_battle(db: CampaignDB, battle_id: int) -> LoadedBattle:
+    """Read a battle's log (one read) and replay it through the rules
+    (``rows_to_rules.replay_battle``: the logged faces are the only dice, the
+    recorded house rules or else the campaign's). ``BattleLogError`` names an
+    event that does not replay."""
     from ka_tui.store.campaign import house_rules
 
-    head, rows = _log_rows(db, battle_id)
-    events, outcome, data = _replay_parts(head, rows)
-    fallback = house_rules(db).air   # for a log written before battles recorded their rules
+    head, stored = _log_rows(db, battle_id)
+    if not stored or stored[0].kind != STARTED:
+        raise BattleLogError(f"the battle “{head.name}” has no start event")
+    outcome: dict[str, Any] | None = None
+    for e in stored:
+        if e.kind == ENDED:
+            payload = e.payload if isinstance(e.payload, dict) else {}
+            outcome = payload.get("data", payload)
+    data = battle_event(stored[0])["data"]
     text = str(data.get("map") or "")
+    campaign_rules = house_rules(db)
     try:
-        battle_map = parse_map(text)
-        battle = Battle.from_events(events, battle_map, fallback)
+        battle = replay_battle(stored, campaign_rules)
     except (ReplayError, ValueError) as e:
         raise BattleLogError(f"the battle “{head.name}” cannot be replayed: {e}") from None
     return LoadedBattle(
@@ -532,24 +511,26 @@ def load_battle(db: Any, battle_id: int) -> LoadedBattle:
 
 # ============================================================ writing steps
 
-def commit(db: Any, battle_id: int, event: Mapping[str, Any], *, at: str | None = None) -> int:
+def commit(db: CampaignDB, battle_id: int, event: Mapping[str, Any], *,
+           at: str | None = None) -> int:
     """Store one committed action (the rules ``Battle``'s newest event) in its
     own transaction. Its ``seq`` is its expected position: refused with
-    ``StaleBattle`` when the stored log no longer ends there. Returns the
+    ``StaleLog`` when the stored log no longer ends there. Returns the
     number of events now stored."""
     kind = str(event.get("kind", ""))
     if kind not in RULE_KINDS:
         raise ValidationError("event", f"{kind!r} is not a battle step")
-    return _log_append(db, battle_id, kind, _stored(event), expect=int(event["seq"]), at=at)
+    return _log_append(db, battle_id, kind, stored_payload(event), expect=int(event["seq"]),
+                       at=at)
 
 
-def undo_last(db: Any, battle_id: int, expect: int | None = None) -> Event:
+def undo_last(db: CampaignDB, battle_id: int, expect: int | None = None) -> Event:
     """Drop the last committed action (a whole move, a shot, a phase's end) in
-    one transaction and return it (plans players sent after it stay, issue 14); ``expect`` = the events the screen holds
-    (``StaleBattle`` if the log moved). The start cannot be undone, nor an
+    one transaction and return it (plans players sent after it stay);
+    ``expect`` = the events the screen holds
+    (``StaleLog`` if the log moved). The start cannot be undone, nor an
     ended battle. The screen then calls ``battle.undo()`` (or reloads)."""
-    seq, kind, payload = _log_drop_last(db, battle_id, expect=expect)
-    return _rules_event(seq, kind, payload)
+    return battle_event(_log_drop_last(db, battle_id, expect=expect))
 
 
 # ============================================================ the outcome
@@ -678,13 +659,13 @@ def outcome_of(loaded: LoadedBattle) -> BattleOutcome:
                          loaded.state.turn)
 
 
-def end_battle(db: Any, battle_id: int, expect: int | None = None) -> BattleOutcome:
+def end_battle(db: CampaignDB, battle_id: int, expect: int | None = None) -> BattleOutcome:
     """End a battle and write its outcome back to the campaign in ONE
     transaction: the aircraft rows (hull hits, damage by location, fuel and
     ammunition left, overheat; lost ones marked), the characters (wounds,
     consciousness), the ``battle_ended`` event (the outcome, victories and
     losses) and the battle's status. ``expect``: the events the screen holds
-    (``StaleBattle`` if the log moved)."""
+    (``StaleLog`` if the log moved)."""
     m = _models()
     with db.batch() as s:
         loaded = load_battle(db, battle_id)
@@ -694,7 +675,7 @@ def end_battle(db: Any, battle_id: int, expect: int | None = None) -> BattleOutc
             raise StaleLog(_ref(battle_id), expect, loaded.position)
         outcome = outcome_of(loaded)
         for a in outcome.aircraft:
-            row = s.get(m.Aircraft, a.aircraft_id)
+            row = s.get(m.AircraftRow, a.aircraft_id)
             if row is None:
                 continue  # deleted from the roster meanwhile: nothing to write back
             row.hull_hits = min(a.hull_hits, int(row.hull))
@@ -704,7 +685,7 @@ def end_battle(db: Any, battle_id: int, expect: int | None = None) -> BattleOutc
             row.overheat = a.overheat
             s.add(row)
         for p in outcome.airmen:
-            who = s.get(m.Character, p.character_id)
+            who = s.get(m.CharacterRow, p.character_id)
             if who is None:
                 continue
             who.wounds, who.conscious = p.wounds, p.conscious
@@ -741,7 +722,7 @@ class VictoryRecord:
     victim: str
 
 
-def air_victories(db: Any, pilot_id: int | None = None) -> list[VictoryRecord]:
+def air_victories(db: CampaignDB, pilot_id: int | None = None) -> list[VictoryRecord]:
     """Every victory recorded by ended battles (their ``battle_ended`` events),
     oldest first; only one pilot's with ``pilot_id``."""
     out: list[VictoryRecord] = []
@@ -756,7 +737,7 @@ def air_victories(db: Any, pilot_id: int | None = None) -> list[VictoryRecord]:
     return out
 
 
-def events_of(db: Any, battle_id: int) -> list[Event]:
+def events_of(db: CampaignDB, battle_id: int) -> list[Event]:
     """The stored log as rules events (``battle_ended`` included, last)."""
-    _head, rows = _log_rows(db, battle_id)
-    return [_rules_event(seq, kind, payload) for seq, kind, payload in rows]
+    _head, stored = _log_rows(db, battle_id)
+    return battle_events(stored)

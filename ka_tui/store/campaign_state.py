@@ -1,22 +1,26 @@
-"""The campaign between battles in the store (issue 15): its date, people's
-recovery, aircraft repairs, time passing, the overview and service records.
+"""The campaign between battles in the store: its date, people's recovery,
+aircraft repairs, time passing, the overview and service records.
 
-Reads use a plain ``sqlite3`` connection (no SQLModel: the campaign mode's
+Reads are plain SQL (``db.plain_read()``; no SQLModel: the campaign mode's
 first frame); each write is one transaction (``db.batch()``) that also writes
-its journal entries (``store/journal.py``). The rules are
-``rules/campaign`` (people, repair, timeline, missions); this module only
-reads rows into their plain values and writes the results back.
+its journal entries (``store/journal.py``), its checks reading inside it
+(``_in``). The rules are ``rules/campaign`` (people, repair, timeline,
+missions); rows become their values in ``rows_to_rules.py`` (``person_of``,
+``plane_of``); this module reads and writes the results back::
+
+    view = overview(db)                          # the date, people, aircraft, next mission
+    records = service_records(db)                # each pilot's sorties, kills, wounds
+    rows = repairs(db); job = queue_repair(db, aircraft_id); write_off(db, aircraft_id)
+    change = preview_days(db, 3)                 # nothing written
+    advance(db, 3, expect=view.day)              # ONE transaction, with its journal entry
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ka_tui.rules.campaign.missions import ServiceRecord, SortieFact, service_record
 from ka_tui.rules.campaign.people import Person, Readiness, readiness
@@ -31,73 +35,44 @@ from ka_tui.rules.campaign.repair import (
     repair_need,
 )
 from ka_tui.rules.campaign.timeline import TimePreview, parse_date, preview
-from ka_tui.rules.core.options import CampaignOptions, HouseRules
+from ka_tui.rules.core.options import CampaignOptions
 from ka_tui.store import journal
+from ka_tui.store.campaign import stored_rules
 from ka_tui.store.errors import NotFound, StoreError, ValidationError
+from ka_tui.store.plain_read import PlainRead
+from ka_tui.store.rows_to_rules import PERSON_COLUMNS, person_of, plane_of
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
 
 # ------------------------------------------------------------------ reading
 
 
-@contextmanager
-def reading(db: Any) -> Iterator[sqlite3.Connection]:
-    """One consistent plain-sqlite3 snapshot (a deferred read transaction)."""
-    con = db.connect()
-    try:
-        con.execute("BEGIN")
-        yield con
-    finally:
-        con.close()
+def _options(con: PlainRead) -> CampaignOptions:
+    return stored_rules(con).campaign
 
 
-def _options(con: sqlite3.Connection) -> CampaignOptions:
-    row = con.execute("SELECT house_rules FROM campaign WHERE id = 1").fetchone()
-    try:
-        return HouseRules.from_dict(json.loads(row[0] if row else "{}")).campaign
-    except ValueError as e:
-        raise StoreError(f"the campaign's house rules cannot be read: {e}") from None
-
-
-def _day(con: sqlite3.Connection) -> date:
+def _day(con: PlainRead) -> date:
     row = con.execute("SELECT day FROM campaign_day WHERE id = 1").fetchone()
     return parse_date(row[0]) if row else date(1944, 6, 1)
 
 
-def _people(con: sqlite3.Connection, roles: tuple[str, ...] = ("pilot", "crew")) -> list[Person]:
+def _people(con: PlainRead, roles: tuple[str, ...] = ("pilot", "crew")) -> list[Person]:
     marks = ",".join("?" * len(roles))
     rows = con.execute(
-        "SELECT c.id, c.name, c.role, c.wounds, c.conscious, c.k_points, c.k_points_max, "
-        "coalesce(p.rest_days, 0), coalesce(p.missing, 0), coalesce(p.days_out, 0) "
-        "FROM character c LEFT JOIN person_state p ON p.character_id = c.id "
-        f"WHERE c.role IN ({marks}) ORDER BY c.name COLLATE NOCASE", roles).fetchall()
-    return [Person(int(i), str(n), str(r), int(w), bool(cs), int(k), int(km), int(rd),
-                   bool(mi), int(do)) for i, n, r, w, cs, k, km, rd, mi, do in rows]
+        f"SELECT {PERSON_COLUMNS} FROM character c LEFT JOIN person_state p "
+        f"ON p.character_id = c.id WHERE c.role IN ({marks}) ORDER BY c.name COLLATE NOCASE",
+        roles).fetchall()
+    return [person_of(r) for r in rows]
 
 
-def plane_of(row: Sequence[Any]) -> Plane:
-    """(id, name, hull, hull_hits, damage JSON) -> the rules' ``Plane``."""
-    aid, name, hull, hits, raw = row
-    try:
-        table = json.loads(raw) if raw else {}
-    except ValueError:
-        table = {}
-    table = table if isinstance(table, dict) else {}
-
-    def pairs(key: str) -> tuple[tuple[str, int], ...]:
-        got = table.get(key, {})
-        return tuple(sorted((str(k), int(v)) for k, v in got.items())) \
-            if isinstance(got, dict) else ()
-
-    return Plane(int(aid), str(name), int(hull), int(hits), pairs("effects"), pairs("hits"),
-                 str(table.get("lost", "") or ""))
-
-
-def _planes(con: sqlite3.Connection) -> list[Plane]:
+def _planes(con: PlainRead) -> list[Plane]:
     rows = con.execute("SELECT id, name, hull, hull_hits, damage FROM aircraft "
                        "ORDER BY name COLLATE NOCASE").fetchall()
     return [plane_of(r) for r in rows]
 
 
-def _jobs(con: sqlite3.Connection, *, open_only: bool = False) -> list[RepairJob]:
+def _jobs(con: PlainRead, *, open_only: bool = False) -> list[RepairJob]:
     where = "WHERE r.status = 'queued'" if open_only else ""
     rows = con.execute(
         "SELECT r.id, r.aircraft_id, a.name, r.days_total, r.days_done, r.cost, r.status "
@@ -107,13 +82,13 @@ def _jobs(con: sqlite3.Connection, *, open_only: bool = False) -> list[RepairJob
             for i, a, n, t, d, c, s in rows]
 
 
-def campaign_day(db: Any) -> date:
-    with reading(db) as con:
+def campaign_day(db: CampaignDB) -> date:
+    with db.plain_read() as con:
         return _day(con)
 
 
-def options(db: Any) -> CampaignOptions:
-    with reading(db) as con:
+def options(db: CampaignDB) -> CampaignOptions:
+    with db.plain_read() as con:
         return _options(con)
 
 
@@ -137,9 +112,9 @@ class Overview:
     journal_entries: int
 
 
-def overview(db: Any) -> Overview:
+def overview(db: CampaignDB) -> Overview:
     """Everything the overview shows, in one read."""
-    with reading(db) as con:
+    with db.plain_read() as con:
         opts = _options(con)
         day = _day(con)
         people = [(p, readiness(p, opts)) for p in _people(con, ("pilot", "crew", "ground"))]
@@ -157,14 +132,14 @@ def overview(db: Any) -> Overview:
             if row else None
         counts = dict(con.execute("SELECT status, count(*) FROM mission GROUP BY status")
                       .fetchall())
-        entries = int(con.execute("SELECT count(*) FROM journal_event").fetchone()[0])
+        entries = int(con.execute("SELECT count(*) FROM journal_event").fetchall()[0][0])
     return Overview(day, nxt, tuple(people), tuple(planes), int(counts.get("planned", 0)),
                     int(counts.get("flown", 0)), entries)
 
 
 # ---------------------------------------------------------- service records
 
-def _sorties(con: sqlite3.Connection, character_id: int) -> list[SortieFact]:
+def _sorties(con: PlainRead, character_id: int) -> list[SortieFact]:
     rows = con.execute(
         "SELECT m.id, m.name, m.day, m.debrief FROM mission m JOIN mission_member x "
         "ON x.mission_id = m.id WHERE x.character_id = ? AND m.status = 'flown' "
@@ -180,10 +155,10 @@ def _sorties(con: sqlite3.Connection, character_id: int) -> list[SortieFact]:
     return out
 
 
-def service_records(db: Any, character_id: int | None = None) -> list[ServiceRecord]:
+def service_records(db: CampaignDB, character_id: int | None = None) -> list[ServiceRecord]:
     """Each pilot's and crewman's record (one read), derived from the confirmed
     debriefs of the missions flown; only one with ``character_id``."""
-    with reading(db) as con:
+    with db.plain_read() as con:
         opts = _options(con)
         people = _people(con, ("pilot", "crew", "ground"))
         if character_id is not None:
@@ -193,7 +168,7 @@ def service_records(db: Any, character_id: int | None = None) -> list[ServiceRec
         return [service_record(p, _sorties(con, p.id), opts) for p in people]
 
 
-def service_line(db: Any, character_id: int) -> str:
+def service_line(db: CampaignDB, character_id: int) -> str:
     """One line for the roster's detail pane ("Service: 3 sorties, 1 kill, …")."""
     recs = service_records(db, character_id)
     return recs[0].line if recs else ""
@@ -202,7 +177,7 @@ def service_line(db: Any, character_id: int) -> str:
 # ------------------------------------------------------------------ repairs
 
 @dataclass(frozen=True)
-class RepairRow:
+class RepairSummary:
     plane: Plane
     readiness: PlaneReadiness
     need: RepairNeed
@@ -210,10 +185,10 @@ class RepairRow:
     finishes_in: int | None
 
 
-def repairs(db: Any) -> list[RepairRow]:
+def repairs(db: CampaignDB) -> list[RepairSummary]:
     """Every aircraft that is damaged, under repair or lost, with what
     repairing it takes (``rules/campaign/repair.py``) and its place in the queue."""
-    with reading(db) as con:
+    with db.plain_read() as con:
         opts = _options(con)
         jobs = {j.aircraft_id: j for j in _jobs(con, open_only=True)}
         ends = finish_days(list(jobs.values()), opts)
@@ -223,13 +198,13 @@ def repairs(db: Any) -> list[RepairRow]:
             if not (a.damaged or a.lost or job):
                 continue
             fin = ends.get(job.id) if job else None
-            out.append(RepairRow(a, plane_readiness(a, job, opts, finishes_in=fin),
-                                 repair_need(a, opts), job, fin))
+            out.append(RepairSummary(a, plane_readiness(a, job, opts, finishes_in=fin),
+                                     repair_need(a, opts), job, fin))
     return out
 
 
-def repair_queue(db: Any) -> list[RepairJob]:
-    with reading(db) as con:
+def repair_queue(db: CampaignDB) -> list[RepairJob]:
+    with db.plain_read() as con:
         return _jobs(con)
 
 
@@ -237,32 +212,36 @@ def _sql(s: Any, sql: str, params: tuple[Any, ...] = ()) -> Any:
     return s.connection().exec_driver_sql(sql, params)
 
 
+def _in(s: Any) -> PlainRead:
+    """The plain reads of a write, inside its own transaction (its session)."""
+    return PlainRead.on_session(s)
+
+
 def _plane_in(s: Any, aircraft_id: int) -> Plane:
-    row = _sql(s, "SELECT id, name, hull, hull_hits, damage FROM aircraft WHERE id = ?",
-               (aircraft_id,)).first()
+    row = _in(s).execute("SELECT id, name, hull, hull_hits, damage FROM aircraft WHERE id = ?",
+                         (aircraft_id,)).fetchone()
     if row is None:
         raise NotFound(f"no aircraft with id {aircraft_id}")
-    return plane_of(tuple(row))
+    return plane_of(row)
 
 
 def _day_in(s: Any) -> date:
-    row = _sql(s, "SELECT day FROM campaign_day WHERE id = 1").first()
-    return parse_date(row[0]) if row else date(1944, 6, 1)
+    return _day(_in(s))
 
 
 def _options_in(s: Any) -> CampaignOptions:
-    row = _sql(s, "SELECT house_rules FROM campaign WHERE id = 1").first()
-    return HouseRules.from_dict(json.loads(row[0] if row else "{}")).campaign
+    return _options(_in(s))
 
 
-def queue_repair(db: Any, aircraft_id: int) -> RepairJob:
+def queue_repair(db: CampaignDB, aircraft_id: int) -> RepairJob:
     """Put a damaged aircraft in the repair queue (its days and cost under the
     house rules), with its journal entry; one transaction."""
     with db.batch() as s:
         return _queue_repair(s, db, aircraft_id)
 
 
-def _queue_repair(s: Any, db: Any, aircraft_id: int, *, mission: int | None = None) -> RepairJob:
+def _queue_repair(s: Any, db: CampaignDB, aircraft_id: int, *,
+                  mission: int | None = None) -> RepairJob:
     plane = _plane_in(s, aircraft_id)
     if plane.lost:
         raise ValidationError("aircraft", f"{plane.name} is {plane.lost}: nothing to repair")
@@ -282,7 +261,7 @@ def _queue_repair(s: Any, db: Any, aircraft_id: int, *, mission: int | None = No
     return RepairJob(int(new_id), aircraft_id, plane.name, need.days, 0, need.cost)
 
 
-def write_off(db: Any, aircraft_id: int, why: str = "") -> None:
+def write_off(db: CampaignDB, aircraft_id: int, why: str = "") -> None:
     """Write an aircraft off: marked lost ("written off") and out of the queue;
     one transaction with its journal entry."""
     with db.batch() as s:
@@ -302,7 +281,7 @@ def write_off(db: Any, aircraft_id: int, why: str = "") -> None:
 
 # --------------------------------------------------------------------- time
 
-def set_day(db: Any, day: str) -> date:
+def set_day(db: CampaignDB, day: str) -> date:
     """Set the campaign's date (the GM starting a campaign)."""
     try:
         when = parse_date(day)
@@ -313,9 +292,9 @@ def set_day(db: Any, day: str) -> date:
     return when
 
 
-def preview_days(db: Any, days: int) -> TimePreview:
+def preview_days(db: CampaignDB, days: int) -> TimePreview:
     """What advancing ``days`` days would change (nothing is written)."""
-    with reading(db) as con:
+    with db.plain_read() as con:
         try:
             return preview(_day(con), days, _people(con, ("pilot", "crew", "ground")),
                            _jobs(con, open_only=True), _options(con))
@@ -323,7 +302,7 @@ def preview_days(db: Any, days: int) -> TimePreview:
             raise ValidationError("days", str(e)) from None
 
 
-def advance(db: Any, days: int, *, expect: date | None = None) -> TimePreview:
+def advance(db: CampaignDB, days: int, *, expect: date | None = None) -> TimePreview:
     """Advance the campaign ``days`` days in ONE transaction: people rest and
     heal, repairs progress (a finished one clears the aircraft's damage),
     aircraft are refuelled and rearmed, the date moves, and a journal entry
@@ -335,17 +314,8 @@ def advance(db: Any, days: int, *, expect: date | None = None) -> TimePreview:
             raise StoreError(f"the campaign's date moved to {start.isoformat()} meanwhile; "
                              "preview again")
         opts = _options_in(s)
-        con_rows = _sql(s, "SELECT c.id, c.name, c.role, c.wounds, c.conscious, c.k_points, "
-                           "c.k_points_max, coalesce(p.rest_days, 0), coalesce(p.missing, 0), "
-                           "coalesce(p.days_out, 0) FROM character c LEFT JOIN person_state p "
-                           "ON p.character_id = c.id ORDER BY c.name COLLATE NOCASE").all()
-        people = [Person(int(i), str(n), str(r), int(w), bool(cs), int(k), int(km), int(rd),
-                         bool(mi), int(do)) for i, n, r, w, cs, k, km, rd, mi, do in con_rows]
-        job_rows = _sql(s, "SELECT r.id, r.aircraft_id, a.name, r.days_total, r.days_done, "
-                           "r.cost, r.status FROM repair r JOIN aircraft a ON a.id = "
-                           "r.aircraft_id WHERE r.status = 'queued' ORDER BY r.id").all()
-        jobs = [RepairJob(int(i), int(a), str(n), int(t), int(d), int(c), JobStatus(st))
-                for i, a, n, t, d, c, st in job_rows]
+        people = _people(_in(s), ("pilot", "crew", "ground"))
+        jobs = _jobs(_in(s), open_only=True)
         try:
             result = preview(start, days, people, jobs, opts)
         except ValueError as e:
@@ -384,7 +354,7 @@ def advance(db: Any, days: int, *, expect: date | None = None) -> TimePreview:
     return result
 
 
-def set_missing(db: Any, character_id: int, missing: bool) -> None:
+def set_missing(db: CampaignDB, character_id: int, missing: bool) -> None:
     """Mark a character missing in action (or found again), with its journal entry."""
     with db.batch() as s:
         row = _sql(s, "SELECT name FROM character WHERE id = ?", (character_id,)).first()

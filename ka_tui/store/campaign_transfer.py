@@ -1,4 +1,4 @@
-"""The campaign between battles in the export document (issue 15): the
+"""The campaign between battles in the export document: the
 ``history`` part (``schema_doc.HistoryDoc``) written from and read into the
 campaign's date, missions (members, linked battles and fights), repairs,
 people's recovery and the journal's entries. ``transfer.py`` calls these three

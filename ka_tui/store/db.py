@@ -1,5 +1,15 @@
 """Open, create, check and migrate campaign files; the handle screens use.
 
+The handle and its four ways in::
+
+    db = open_campaign(path)                    # checked, migrated, read-only if it must be
+    with db.transaction() as s: ...             # one user action (SQLModel session)
+    with db.read() as s: ...                    # a SQLModel read snapshot
+    with db.plain_read() as read:               # a plain-SQL snapshot, no SQLModel
+        rows = read.execute("SELECT …", params).fetchall()
+    with db.batch(): ...                        # many calls, ONE transaction
+    db = create_campaign(path, name, populate=fill)   # built aside, moved in when done
+
 A campaign is one SQLite file. ``open_campaign`` first reads the file's header
 bytes and then a read-only connection, so a file that is not ours (not SQLite,
 another app's database, truncated, damaged) or that comes from a newer ka-tui
@@ -45,6 +55,7 @@ from ka_tui.store.file_check import check_file as check_file
 from ka_tui.store.file_check import read_uri as read_uri
 from ka_tui.store.limits import NAME_MAX
 from ka_tui.store.migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+from ka_tui.store.plain_read import PlainRead, read_failure
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -242,15 +253,6 @@ def backup_file(path: Path, tag: str) -> Path:
 
 # ------------------------------------------------------------------ handle
 
-# plain SQL reads: rows(sql, params=()) -> the rows as tuples
-Rows = Callable[..., list[Any]]
-
-
-def session_rows(session: Session) -> Rows:
-    """``Rows`` on a SQLModel session's own connection (its transaction)."""
-    return lambda sql, params=(): list(session.connection().exec_driver_sql(sql, params).all())
-
-
 class CampaignDB:
     """An open campaign file. Thread-safe: each transaction takes a pooled connection."""
 
@@ -300,25 +302,25 @@ class CampaignDB:
             yield s
 
     @contextlib.contextmanager
-    def plain_read(self) -> Iterator[Rows]:
-        """A read snapshot for plain SQL, without SQLModel: ``rows(sql, params)``
-        gives tuples. Inside this thread's ``batch()`` it reads the batch's own
-        transaction (its writes included); else one read transaction on a plain
-        ``sqlite3`` connection (the roster's and the players' first reads need
-        no SQLAlchemy, about 0.3 s to import). Failures become ``StoreError``."""
+    def plain_read(self) -> Iterator[PlainRead]:
+        """The store's one read by plain SQL, without SQLModel (``plain_read.py``):
+        a snapshot whose ``execute(sql, params)`` answers like ``sqlite3``'s.
+        Inside this thread's ``batch()`` it reads the batch's own transaction
+        (its writes included); else one read transaction on a plain ``sqlite3``
+        connection. Failures are ``StoreError("cannot read PATH: …")``."""
         outer = getattr(self._local, "session", None)
         if outer is not None:
-            yield session_rows(outer)
+            yield PlainRead.on_session(outer, self.path)
             return
         try:
             con = self.connect()
         except sqlite3.Error as e:
-            raise translate_error(e) from None
+            raise read_failure(self.path, e) from None
         try:
             con.execute("BEGIN")
-            yield lambda sql, params=(): con.execute(sql, params).fetchall()
+            yield PlainRead.on_connection(con, self.path)
         except sqlite3.Error as e:
-            raise translate_error(e) from None
+            raise read_failure(self.path, e) from None
         finally:
             con.close()  # ends the read transaction
 

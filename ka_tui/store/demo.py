@@ -17,7 +17,7 @@ from ka_tui.rules.air.units import Damage
 from ka_tui.rules.core.dice import ScriptedDice
 from ka_tui.rules.air.profiles import BEAUFIGHTER, IL2, METEOR, MITCHELL, SPITFIRE, TEMPEST
 from ka_tui.store import battles, maps, roster
-from ka_tui.store.aircraft_rows import damage_columns
+from ka_tui.store.rows_to_rules import damage_columns
 from ka_tui.store.campaign import set_campaign_notes
 from ka_tui.store.db import CampaignDB, create_campaign
 
@@ -185,12 +185,12 @@ def _populate(db: CampaignDB) -> None:
 
 def _demo_battle(db: CampaignDB) -> None:
     """One saved map and one battle in progress, so the air-battle mode shows a
-    live map at once (issue 10)."""
+    live map at once."""
     saved = maps.save_map(db, DEMO_MAP_NAME, DEMO_MAP,
                           notes="Home strip, a carrier offshore, hills up to height 3.")
     planes = {a.name: a.id for a in roster.list_aircraft(db)}
-    places = [battles.Placement(planes[name] or 0, side, Hex.from_offset(col, row), facing,
-                                level, speed)
+    places = [battles.StartPosition(planes[name] or 0, side, Hex.from_offset(col, row), facing,
+                                    level, speed)
               for name, side, (col, row), facing, level, speed in _DEMO_PLACES]
     battle_id = battles.start_battle(db, places, map_id=saved.id, name=DEMO_BATTLE, at=DEMO_AT)
     loaded = battles.load_battle(db, battle_id)
@@ -200,7 +200,7 @@ def _demo_battle(db: CampaignDB) -> None:
     battles.commit(db, battle_id, loaded.battle.events[-1], at=DEMO_AT)
 
 
-# A short history (issue 15), so ``ka-tui --demo`` then ``5`` shows a living
+# A short history, so ``ka-tui --demo`` then ``5`` shows a living
 # campaign: two missions flown (their debriefs as the campaign mode confirms
 # them), a raid on the airfield that wounded Ilse Brandt (the roster's wounded
 # character: a pilot's wounds would change the roster's rows), the Il-2 in the

@@ -10,7 +10,7 @@ class StoreError(Exception):
         """Pickled as it is (type, message, attributes), without calling
         ``__init__`` again: a subclass whose ``__init__`` takes other arguments
         than its message still comes back whole from the startup read's child
-        process (store/startup_read.py, issue 13)."""
+        process (store/startup_read.py)."""
         return (_restore, (type(self), self.args), self.__dict__ or None)
 
 

@@ -1,6 +1,13 @@
 """The one event log of the store: every sequence of events a campaign keeps
-(close-combat fights, air battles; sorties and the journal next) goes through
-these functions (DESIGN.md "Fights and battles as a log of events").
+(close-combat fights, air battles, the campaign's journal) goes through
+these functions (DESIGN.md "Fights and battles as a log of events")::
+
+    head = new_log(db, LogKind.FIGHT, "Hangar brawl")
+    log = LogRef.fight(head.id)
+    stored = append(db, log, LogEvent("fight_started", payload), expect_seq=0)
+    done = events(db, log)                       # oldest first, one read
+    gone = drop_where(db, log, expect_seq, first_to_drop)   # undo, in one transaction
+    set_status(db, log, "ended")
 
 A log is a head row (name, status) and its events ``(seq, kind, payload)``,
 ``seq`` = 1, 2, … with no gap. Events are never edited (a trigger refuses
@@ -11,7 +18,9 @@ transaction that first re-reads the end of the log, so:
   still be the end of the log, else ``StaleLog``: two windows can no longer
   both write after the same state;
 - the log's own rules (``rules/cqc/log.py`` for fights) must accept the event
-  on the state replayed from the log as it is now, else ``Refused``.
+  on the state replayed from the log as it is now, else ``EventRefused``
+  (a battle that recorded no house rules replays under the campaign's:
+  ``rows_to_rules.battle_fallback``).
 
 ``expect_seq=None`` appends at the end whatever it is (demo, import, tests).
 
@@ -33,13 +42,14 @@ from typing import TYPE_CHECKING, Any, Final
 from ka_tui.store.errors import NotFound, StoreError, ValidationError
 
 if TYPE_CHECKING:
-    from ka_tui.store.db import CampaignDB, Rows
+    from ka_tui.store.db import CampaignDB
+    from ka_tui.store.plain_read import PlainRead
 
 
 class LogKind(StrEnum):
     FIGHT = "fight"
     BATTLE = "battle"
-    JOURNAL = "journal"   # the campaign's journal (issue 15; store/journal.py)
+    JOURNAL = "journal"   # the campaign's journal (store/journal.py)
 
 
 # kind -> (head table, event table, the event's link column)
@@ -98,7 +108,7 @@ class StaleLog(StoreError):
         self.now = now
 
 
-class Refused(StoreError):
+class EventRefused(StoreError):
     """The log's rules refuse the event on its current state: nothing was written."""
 
     def __init__(self, log: LogRef, reason: str) -> None:
@@ -108,17 +118,19 @@ class Refused(StoreError):
         self.reason = reason
 
 
-# Returns why the event cannot follow ``done`` (the log as it is), or None.
-Accept = Callable[[Sequence[LogEvent], LogEvent], "str | None"]
+# Returns why the event cannot follow ``done`` (the log as it is), or None;
+# ``read`` reads the campaign inside the write's transaction.
+Accept = Callable[[Sequence[LogEvent], LogEvent, "PlainRead"], "str | None"]
 
 
-def _accept_fight(done: Sequence[LogEvent], event: LogEvent) -> str | None:
+def _accept_fight(done: Sequence[LogEvent], event: LogEvent, read: PlainRead) -> str | None:
     """S0 §Close combat through ``rules/cqc/log.py``: the log so far must replay
     and take the event (order of the steps, one card per fighter and round,
     the faces fit)."""
     from ka_tui.rules.cqc import log as cqc_log
+    from ka_tui.store.rows_to_rules import fight_items
 
-    items = [(e.kind, e.payload) for e in done]
+    items = fight_items(done)
     progress, broken = cqc_log.replay_prefix(items) if items else (None, None)
     if broken is not None:
         return (f"this fight's log does not replay from {_where(done, broken.index)} "
@@ -130,21 +142,24 @@ def _accept_fight(done: Sequence[LogEvent], event: LogEvent) -> str | None:
     return None
 
 
-def _accept_battle(done: Sequence[LogEvent], event: LogEvent) -> str | None:
+def _accept_battle(done: Sequence[LogEvent], event: LogEvent, read: PlainRead) -> str | None:
     """R-1 battle log: begins with ``battle_started``, only once (the GM's
     steps are checked by ``rules/air/battle.py`` as they are played); a
     player's ``plan_sent`` is checked on the full replay (``rules/air/plans.py``:
-    the turn running, his aircraft not moved, the plan legal)."""
+    the turn running, his aircraft not moved, the plan legal), under the
+    rules the GM's screen replays it with (``rows_to_rules.battle_fallback``
+    for a log that recorded none)."""
     from ka_tui.rules.air.battle import BattleEventKind, accept_kind
 
     why = accept_kind([e.kind for e in done], event.kind)
     if why is None and event.kind == BattleEventKind.PLAN:
-        # issue 14: a player's plan is checked on the battle replayed as it is now
         from ka_tui.rules.air.plans import accept_plan
+        from ka_tui.store.campaign import stored_rules
+        from ka_tui.store.rows_to_rules import battle_events, battle_fallback
 
         payload = event.payload if isinstance(event.payload, dict) else {}
-        why = accept_plan([{"seq": e.seq - 1, "kind": e.kind, **(e.payload or {})}
-                           for e in done], payload.get("data", {}))
+        why = accept_plan(battle_events(done), payload.get("data", {}),
+                          battle_fallback(stored_rules(read)))
     return why
 
 
@@ -155,7 +170,7 @@ def _where(done: Sequence[LogEvent], index: int | None) -> str:
     return f"event {e.seq} ({e.kind})"
 
 
-def _accept_journal(done: Sequence[LogEvent], event: LogEvent) -> str | None:
+def _accept_journal(done: Sequence[LogEvent], event: LogEvent, read: PlainRead) -> str | None:
     """A journal entry: a known kind and a day, a text and its links
     (``rules/campaign/journal.py``)."""
     from ka_tui.rules.campaign.journal import entry_problem
@@ -187,27 +202,28 @@ def _need_head(s: Any, log: LogRef) -> None:
         raise NotFound(f"no {log.kind.value} with id {log.id} in this campaign")
 
 
-def _rows(s: Any) -> Rows:
-    from ka_tui.store.db import session_rows
+def _session_read(db: CampaignDB, s: Any) -> PlainRead:
+    """Reads inside a write transaction (its session), by plain SQL."""
+    from ka_tui.store.plain_read import PlainRead
 
-    return session_rows(s)
+    return PlainRead.on_session(s, db.path)
 
 
-def _last(rows: Rows, log: LogRef) -> int:
+def _last(read: PlainRead, log: LogRef) -> int:
     _, table, link = _TABLES[log.kind]
-    [row] = rows(f"SELECT max(seq) FROM {table} WHERE {link} = ?", (log.id,))
+    [row] = read.execute(f"SELECT max(seq) FROM {table} WHERE {link} = ?", (log.id,))
     return int(row[0] or 0)
 
 
-def _read(rows: Rows, log: LogRef, from_seq: int = 1) -> list[LogEvent]:
+def _read(read: PlainRead, log: LogRef, from_seq: int = 1) -> list[LogEvent]:
     _, table, link = _TABLES[log.kind]
-    found = rows(f"SELECT seq, kind, payload, created_at FROM {table} "
-                 f"WHERE {link} = ? AND seq >= ? ORDER BY seq", (log.id, from_seq))
+    found = read.execute(f"SELECT seq, kind, payload, created_at FROM {table} "
+                         f"WHERE {link} = ? AND seq >= ? ORDER BY seq", (log.id, from_seq))
     return [LogEvent(str(k), json.loads(p), int(q), c) for q, k, p, c in found]
 
 
-def _check_end(s: Any, log: LogRef, expect_seq: int | None) -> int:
-    last = _last(_rows(s), log)
+def _check_end(db: CampaignDB, s: Any, log: LogRef, expect_seq: int | None) -> int:
+    last = _last(_session_read(db, s), log)
     if expect_seq is not None and int(expect_seq) != last:
         raise StaleLog(log, int(expect_seq), last)
     return last
@@ -236,8 +252,8 @@ def new_log(db: CampaignDB, kind: LogKind, name: str, *, at: str | None = None) 
 def heads(db: CampaignDB, kind: LogKind) -> list[LogHead]:
     """Every log of a kind, oldest first."""
     head, _, _ = _TABLES[kind]
-    with db.plain_read() as rows:
-        found = rows(f"SELECT id, name, status, created_at FROM {head} ORDER BY id")
+    with db.plain_read() as read:
+        found = read.execute(f"SELECT id, name, status, created_at FROM {head} ORDER BY id")
     return [LogHead(int(i), str(n), str(st), c) for i, n, st, c in found]
 
 
@@ -258,7 +274,7 @@ def append(db: CampaignDB, log: LogRef, event: LogEvent, expect_seq: int | None,
     """Append one event at ``expect_seq + 1``, in one write transaction.
 
     Inside the transaction: ``NotFound`` without the head row, ``StaleLog``
-    when ``expect_seq`` is no longer the last ``seq``, ``Refused`` when the
+    when ``expect_seq`` is no longer the last ``seq``, ``EventRefused`` when the
     log's rules (``ACCEPT``) refuse it. ``checked=False`` skips only the
     rules (raw tools and store tests of the plumbing); ``at`` a fixed
     ``created_at`` (the demo). Returns the event as stored (with ``seq``)."""
@@ -269,11 +285,12 @@ def append(db: CampaignDB, log: LogRef, event: LogEvent, expect_seq: int | None,
     _, table, link = _TABLES[log.kind]
     with db.transaction() as s:  # BEGIN IMMEDIATE: no other writer between read and write
         _need_head(s, log)
-        last = _check_end(s, log, expect_seq)
+        last = _check_end(db, s, log, expect_seq)
         if checked:
-            why = ACCEPT[log.kind](_read(_rows(s), log), LogEvent(event.kind, payload))
+            read = _session_read(db, s)
+            why = ACCEPT[log.kind](_read(read, log), LogEvent(event.kind, payload), read)
             if why is not None:
-                raise Refused(log, why)
+                raise EventRefused(log, why)
         if at is None:
             _sql(s, f"INSERT INTO {table} ({link}, seq, kind, payload) VALUES (?, ?, ?, ?)",
                  (log.id, last + 1, str(event.kind), text))
@@ -287,14 +304,14 @@ def append(db: CampaignDB, log: LogRef, event: LogEvent, expect_seq: int | None,
 
 def events(db: CampaignDB, log: LogRef) -> list[LogEvent]:
     """The log's events in order (one read)."""
-    with db.plain_read() as rows:
-        return _read(rows, log)
+    with db.plain_read() as read:
+        return _read(read, log)
 
 
 def last_seq(db: CampaignDB, log: LogRef) -> int:
     """The ``seq`` of the newest event (0 for an empty log)."""
-    with db.plain_read() as rows:
-        return _last(rows, log)
+    with db.plain_read() as read:
+        return _last(read, log)
 
 
 def drop_from(db: CampaignDB, log: LogRef, seq: int, expect_seq: int | None) -> list[LogEvent]:
@@ -302,8 +319,8 @@ def drop_from(db: CampaignDB, log: LogRef, seq: int, expect_seq: int | None) -> 
     as for ``append``). Returns the dropped events, oldest first."""
     _, table, link = _TABLES[log.kind]
     with db.transaction() as s:
-        _check_end(s, log, expect_seq)
-        gone = _read(_rows(s), log, int(seq))
+        _check_end(db, s, log, expect_seq)
+        gone = _read(_session_read(db, s), log, int(seq))
         _sql(s, f"DELETE FROM {table} WHERE {link} = ? AND seq >= ?", (log.id, int(seq)))
     return gone
 
@@ -314,8 +331,8 @@ def drop_where(db: CampaignDB, log: LogRef, expect_seq: int | None,
     names the first ``seq`` to drop (None: nothing). Returns the dropped events."""
     _, table, link = _TABLES[log.kind]
     with db.transaction() as s:
-        _check_end(s, log, expect_seq)
-        done = _read(_rows(s), log)
+        _check_end(db, s, log, expect_seq)
+        done = _read(_session_read(db, s), log)
         seq = first(done)
         if seq is None:
             return []

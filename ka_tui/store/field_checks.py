@@ -125,7 +125,7 @@ _OPTIONAL_AIRCRAFT = ("afterburner_thrust", "wm_thrust", "wm_altitude_limit")
 def aircraft_errors(values: Values) -> list[ValidationError]:
     """Ranges and live-status bounds, then the rules' ``validate_profile``."""
     from ka_tui.rules.air.aircraft import validate_profile
-    from ka_tui.store.aircraft_rows import damage_of, to_profile
+    from ka_tui.store.rows_to_rules import damage_of, to_profile
 
     errors: list[ValidationError] = []
     _name(values, errors)
@@ -152,7 +152,7 @@ def aircraft_errors(values: Values) -> list[ValidationError]:
     return errors
 
 
-# --------------------------------------------------------------- seats (issue 12 #6)
+# ---------------------------------------------------------------------- seats
 # Seed gap: neither S0 §Flight card nor R-3…R-10 counts the seats of an aircraft.
 # House default: the pilot's seat plus crew seats by the profile's class -- a
 # fighter is single-seat, a heavy fighter or attack aircraft carries a gunner /

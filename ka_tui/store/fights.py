@@ -7,7 +7,7 @@ Every step the GM takes is one event, written in its own transaction:
                    house rules the fight is played under, character/weapon ids
 ``initiative``     S0 step 1: the faces rolled (or typed) and the order
 ``order_rerolled`` S0 step 1 again at the start of a later round (house rule
-                   ``cqc.initiative_reroll``; issue 17): round, faces, order
+                   ``cqc.initiative_reroll``): round, faces, order
 ``card_entered``   S0 step 2: one combatant's card(s) for a round
 ``cards_revealed`` S0 step 3
 ``dice_rolled``    S0 steps 4-6: every face of the round, in roll order
@@ -21,147 +21,75 @@ re-exported here), so quitting mid-fight and starting again resumes exactly
 where the last committed event left it. Every write goes through
 ``store/events.py``: it names the position it expects (``expect_seq``, the
 ``FightProgress.seq`` the screen shows) and is refused inside the write
-transaction (``StaleLog``) if another window wrote meanwhile, or (``Refused``)
+transaction (``StaleLog``) if another window wrote meanwhile, or (``EventRefused``)
 if the rules do not take it on the log as it is now. Undo drops the last
 round's events in one transaction; on a damaged log it drops everything from
 the first event that does not replay. This module only stores the engine's
-inputs (cards, faces) and maps roster rows to ``Fighter``s.
+inputs (cards, faces); roster rows become ``Fighter``s in ``rows_to_rules.py``
+(``fighter_of``, ``FighterCandidate``, re-exported here).
+
+The screen's calls::
+
+    candidates, rules = load_candidates(db)      # every roster character, one read
+    fight_id = start_fight(db, [(ann_id, bob_id)])
+    progress = load_progress(db, fight_id)       # replayed; ``progress.seq`` to expect
+    record_initiative(db, fight_id, result, typed, expect_seq=progress.seq)
+    record_card(…); record_reveal(…); record_dice(…); record_resolved(…)
+    undo_last_round(db, fight_id, expect_seq=progress.seq)
+    outcome = finish_fight(db, fight_id, expect_seq=progress.seq)   # ONE transaction
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
-from ka_tui.rules.core.options import HouseRules, UntrainedCloseCombat
-from ka_tui.rules.core.skills import Level, Skill, SkillKind, pool_of
-from ka_tui.rules.cqc import CqcCard, Fight, Fighter, InitiativeResult, RoundReport, Weapon
+from ka_tui.rules.core.options import HouseRules
+from ka_tui.rules.cqc import CqcCard, Fight, InitiativeResult, RoundReport
 from ka_tui.rules.cqc.log import (  # the pure fight log, re-exported for the store's callers
     ROUND_KINDS, FightEventKind, FightLogError, FightOutcome, FightProgress, FightStep,
     card_order, faces_of, outcome_of, progress_of, replay_prefix, undo_from,
 )
 from ka_tui.store import events as ev
-from ka_tui.store.events import LogEvent, LogRef, Refused, StaleLog
+from ka_tui.store.events import EventRefused, LogEvent, LogRef, StaleLog
+from ka_tui.store.rows_to_rules import FighterCandidate, fight_items, fighter_of
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
 
 __all__ = [
-    "ROUND_KINDS", "Candidate", "FightEventKind", "FightLogError", "FightOutcome",
-    "FightProgress", "FightStep", "Outcome", "Refused", "StaleLog", "card_order",
+    "ROUND_KINDS", "EventRefused", "FightEventKind", "FightLogError", "FightOutcome",
+    "FighterCandidate", "FightProgress", "FightStep", "StaleLog", "card_order",
     "faces_of", "fighter_of", "finish_fight", "load_candidates", "load_progress",
     "open_fights", "outcome_of", "progress_of", "record", "record_card", "record_dice",
     "record_initiative", "record_reorder", "record_resolved", "record_reveal", "start_fight",
     "undo_last_round", "undo_from",
 ]
 
-CLOSE_COMBAT = "close combat"
-COMBAT_INITIATIVE = "combat initiative"
-
 STARTED = FightEventKind.STARTED
 INITIATIVE = FightEventKind.INITIATIVE
-REORDER = FightEventKind.REORDER  # issue 17: a round's own order of combat
+REORDER = FightEventKind.REORDER  # a round's own order of combat
 CARD = FightEventKind.CARD
 REVEALED = FightEventKind.REVEALED
 DICE = FightEventKind.DICE
 RESOLVED = FightEventKind.RESOLVED
 ENDED = FightEventKind.ENDED
-Outcome = FightOutcome
-
-
-# ------------------------------------------------------------ roster -> fighters
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A roster character as a possible combatant, with why he cannot fight."""
-
-    id: int
-    name: str
-    fighter: Fighter
-    weapon_rows: tuple[tuple[int, str], ...]
-    skill_note: str
-    unable: str = ""
-
-    @property
-    def fid(self) -> str:
-        return self.fighter.id
-
-
-def _skill(row: Mapping[str, Any]) -> Skill:
-    kind = SkillKind(str(row["kind"]))
-    if kind is SkillKind.PASSIVE:
-        return Skill(str(row["name"]), kind, int(row["number"]))
-    return Skill(str(row["name"]), kind, int(row["number"]), Level(str(row["level"] or "B")),
-                 int(row.get("upgrades") or 0))
-
-
-def fighter_of(character: Mapping[str, Any], skills: Sequence[Mapping[str, Any]],
-               weapons: Sequence[Mapping[str, Any]], rules: HouseRules) -> Candidate:
-    """A roster character as a ``Fighter`` (S0 §Close combat).
-
-    Close Combat skill for step 4 (its pool from the rules core's ``pool_of``);
-    without one, house rule ``cqc.untrained_close_combat`` (one d12 on Agility
-    by default, as step 1 falls back to Agility). Combat Initiative for step 1
-    when he has it. AP = the character's AP, K-points his current K-points;
-    only quick-slot weapons can be used or taken (S0 §2.2 Disarm).
-    """
-    by_name = {str(s["name"]).casefold(): s for s in skills
-               if str(s["kind"]) in ("active", "lore")}
-    cc_row, ci_row = by_name.get(CLOSE_COMBAT), by_name.get(COMBAT_INITIATIVE)
-    if cc_row is not None:
-        cc = _skill(cc_row)
-        cc_pool, cc_number, legendary = pool_of(cc), cc.number, bool(cc_row.get("legendary"))
-        note = f"Close Combat {cc.number}"
-    elif rules.cqc.untrained_close_combat is UntrainedCloseCombat.WEAPONS:
-        cc_pool, cc_number, legendary = (12,), int(character["base_weapons"]), False
-        note = f"no Close Combat: Weapons {cc_number} (d12)"
-    else:
-        cc_pool, cc_number, legendary = (12,), int(character["agility"]), False
-        note = f"no Close Combat: Agility {cc_number} (d12)"
-    ci_pool: tuple[int, ...] = ()
-    ci_number = 0
-    if ci_row is not None:
-        ci = _skill(ci_row)
-        ci_pool, ci_number = pool_of(ci), ci.number
-    slotted = sorted((w for w in weapons if w.get("quick_slot") is not None),
-                     key=lambda w: int(w["quick_slot"]))
-    fighter = Fighter.new(
-        str(character["id"]), str(character["name"]),
-        strength=int(character["strength"]), agility=int(character["agility"]),
-        cc_number=cc_number, cc_pool=cc_pool, cc_legendary=legendary,
-        ap_max=int(character["ap"]), resistance=int(character["resistance"]),
-        armour=int(character["armour"]), k_points=int(character["k_points"]),
-        weapons=[Weapon(str(w["name"]), int(w["damage"]), bool(w["is_firearm"]))
-                 for w in slotted],
-        ci_pool=ci_pool, ci_number=ci_number,
-        # issue 17, S0 §Skills Passive: his Passive skills, and whether his
-        # round test is the d12 a Passive adds to (no Close Combat skill)
-        passives=[(str(s["name"]), int(s["number"])) for s in skills
-                  if str(s["kind"]) == "passive"],
-        cc_untrained=cc_row is None)
-    unable = ""
-    if not character.get("conscious", True):
-        unable = "unconscious"
-    elif int(character["k_points"]) <= 0:
-        unable = "no K-points left"
-    return Candidate(int(character["id"]), str(character["name"]), fighter,
-                     tuple((int(w["id"]), str(w["name"])) for w in slotted), note, unable)
 
 
 # ------------------------------------------------------------ the database
 
 
-def load_candidates(db: Any) -> tuple[list[Candidate], HouseRules]:
+def load_candidates(db: CampaignDB) -> tuple[list[FighterCandidate], HouseRules]:
     """Every roster character as a possible combatant (one read)."""
     from sqlmodel import select
 
     from ka_tui.store.campaign import house_rules
-    from ka_tui.store.models import Campaign, Character
-    from ka_tui.store.models import Skill as SkillRow
-    from ka_tui.store.models import Weapon as WeaponRow
+    from ka_tui.store.models import CampaignRow, CharacterRow, SkillRow, WeaponRow
 
     with db.read() as s:
-        campaign = s.get(Campaign, 1)
-        people = [c.model_dump() for c in s.exec(select(Character))]
+        campaign = s.get(CampaignRow, 1)
+        people = [c.model_dump() for c in s.exec(select(CharacterRow))]
         skills: dict[int, list[dict[str, Any]]] = {}
         for row in s.exec(select(SkillRow)):
             skills.setdefault(row.character_id, []).append(row.model_dump())
@@ -174,7 +102,7 @@ def load_candidates(db: Any) -> tuple[list[Candidate], HouseRules]:
              for c in people], rules)
 
 
-def start_fight(db: Any, pairs: Sequence[tuple[int, int]], name: str | None = None) -> int:
+def start_fight(db: CampaignDB, pairs: Sequence[tuple[int, int]], name: str | None = None) -> int:
     """A new fight between roster characters, paired as ``pairs`` (character
     ids; one may face several). The fight row and its ``fight_started`` event
     are one transaction. Returns the fight id."""
@@ -212,12 +140,12 @@ def fight_title(names: Sequence[str], pairs: int) -> str:
     return f"{names[0]} and {len(names) - 1} others ({pairs} pairings)"
 
 
-def open_fights(db: Any) -> list[tuple[int, str, str]]:
+def open_fights(db: CampaignDB) -> list[tuple[int, str, str]]:
     """(id, name, status) of every fight, newest first."""
     return [(f.id, f.name, f.status) for f in reversed(ev.heads(db, ev.LogKind.FIGHT))]
 
 
-def load_progress(db: Any, fight_id: int) -> FightProgress:
+def load_progress(db: CampaignDB, fight_id: int) -> FightProgress:
     """Read a fight's log (one read) and replay it. A damaged log (one the
     rules cannot replay to its end) gives the state before its first bad
     event, with ``broken`` naming that event (``undo_last_round`` drops from
@@ -226,8 +154,7 @@ def load_progress(db: Any, fight_id: int) -> FightProgress:
     name = next((f.name for f in ev.heads(db, ev.LogKind.FIGHT) if f.id == fight_id),
                 f"Fight {fight_id}")
     stored = ev.events(db, log)
-    progress, error = replay_prefix([(e.kind, e.payload) for e in stored],
-                                    fight_id=fight_id, name=name)
+    progress, error = replay_prefix(fight_items(stored), fight_id=fight_id, name=name)
     if progress is None:
         assert error is not None
         raise error
@@ -239,24 +166,24 @@ def load_progress(db: Any, fight_id: int) -> FightProgress:
                    broken=f"event {bad.seq} ({bad.kind}) cannot be replayed: {error.detail}")
 
 
-def record(db: Any, fight_id: int, kind: str, payload: Mapping[str, Any],
+def record(db: CampaignDB, fight_id: int, kind: str, payload: Mapping[str, Any],
            expect_seq: int | None = None) -> LogEvent:
     """One event, one transaction, checked by the rules on the log as it is
-    (``Refused``) and, given ``expect_seq``, refused if another window wrote
+    (``EventRefused``) and, given ``expect_seq``, refused if another window wrote
     since (``StaleLog``)."""
     return ev.append(db, LogRef.fight(fight_id), LogEvent(kind, dict(payload)), expect_seq)
 
 
-def record_initiative(db: Any, fight_id: int, result: InitiativeResult, typed: bool, *,
+def record_initiative(db: CampaignDB, fight_id: int, result: InitiativeResult, typed: bool, *,
                       expect_seq: int | None = None) -> None:
     record(db, fight_id, INITIATIVE, {"faces": [list(f) for f in result.faces],
                                       "order": list(result.order), "typed": typed},
            expect_seq)
 
 
-def record_reorder(db: Any, fight_id: int, round_no: int, result: InitiativeResult,
+def record_reorder(db: CampaignDB, fight_id: int, round_no: int, result: InitiativeResult,
                    typed: bool, *, expect_seq: int | None = None) -> None:
-    """Issue 17: the order of combat rolled again at the start of ``round_no``
+    """The order of combat rolled again at the start of ``round_no``
     (house rule ``cqc.initiative_reroll``; refused under ``once``, after a card
     of the round, or a second time in the round)."""
     record(db, fight_id, REORDER, {"round": round_no, "typed": typed,
@@ -264,25 +191,25 @@ def record_reorder(db: Any, fight_id: int, round_no: int, result: InitiativeResu
                                    "order": list(result.order)}, expect_seq)
 
 
-def record_card(db: Any, fight_id: int, round_no: int, owner: str,
+def record_card(db: CampaignDB, fight_id: int, round_no: int, owner: str,
                 cards: Sequence[CqcCard], *, expect_seq: int | None = None) -> None:
     record(db, fight_id, CARD, {"round": round_no, "owner": owner,
                                 "cards": [c.to_dict() for c in cards]}, expect_seq)
 
 
-def record_reveal(db: Any, fight_id: int, round_no: int, *,
+def record_reveal(db: CampaignDB, fight_id: int, round_no: int, *,
                   expect_seq: int | None = None) -> None:
     record(db, fight_id, REVEALED, {"round": round_no}, expect_seq)
 
 
-def record_dice(db: Any, fight_id: int, round_no: int, report: RoundReport,
+def record_dice(db: CampaignDB, fight_id: int, round_no: int, report: RoundReport,
                 typed: bool, *, expect_seq: int | None = None) -> None:
     record(db, fight_id, DICE, {"round": round_no, "typed": typed,
                                 "faces": [list(f) for f in report.faces],
                                 "labels": list(report.dice_labels)}, expect_seq)
 
 
-def record_resolved(db: Any, fight_id: int, report: RoundReport, after: Fight, *,
+def record_resolved(db: CampaignDB, fight_id: int, report: RoundReport, after: Fight, *,
                     expect_seq: int | None = None) -> None:
     record(db, fight_id, RESOLVED, {"round": report.round, "report": report.to_dict(),
                                     "after": after.to_dict()}, expect_seq)
@@ -293,20 +220,20 @@ def _undo_point(done: Sequence[LogEvent]) -> int | None:
     damaged log goes back to before it), else the last round (``undo_from``)."""
     if not done:
         return None
-    _, error = replay_prefix([(e.kind, e.payload) for e in done])
+    _, error = replay_prefix(fight_items(done))
     if error is not None and error.index is not None:
         return done[error.index].seq
     return undo_from([(e.seq, e.kind, e.payload) for e in done])
 
 
-def undo_last_round(db: Any, fight_id: int, *, expect_seq: int | None = None) -> int:
+def undo_last_round(db: CampaignDB, fight_id: int, *, expect_seq: int | None = None) -> int:
     """Drop the last round's events (``undo_from``), or on a damaged log every
     event from the first that does not replay, in one transaction; returns
     how many were dropped."""
     return len(ev.drop_where(db, LogRef.fight(fight_id), expect_seq, _undo_point))
 
 
-def finish_fight(db: Any, fight_id: int, *, expect_seq: int | None = None) -> FightOutcome:
+def finish_fight(db: CampaignDB, fight_id: int, *, expect_seq: int | None = None) -> FightOutcome:
     """Write the outcome back to the characters, log ``fight_ended`` and mark
     the fight ended -- all in one transaction. Refused unless the fight is
     over and not yet ended."""
@@ -331,7 +258,7 @@ def finish_fight(db: Any, fight_id: int, *, expect_seq: int | None = None) -> Fi
     return outcome
 
 
-def _move_weapon(db: Any, row_id: int, owner: int) -> None:
+def _move_weapon(db: CampaignDB, row_id: int, owner: int) -> None:
     """A taken weapon joins the taker: his first free quick slot (else none),
     renamed ``X (taken)`` if he already has a weapon of that name."""
     from ka_tui.store import roster

@@ -4,7 +4,7 @@ module: no SQLModel).
 DESIGN.md: an export never leaves a half-written file; a reader sees the old
 file or the new one. Used by the campaign export and the profile export.
 
-Privacy (issue 11): campaign files, their ``-wal``/``-shm``, backups and the
+Privacy: campaign files, their ``-wal``/``-shm``, backups and the
 data folder are the user's alone (files 0600, folders 0700) whatever the
 umask. A campaign is *group-shared* (players reading it over SSH) when its
 file is group read-write (0660); ``--shared-group`` (or ``KA_TUI_SHARED_GROUP=1``)

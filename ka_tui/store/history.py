@@ -1,6 +1,10 @@
 """The full history of a fight or an air battle, round by round / turn by
-turn, read from the one event log (``store/events.py``; issue 12 item 12),
-as plain text or Markdown, and written to a file.
+turn, read from the one event log (``store/events.py``), as plain text or
+Markdown, and written to a file::
+
+    history = history_of(db, LogRef.fight(fight_id))   # or battle_history(db, battle_id)
+    path = export_history(history, folder, "markdown")
+    dropped = undo_round(db, fight_id, expect_seq=seq); redo_round(db, fight_id, dropped, …)
 
 A fight's history walks its log through the close-combat rules one event
 at a time (``rules/cqc/log.apply``: never rolls, the logged faces are the
@@ -12,7 +16,7 @@ yet revealed stays masked here too), the dice (S0 §4) and the round report
 one section per turn (R-1).
 
 Also the small helper the close-combat screen uses to keep each fighter's
-Attack weapon from round to round (issue 12 item 13): ``last_weapons``.
+Attack weapon from round to round: ``last_weapons``.
 
 Plain values, no Textual; this module loads no SQLModel.
 """
@@ -23,13 +27,17 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ka_tui.rules.cqc import CqcCard, Fight
 from ka_tui.rules.cqc import log as cqc_log
 from ka_tui.store import events as ev
 from ka_tui.store.errors import NotFound
 from ka_tui.store.events import LogKind, LogRef
+from ka_tui.store.rows_to_rules import fight_items
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
 
 Format = Literal["text", "markdown"]
 SUFFIX: Mapping[str, str] = {"text": ".txt", "markdown": ".md"}
@@ -173,13 +181,12 @@ def fight_sections(items: Sequence[tuple[str, Mapping[str, Any]]],
     return tuple(body + ended)
 
 
-def fight_history(db: Any, fight_id: int) -> History:
+def fight_history(db: CampaignDB, fight_id: int) -> History:
     """Every round of a fight, from its log (one read)."""
     head = next((h for h in ev.heads(db, LogKind.FIGHT) if h.id == fight_id), None)
     if head is None:
         raise NotFound(f"no fight with id {fight_id} in this campaign")
-    stored = ev.events(db, LogRef.fight(fight_id))
-    items = [(e.kind, e.payload) for e in stored]
+    items = fight_items(ev.events(db, LogRef.fight(fight_id)))
     names: dict[int, str] = {}
     if items and items[0][0] == cqc_log.FightEventKind.STARTED:
         start = items[0][1]
@@ -192,9 +199,9 @@ def fight_history(db: Any, fight_id: int) -> History:
     return History(LogKind.FIGHT, head.id, head.name, head.status, fight_sections(items, names))
 
 
-def last_weapons(db: Any, fight_id: int) -> dict[str, str | None]:
-    """Each fighter's Attack weapon on his last card with an Attack (issue 12
-    item 13): the next round's card starts with it (None: unarmed)."""
+def last_weapons(db: CampaignDB, fight_id: int) -> dict[str, str | None]:
+    """Each fighter's Attack weapon on his last card with an Attack: the next
+    round's card starts with it (None: unarmed)."""
     out: dict[str, str | None] = {}
     for e in ev.events(db, LogRef.fight(fight_id)):
         if e.kind == cqc_log.FightEventKind.CARD:
@@ -250,7 +257,7 @@ def _battle_head(kind: str, data: Mapping[str, Any]) -> str:
     return ""
 
 
-def battle_history(db: Any, battle_id: int) -> History:
+def battle_history(db: CampaignDB, battle_id: int) -> History:
     """Every turn of an air battle, from its log (one read)."""
     from ka_tui.store.battles import events_of
 
@@ -261,7 +268,7 @@ def battle_history(db: Any, battle_id: int) -> History:
                    battle_sections(events_of(db, battle_id)))
 
 
-def history_of(db: Any, log: LogRef) -> History:
+def history_of(db: CampaignDB, log: LogRef) -> History:
     return fight_history(db, log.id) if log.kind is LogKind.FIGHT else battle_history(db, log.id)
 
 
@@ -280,9 +287,9 @@ def export_history(history: History, folder: Path, fmt: Format) -> Path:
 
 # ----------------------------------------------------- undo with a redo
 
-def undo_round(db: Any, fight_id: int, *, expect_seq: int | None) -> list[ev.LogEvent]:
+def undo_round(db: CampaignDB, fight_id: int, *, expect_seq: int | None) -> list[ev.LogEvent]:
     """``fights.undo_last_round`` that hands back the dropped events, oldest
-    first (issue 12 item 11: the screen keeps them to offer a redo). One
+    first (the screen keeps them to offer a redo). One
     transaction: the events read are the events dropped."""
     from ka_tui.store import fights
 
@@ -292,7 +299,7 @@ def undo_round(db: Any, fight_id: int, *, expect_seq: int | None) -> list[ev.Log
     return before[len(before) - n:] if n else []
 
 
-def redo_round(db: Any, fight_id: int, dropped: Sequence[ev.LogEvent], *,
+def redo_round(db: CampaignDB, fight_id: int, dropped: Sequence[ev.LogEvent], *,
                expect_seq: int | None) -> int:
     """Put back the events an undo dropped, in one transaction, each checked
     by the fight's rules as when first played; ``StaleLog`` when the log moved

@@ -1,45 +1,52 @@
-"""The campaign journal: one chronological record of the campaign (issue 15).
+"""The campaign journal: one chronological record of the campaign.
 
 It is a log of ``store/events.py`` (``LogKind.JOURNAL``, head row 1): each
 entry an append-only event ``(seq, kind, payload)`` with the payload
 ``{"day", "text", "characters", "aircraft", "mission"}`` checked by
 ``rules/campaign/journal.py``. Entries are written automatically by the
 campaign's writes (missions, debriefs, repairs, time) inside their own
-transaction, plus the GM's notes. Reads use plain ``sqlite3`` (the journal
-view's first frame).
+transaction, plus the GM's notes. Reads are plain SQL (``db.plain_read()``:
+the journal view's first frame)::
+
+    add(db, "repair", "Spitfire into the repair queue", aircraft=[2])  # inside a write's batch
+    note(db, "Briefing moved to dawn")           # the GM's own
+    found = entries(db, character=4, search="wing", newest_first=True)
+    text = journal_markdown(db, "The journal", mission=3)
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ka_tui.rules.campaign.journal import Entry, EntryKind, entry_of, markdown, matches
 from ka_tui.store import events as ev
 from ka_tui.store.errors import ValidationError
 from ka_tui.store.events import LogEvent, LogKind, LogRef
 
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
+
 JOURNAL = LogRef(LogKind.JOURNAL, 1)
 
 
-def add(db: Any, kind: str, text: str, *, day: str | None = None,
+def add(db: CampaignDB, kind: str, text: str, *, day: str | None = None,
         characters: Iterable[int] = (), aircraft: Iterable[int] = (),
         mission: int | None = None, at: str | None = None) -> Entry:
     """Append one entry (its own transaction, or the caller's ``db.batch()``);
-    ``day`` defaults to the campaign's date. ``Refused`` names a bad entry."""
+    ``day`` defaults to the campaign's date. ``EventRefused`` names a bad entry."""
     if day is None:
-        with db.read() as s:
-            row = s.connection().exec_driver_sql(
-                "SELECT day FROM campaign_day WHERE id = 1").first()
-        day = str(row[0])
+        with db.plain_read() as read:
+            row = read.execute("SELECT day FROM campaign_day WHERE id = 1").fetchone()
+        day = str(row[0]) if row else ""
     payload = {"day": day, "text": text.strip("\n"), "characters": sorted(set(characters)),
                "aircraft": sorted(set(aircraft)), "mission": mission}
     stored = ev.append(db, JOURNAL, LogEvent(kind, payload), None, at=at)
     return entry_of(stored.seq, stored.kind, stored.payload)
 
 
-def note(db: Any, text: str, *, day: str | None = None, characters: Iterable[int] = (),
+def note(db: CampaignDB, text: str, *, day: str | None = None, characters: Iterable[int] = (),
          aircraft: Iterable[int] = (), mission: int | None = None) -> Entry:
     """The GM's own note (multi-line)."""
     if not text.strip():
@@ -48,7 +55,7 @@ def note(db: Any, text: str, *, day: str | None = None, characters: Iterable[int
                aircraft=aircraft, mission=mission)
 
 
-def entries(db: Any, *, character: int | None = None, aircraft: int | None = None,
+def entries(db: CampaignDB, *, character: int | None = None, aircraft: int | None = None,
             mission: int | None = None, kind: EntryKind | None = None,
             search: str = "", newest_first: bool = False,
             limit: int | None = None) -> list[Entry]:
@@ -75,25 +82,19 @@ def entries(db: Any, *, character: int | None = None, aircraft: int | None = Non
            f"ORDER BY json_extract(payload, '$.day') {order}, seq {order}")
     if limit is not None:
         sql += f" LIMIT {int(limit)}"
-    con = db.connect()
-    try:
-        rows = con.execute(sql, params).fetchall()
-    finally:
-        con.close()
+    with db.plain_read() as read:
+        rows = read.execute(sql, params).fetchall()
     out = [entry_of(int(seq), str(k), json.loads(raw)) for seq, k, raw in rows]
     if search.strip():   # SQLite's lower() folds ASCII only: check the rest here
         out = [e for e in out if matches(e, search=search)]
     return out
 
 
-def count(db: Any) -> int:
-    con = db.connect()
-    try:
-        return int(con.execute("SELECT count(*) FROM journal_event").fetchone()[0])
-    finally:
-        con.close()
+def count(db: CampaignDB) -> int:
+    with db.plain_read() as read:
+        return int(read.execute("SELECT count(*) FROM journal_event").fetchall()[0][0])
 
 
-def journal_markdown(db: Any, title: str, **filters: Any) -> str:
+def journal_markdown(db: CampaignDB, title: str, **filters: Any) -> str:
     """The journal (filtered like ``entries``) as Markdown for the players."""
     return markdown(title, entries(db, **filters))

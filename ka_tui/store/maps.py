@@ -1,4 +1,4 @@
-"""Battle maps saved in the campaign and reused (issue 10), and map text files.
+"""Battle maps saved in the campaign and reused, and map text files.
 
 A map is kept as its name and the plain text of ``rules/air/battle_map.py``
 (``parse_map`` reads it; the map editor writes it with ``format_map``): the
@@ -8,8 +8,12 @@ column (``MapTextError``) and nothing is saved. A battle copies its map's text
 into its start event, so editing or deleting a saved map never changes a
 battle already played on it.
 
-Each call is one transaction; plain values in and out. Light at import (no
-SQLModel), so a screen may import it at the top.
+Each call is one transaction (reads are plain SQL); plain values in and out.
+Light at import (no SQLModel), so a screen may import it at the top::
+
+    saved = save_map(db, "Channel", text)        # MapTextError(line, column) if it does not read
+    found = list_maps(db); again = get_map(db, saved.id)
+    import_map_file(db, "coast.map"); export_map_file(db, saved.id, "out.map")
 """
 
 from __future__ import annotations
@@ -17,11 +21,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ka_tui.rules.air.battle_map import BattleMap, MapError, parse_map
 from ka_tui.store.errors import NotFound, StoreError, ValidationError
 from ka_tui.store.limits import NAME_MAX, TEXT_MAX
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
 
 # House limits (the seeds give no map size): the issue's largest map is 100×100.
 MAX_COLS = 200
@@ -141,49 +148,44 @@ def _sql() -> Any:
     return text
 
 
-def _row_to_saved(row: Any) -> SavedMap:
-    return SavedMap(int(row.id), str(row.name), str(row.text), parse_map(str(row.text)),
-                    str(row.notes))
+def _row_to_saved(row: tuple[Any, ...]) -> SavedMap:
+    map_id, name, body, notes = row
+    return SavedMap(int(map_id), str(name), str(body), parse_map(str(body)), str(notes))
 
 
-def list_maps(db: Any) -> list[MapInfo]:
+def list_maps(db: CampaignDB) -> list[MapInfo]:
     """Every saved map, by name (each parsed for its size)."""
-    text = _sql()
-    with db.read() as s:
-        rows = s.connection().execute(
-            text("SELECT id, name, text, notes FROM battle_map ORDER BY name COLLATE NOCASE"))
-        out = []
-        for r in rows:
-            try:
-                m = parse_map(str(r.text))
-                cols, nrows = m.cols, m.rows
-            except MapError:
-                cols = nrows = 0
-            out.append(MapInfo(int(r.id), str(r.name), cols, nrows, str(r.notes)))
+    with db.plain_read() as read:
+        rows = read.execute("SELECT id, name, text, notes FROM battle_map "
+                            "ORDER BY name COLLATE NOCASE").fetchall()
+    out = []
+    for map_id, name, body, notes in rows:
+        try:
+            m = parse_map(str(body))
+            cols, nrows = m.cols, m.rows
+        except MapError:
+            cols = nrows = 0
+        out.append(MapInfo(int(map_id), str(name), cols, nrows, str(notes)))
     return out
 
 
-def get_map(db: Any, map_id: int) -> SavedMap:
-    text = _sql()
-    with db.read() as s:
-        row = s.connection().execute(
-            text("SELECT id, name, text, notes FROM battle_map WHERE id = :id"),
-            {"id": map_id}).first()
+def get_map(db: CampaignDB, map_id: int) -> SavedMap:
+    with db.plain_read() as read:
+        row = read.execute("SELECT id, name, text, notes FROM battle_map WHERE id = ?",
+                           (map_id,)).fetchone()
     if row is None:
         raise NotFound(f"no map with id {map_id} in this campaign")
     return _row_to_saved(row)
 
 
-def map_by_name(db: Any, name: str) -> SavedMap | None:
-    text = _sql()
-    with db.read() as s:
-        row = s.connection().execute(
-            text("SELECT id, name, text, notes FROM battle_map WHERE name = :n"),
-            {"n": name.strip()}).first()
+def map_by_name(db: CampaignDB, name: str) -> SavedMap | None:
+    with db.plain_read() as read:
+        row = read.execute("SELECT id, name, text, notes FROM battle_map WHERE name = ?",
+                           (name.strip(),)).fetchone()
     return None if row is None else _row_to_saved(row)
 
 
-def save_map(db: Any, name: str, map_text: str, *, map_id: int | None = None,
+def save_map(db: CampaignDB, name: str, map_text: str, *, map_id: int | None = None,
              notes: str = "") -> SavedMap:
     """Add a map (``map_id`` None) or replace a saved one's name, text and notes.
     The text is parsed first: ``MapTextError`` (line, column) and nothing saved;
@@ -213,7 +215,7 @@ def save_map(db: Any, name: str, map_text: str, *, map_id: int | None = None,
     return SavedMap(new_id, name, map_text, battle_map, notes)
 
 
-def delete_map(db: Any, map_id: int) -> None:
+def delete_map(db: CampaignDB, map_id: int) -> None:
     """Remove a saved map (battles keep their own copy of its text)."""
     text = _sql()
     with db.transaction() as s:
@@ -235,7 +237,7 @@ def read_map_file(path: Path | str) -> tuple[str, BattleMap]:
     return raw, check_map_text(raw)
 
 
-def import_map_file(db: Any, path: Path | str, name: str | None = None, *,
+def import_map_file(db: CampaignDB, path: Path | str, name: str | None = None, *,
                     replace: bool = False) -> SavedMap:
     """Save a map text file in the campaign, under ``name`` (default: the file
     name without its suffix). A bad line is refused with its line and column
@@ -248,7 +250,7 @@ def import_map_file(db: Any, path: Path | str, name: str | None = None, *,
                     notes=existing.notes if existing else "")
 
 
-def export_map_file(db: Any, map_id: int, path: Path | str, *, force: bool = False) -> Path:
+def export_map_file(db: CampaignDB, map_id: int, path: Path | str, *, force: bool = False) -> Path:
     """Write a saved map's text to a file (atomically); an existing file is
     kept unless ``force``."""
     from ka_tui.store.files import write_text_atomic

@@ -201,7 +201,7 @@ CREATE TRIGGER battle_event_append_only BEFORE UPDATE ON battle_event
 BEGIN SELECT RAISE(ABORT, 'battle events are append-only'); END;
 """
 
-# Battle maps saved in the campaign and reused (issue 10): the plain text map
+# Battle maps saved in the campaign and reused: the plain text map
 # format of ``rules/air/battle_map.py`` (``parse_map``/``format_map``), checked
 # by ``store/maps.py`` before it is written. No clock column: the demo stays
 # the same file every time.
@@ -214,7 +214,7 @@ CREATE TABLE battle_map (
 );
 """
 
-# The campaign between battles (issue 15): the campaign's date, missions with
+# The campaign between battles: the campaign's date, missions with
 # their participants and linked battles and fights, people's recovery, the
 # repair queue, and the journal — a log of store/events.py (one head row, its
 # entries append-only like every log's events). Dates are campaign days
@@ -299,7 +299,7 @@ CREATE TRIGGER journal_event_append_only BEFORE UPDATE ON journal_event
 BEGIN SELECT RAISE(ABORT, 'journal entries are append-only'); END;
 """
 
-# Issue 12 item 25: a mistaken roll is struck from the log, never deleted: kept,
+# A mistaken roll is struck from the log, never deleted: kept,
 # marked with when (UTC, ISO 8601) and by whom (the login name); NULL = standing.
 _V_ROLL_STRIKES: Final = """
 ALTER TABLE roll_log ADD COLUMN struck_at TEXT

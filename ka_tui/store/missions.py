@@ -1,19 +1,25 @@
-"""Missions (sorties) in the store (issue 15): plan, edit, list, link battles
-and fights, the ready-check, the debrief and its confirmation.
+"""Missions (sorties) in the store: plan, edit, list, link battles and
+fights, the ready-check, the debrief and its confirmation.
 
 Each write is one transaction (``db.batch()``) with its journal entries. The
 ready-check and the debrief summary are ``rules/campaign/missions.py``; reads
-are plain ``sqlite3`` (``campaign_state.reading``).
+are plain SQL (``db.plain_read()``; a write's checks read inside it)::
+
+    found = list_missions(db, status="planned")  # MissionSummary rows, newest first
+    mission_id = create_mission(db, name, day, "patrol", briefing, [(cid, aircraft_id)])
+    mission = get_mission(db, mission_id)        # members, linked battles and fights
+    refusals = check_members(db, day, members)   # the ready-check, nothing written
+    battle_id = start_battle(db, mission_id, positions, map_id=…)   # started and linked
+    summary = debrief_of(db, mission_id); confirm_debrief(db, mission_id, notes)
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ka_tui.rules.campaign.missions import (
     Debrief,
@@ -34,12 +40,16 @@ from ka_tui.store.campaign_state import (
     _people,
     _planes,
     _queue_repair,
+    _in,
     _sql,
-    plane_of,
-    reading,
 )
 from ka_tui.store.errors import NotFound, ValidationError
 from ka_tui.store.limits import NAME_MAX, TEXT_MAX
+from ka_tui.store.plain_read import PlainRead
+from ka_tui.store.rows_to_rules import plane_of
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
 
 
 @dataclass(frozen=True)
@@ -79,7 +89,7 @@ class Mission:
 
 
 @dataclass(frozen=True)
-class MissionRow:
+class MissionSummary:
     id: int
     name: str
     day: str
@@ -91,8 +101,8 @@ class MissionRow:
 
 # ------------------------------------------------------------------ reading
 
-def list_missions(db: Any, *, status: str | None = None, kind: str | None = None,
-                  search: str = "") -> list[MissionRow]:
+def list_missions(db: CampaignDB, *, status: str | None = None, kind: str | None = None,
+                  search: str = "") -> list[MissionSummary]:
     """Missions by date (newest first), filtered; one read."""
     sql = ("SELECT m.id, m.name, m.day, m.kind, m.status, "
            "(SELECT count(*) FROM mission_member x WHERE x.mission_id = m.id), "
@@ -110,13 +120,13 @@ def list_missions(db: Any, *, status: str | None = None, kind: str | None = None
     if where:
         sql += " WHERE " + " AND ".join(where)
     sql += " ORDER BY m.day DESC, m.id DESC"
-    with reading(db) as con:
+    with db.plain_read() as con:
         rows = con.execute(sql, params).fetchall()
-    return [MissionRow(int(i), str(n), str(d), str(k), str(s), int(mc), int(bc))
+    return [MissionSummary(int(i), str(n), str(d), str(k), str(s), int(mc), int(bc))
             for i, n, d, k, s, mc, bc in rows]
 
 
-def _mission(con: sqlite3.Connection, mission_id: int) -> Mission:
+def _mission(con: PlainRead, mission_id: int) -> Mission:
     row = con.execute("SELECT id, name, day, kind, briefing, status, debrief, debrief_notes "
                       "FROM mission WHERE id = ?", (mission_id,)).fetchone()
     if row is None:
@@ -139,14 +149,14 @@ def _mission(con: sqlite3.Connection, mission_id: int) -> Mission:
                    json.loads(row[6] or "{}"), str(row[7]))
 
 
-def get_mission(db: Any, mission_id: int) -> Mission:
-    with reading(db) as con:
+def get_mission(db: CampaignDB, mission_id: int) -> Mission:
+    with db.plain_read() as con:
         return _mission(con, mission_id)
 
 
 # ------------------------------------------------------------- ready-check
 
-def _busy(con: Any, day: str, mission_id: int | None) -> dict[int, str]:
+def _busy(con: PlainRead, day: str, mission_id: int | None) -> dict[int, str]:
     rows = con.execute(
         "SELECT x.character_id, m.name FROM mission_member x JOIN mission m ON m.id = "
         "x.mission_id WHERE m.day = ? AND m.status != 'aborted' AND m.id != ?",
@@ -154,15 +164,15 @@ def _busy(con: Any, day: str, mission_id: int | None) -> dict[int, str]:
     return {int(c): str(n) for c, n in rows}
 
 
-def check_members(db: Any, day: str, members: Sequence[tuple[int, int | None]],
+def check_members(db: CampaignDB, day: str, members: Sequence[tuple[int, int | None]],
                   mission_id: int | None = None) -> list[Refusal]:
     """The ready-check (``rules/campaign/missions.ready_check``) of people and
     the aircraft they fly on ``day``; empty when everyone may go."""
-    with reading(db) as con:
+    with db.plain_read() as con:
         return _check(con, day, members, mission_id)
 
 
-def _check(con: sqlite3.Connection, day: str, members: Sequence[tuple[int, int | None]],
+def _check(con: PlainRead, day: str, members: Sequence[tuple[int, int | None]],
            mission_id: int | None) -> list[Refusal]:
     opts = _options(con)
     people = {p.id: p for p in _people(con, ("pilot", "crew", "ground"))}
@@ -209,7 +219,7 @@ def _clean(name: str, day: str, kind: str, briefing: str) -> tuple[str, str, str
     return name, when, k, briefing
 
 
-def _put_members(s: Any, db: Any, mission_id: int, day: str,
+def _put_members(s: Any, db: CampaignDB, mission_id: int, day: str,
                  members: Sequence[tuple[int, int | None]]) -> None:
     refusals = _check_in(s, db, day, members, mission_id)
     if refusals:
@@ -220,35 +230,12 @@ def _put_members(s: Any, db: Any, mission_id: int, day: str,
                 "VALUES (?, ?, ?)", (mission_id, cid, aid))
 
 
-class _SessionCon:
-    """A write session seen as a ``sqlite3`` connection (the checks read inside
-    the transaction that writes)."""
-
-    def __init__(self, s: Any) -> None:
-        self._s = s
-
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        return _Rows(_sql(self._s, sql, tuple(params)))
-
-
-class _Rows:
-    def __init__(self, result: Any) -> None:
-        self._r = result
-
-    def fetchall(self) -> list[tuple[Any, ...]]:
-        return [tuple(r) for r in self._r.all()]
-
-    def fetchone(self) -> tuple[Any, ...] | None:
-        row = self._r.first()
-        return None if row is None else tuple(row)
-
-
-def _check_in(s: Any, db: Any, day: str, members: Sequence[tuple[int, int | None]],
+def _check_in(s: Any, db: CampaignDB, day: str, members: Sequence[tuple[int, int | None]],
               mission_id: int | None) -> list[Refusal]:
-    return _check(_SessionCon(s), day, members, mission_id)  # type: ignore[arg-type]
+    return _check(_in(s), day, members, mission_id)
 
 
-def create_mission(db: Any, name: str, day: str, kind: str = "patrol", briefing: str = "",
+def create_mission(db: CampaignDB, name: str, day: str, kind: str = "patrol", briefing: str = "",
                    members: Sequence[tuple[int, int | None]] = ()) -> int:
     """Plan a mission (status planned) with its people and the aircraft they
     fly; the ready-check refuses (``NotReady``) with the reasons. One
@@ -264,7 +251,7 @@ def create_mission(db: Any, name: str, day: str, kind: str = "patrol", briefing:
     return mid
 
 
-def update_mission(db: Any, mission_id: int, name: str, day: str, kind: str,
+def update_mission(db: CampaignDB, mission_id: int, name: str, day: str, kind: str,
                    briefing: str, members: Sequence[tuple[int, int | None]]) -> None:
     """Edit a planned mission (the ready-check again); one transaction."""
     name, day, kind, briefing = _clean(name, day, kind, briefing)
@@ -279,7 +266,7 @@ def update_mission(db: Any, mission_id: int, name: str, day: str, kind: str,
         _put_members(s, db, mission_id, day, members)
 
 
-def abort_mission(db: Any, mission_id: int, why: str = "") -> None:
+def abort_mission(db: CampaignDB, mission_id: int, why: str = "") -> None:
     with db.batch() as s:
         row = _sql(s, "SELECT name, status, day FROM mission WHERE id = ?",
                    (mission_id,)).first()
@@ -293,7 +280,7 @@ def abort_mission(db: Any, mission_id: int, why: str = "") -> None:
                     day=str(row[2]), mission=mission_id)
 
 
-def link(db: Any, mission_id: int, *, battle_id: int | None = None,
+def link(db: CampaignDB, mission_id: int, *, battle_id: int | None = None,
          fight_id: int | None = None) -> None:
     """Link a battle or a fight played in the mission (one transaction)."""
     if (battle_id is None) == (fight_id is None):
@@ -315,7 +302,7 @@ def link(db: Any, mission_id: int, *, battle_id: int | None = None,
                     day=str(row[1]), mission=mission_id)
 
 
-def start_battle(db: Any, mission_id: int, placements: Sequence[Any], **kwargs: Any) -> int:
+def start_battle(db: CampaignDB, mission_id: int, placements: Sequence[Any], **kwargs: Any) -> int:
     """Start a battle from the mission (``store/battles.start_battle`` with the
     given placements) and link it — one transaction. Returns the battle id."""
     from ka_tui.store import battles
@@ -332,7 +319,7 @@ def start_battle(db: Any, mission_id: int, placements: Sequence[Any], **kwargs: 
 
 # ------------------------------------------------------------------ debrief
 
-def _battle_parts(con: Any, battle_id: int) -> tuple[dict[str, Any], dict[str, Any] | None]:
+def _battle_parts(con: PlainRead, battle_id: int) -> tuple[dict[str, Any], dict[str, Any] | None]:
     rows = con.execute("SELECT kind, payload FROM battle_event WHERE battle_id = ? AND kind IN "
                        "('battle_started', 'battle_ended') ORDER BY seq",
                        (battle_id,)).fetchall()
@@ -347,9 +334,9 @@ def _battle_parts(con: Any, battle_id: int) -> tuple[dict[str, Any], dict[str, A
     return start, end
 
 
-def debrief_of(db: Any, mission_id: int) -> Debrief:
+def debrief_of(db: CampaignDB, mission_id: int) -> Debrief:
     """The mission's debrief, computed from its battles and fights (one read)."""
-    with reading(db) as con:
+    with db.plain_read() as con:
         m = _mission(con, mission_id)
         names = {int(i): str(n) for i, n in con.execute("SELECT id, name FROM character")}
         battles = []
@@ -374,7 +361,7 @@ def _member_pilots(m: Mission, names: dict[int, str]) -> list[Any]:
     return [DebriefPilot(x.character_id, x.name) for x in m.members]
 
 
-def confirm_debrief(db: Any, mission_id: int, notes: str = "") -> Debrief:
+def confirm_debrief(db: CampaignDB, mission_id: int, notes: str = "") -> Debrief:
     """Confirm the debrief: ONE transaction writes the mission flown with its
     summary and notes, the journal entries (the mission, each kill, each death,
     each wound), and puts the mission's damaged aircraft in the repair queue."""
@@ -423,7 +410,7 @@ def confirm_debrief(db: Any, mission_id: int, notes: str = "") -> Debrief:
     return d
 
 
-def debrief_markdown(db: Any, mission_id: int) -> str:
+def debrief_markdown(db: CampaignDB, mission_id: int) -> str:
     """One mission's debrief as Markdown for the players."""
     from ka_tui.rules.campaign.journal import markdown
 
@@ -451,7 +438,7 @@ def _stored_lines(data: dict[str, Any]) -> list[str]:
     return d.lines
 
 
-def today(db: Any) -> date:
+def today(db: CampaignDB) -> date:
     from ka_tui.store.campaign_state import campaign_day
 
     return campaign_day(db)
@@ -479,8 +466,8 @@ class RosterNames:
         return some[0] if len(some) == 1 else None
 
 
-def roster_names(db: Any) -> RosterNames:
-    with reading(db) as con:
+def roster_names(db: CampaignDB) -> RosterNames:
+    with db.plain_read() as con:
         people = {int(i): str(n) for i, n in con.execute("SELECT id, name FROM character")}
         planes = {int(i): str(n) for i, n in con.execute("SELECT id, name FROM aircraft")}
         seats = {int(p): int(a) for a, p in con.execute(
@@ -513,10 +500,10 @@ def members_text(m: Mission) -> str:
     return ", ".join(x.name for x in m.members)
 
 
-def unlinked(db: Any, what: str = "battle") -> int | None:
+def unlinked(db: CampaignDB, what: str = "battle") -> int | None:
     """The newest battle (or fight) not linked to any mission."""
     table = "fight" if what == "fight" else "battle"
-    with reading(db) as con:
+    with db.plain_read() as con:
         row = con.execute(f"SELECT id FROM {table} WHERE id NOT IN (SELECT {table}_id FROM "
                           f"mission_link WHERE {table}_id IS NOT NULL) ORDER BY id DESC "
                           "LIMIT 1").fetchone()

@@ -1,9 +1,20 @@
 """SQLModel tables mirroring ``migrations.py`` (the SQL there is the truth).
 
-Lists and tables inside a row (manoeuvres, traits, turn mode, damage, event
-payloads) are JSON text; ``aircraft_map.py`` turns aircraft rows into
-``AircraftProfile`` values and back. Booleans are 0/1 in SQLite.
-``tests/store/test_models.py`` checks these classes against the migrated schema.
+One ``…Row`` class per table, each naming its SQL table (``__tablename__``),
+so a class may be renamed without touching the file format::
+
+    with db.transaction() as s:
+        s.add(CharacterRow(name="Ann", role="pilot"))
+    with db.read() as s:
+        ann = s.get(CharacterRow, 1)
+
+The roster service (``roster.py``), the roller's and the fights' reads, the
+roll log and the export use them; the plain reads (``plain_read.py``) and the
+event log need none. Lists and tables inside a row (manoeuvres, traits, turn
+mode, damage, event payloads) are JSON text; ``rows_to_rules.py`` turns rows
+into the rules' values and back. Booleans are 0/1 in SQLite. Every table is
+listed once in ``tables.py``; ``tests/store/test_schema.py`` checks these
+classes against the migrated schema.
 """
 
 from __future__ import annotations
@@ -21,13 +32,13 @@ def _created_at() -> Any:
     return Field(default=None, sa_column_kwargs={"server_default": _NOW, "nullable": False})
 
 
-class Meta(SQLModel, table=True):
+class MetaRow(SQLModel, table=True):
     __tablename__ = "ka_meta"
     key: str = Field(primary_key=True)
     value: str
 
 
-class Campaign(SQLModel, table=True):
+class CampaignRow(SQLModel, table=True):
     __tablename__ = "campaign"
     id: Optional[int] = Field(default=1, primary_key=True)
     name: str
@@ -35,7 +46,7 @@ class Campaign(SQLModel, table=True):
     notes: str = ""
 
 
-class Character(SQLModel, table=True):
+class CharacterRow(SQLModel, table=True):
     __tablename__ = "character"
     id: Optional[int] = Field(default=None, primary_key=True)
     name: str
@@ -60,7 +71,7 @@ class Character(SQLModel, table=True):
     notes: str = ""
 
 
-class Skill(SQLModel, table=True):
+class SkillRow(SQLModel, table=True):
     __tablename__ = "skill"
     id: Optional[int] = Field(default=None, primary_key=True)
     character_id: int = Field(foreign_key="character.id", ondelete="CASCADE")
@@ -72,7 +83,7 @@ class Skill(SQLModel, table=True):
     legendary: bool = False
 
 
-class Weapon(SQLModel, table=True):
+class WeaponRow(SQLModel, table=True):
     __tablename__ = "weapon"
     id: Optional[int] = Field(default=None, primary_key=True)
     character_id: int = Field(foreign_key="character.id", ondelete="CASCADE")
@@ -83,7 +94,7 @@ class Weapon(SQLModel, table=True):
     notes: str = ""
 
 
-class Aircraft(SQLModel, table=True):
+class AircraftRow(SQLModel, table=True):
     __tablename__ = "aircraft"
     id: Optional[int] = Field(default=None, primary_key=True)
     name: str
@@ -128,13 +139,13 @@ class Aircraft(SQLModel, table=True):
     notes: str = ""
 
 
-class AircraftCrew(SQLModel, table=True):
+class AircraftCrewRow(SQLModel, table=True):
     __tablename__ = "aircraft_crew"
     aircraft_id: int = Field(foreign_key="aircraft.id", primary_key=True, ondelete="CASCADE")
     character_id: int = Field(foreign_key="character.id", primary_key=True, ondelete="CASCADE")
 
 
-class RollLog(SQLModel, table=True):
+class RollLogRow(SQLModel, table=True):
     __tablename__ = "roll_log"
     id: Optional[int] = Field(default=None, primary_key=True)
     who: str = ""
@@ -144,7 +155,7 @@ class RollLog(SQLModel, table=True):
     result: str = ""
     explanation: str = "[]"  # JSON list of lines
     created_at: Optional[str] = _created_at()
-    struck_at: Optional[str] = None  # issue 12 item 25: struck (kept) at, UTC
+    struck_at: Optional[str] = None  # a struck roll stays in the log: when, UTC
     struck_by: str = ""
 
 
@@ -167,33 +178,33 @@ class _LogEventRow(SQLModel):
     created_at: Optional[str] = _created_at()
 
 
-class Fight(_LogHeadRow, table=True):
+class FightRow(_LogHeadRow, table=True):
     __tablename__ = "fight"
 
 
-class FightEvent(_LogEventRow, table=True):
+class FightEventRow(_LogEventRow, table=True):
     __tablename__ = "fight_event"
     fight_id: int = Field(foreign_key="fight.id", ondelete="CASCADE")
 
 
-class Battle(_LogHeadRow, table=True):
+class BattleRow(_LogHeadRow, table=True):
     __tablename__ = "battle"
 
 
-class BattleEvent(_LogEventRow, table=True):
+class BattleEventRow(_LogEventRow, table=True):
     __tablename__ = "battle_event"
     battle_id: int = Field(foreign_key="battle.id", ondelete="CASCADE")
 
 
-# ---------------------------------------------------------------- issue 15
+# ------------------------------------------------- the campaign between battles
 
-class CampaignDay(SQLModel, table=True):
+class CampaignDayRow(SQLModel, table=True):
     __tablename__ = "campaign_day"
     id: Optional[int] = Field(default=1, primary_key=True)
     day: str = "1944-06-01"   # the campaign's date, YYYY-MM-DD
 
 
-class Mission(SQLModel, table=True):
+class MissionRow(SQLModel, table=True):
     __tablename__ = "mission"
     id: Optional[int] = Field(default=None, primary_key=True)
     name: str
@@ -205,7 +216,7 @@ class Mission(SQLModel, table=True):
     debrief_notes: str = ""
 
 
-class MissionMember(SQLModel, table=True):
+class MissionMemberRow(SQLModel, table=True):
     __tablename__ = "mission_member"
     mission_id: int = Field(foreign_key="mission.id", primary_key=True, ondelete="CASCADE")
     character_id: int = Field(foreign_key="character.id", primary_key=True, ondelete="CASCADE")
@@ -213,7 +224,7 @@ class MissionMember(SQLModel, table=True):
                                        ondelete="SET NULL")
 
 
-class MissionLink(SQLModel, table=True):
+class MissionLinkRow(SQLModel, table=True):
     __tablename__ = "mission_link"
     id: Optional[int] = Field(default=None, primary_key=True)
     mission_id: int = Field(foreign_key="mission.id", ondelete="CASCADE")
@@ -221,7 +232,7 @@ class MissionLink(SQLModel, table=True):
     fight_id: Optional[int] = Field(default=None, foreign_key="fight.id", ondelete="CASCADE")
 
 
-class PersonState(SQLModel, table=True):
+class PersonStateRow(SQLModel, table=True):
     __tablename__ = "person_state"
     character_id: int = Field(foreign_key="character.id", primary_key=True, ondelete="CASCADE")
     rest_days: int = 0
@@ -229,7 +240,7 @@ class PersonState(SQLModel, table=True):
     days_out: int = 0
 
 
-class Repair(SQLModel, table=True):
+class RepairRow(SQLModel, table=True):
     __tablename__ = "repair"
     id: Optional[int] = Field(default=None, primary_key=True)
     aircraft_id: int = Field(foreign_key="aircraft.id", ondelete="CASCADE")
@@ -240,10 +251,10 @@ class Repair(SQLModel, table=True):
     status: str = "queued"    # queued | done | written off
 
 
-class Journal(_LogHeadRow, table=True):
+class JournalRow(_LogHeadRow, table=True):
     __tablename__ = "journal"
 
 
-class JournalEvent(_LogEventRow, table=True):
+class JournalEventRow(_LogEventRow, table=True):
     __tablename__ = "journal_event"
     journal_id: int = Field(foreign_key="journal.id", ondelete="CASCADE")

@@ -19,7 +19,7 @@ def data_dir() -> Path:
 
 
 def tighten_data_dir() -> None:
-    """Make an existing data folder private (0700; issue 11), e.g. one an older
+    """Make an existing data folder private (0700), e.g. one an older
     ka-tui made 0755. Nothing is created here."""
     from ka_tui.store.files import private_dir
 

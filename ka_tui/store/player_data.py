@@ -1,7 +1,7 @@
 """What a player's screen is given, as plain data, and who ``ka-tui play --as
-NAME`` plays, checked before the app starts (issue 14).
+NAME`` plays, checked before the app starts.
 
-Light on purpose (plain ``sqlite3``, no rules engine; issue 13: first frame):
+Light on purpose (plain SQL, no rules engine: the player's first frame):
 the command line checks the name here before the player's screen is taken
 over, and the player's startup read comes back from its child process as
 these classes, so unpickling it loads no rules. The fight and battle as he
@@ -12,7 +12,6 @@ a pane shows them. The reads themselves are ``store/players.py``.
 from __future__ import annotations
 
 import pickle
-import sqlite3
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +21,7 @@ from ka_tui.store.errors import StoreError
 if TYPE_CHECKING:
     from ka_tui.rules.cqc.log import FightProgress
     from ka_tui.store.battles import LoadedBattle
+    from ka_tui.store.plain_read import PlainRead
 
 
 class UnknownPlayer(StoreError):
@@ -104,13 +104,13 @@ class PlayerView:
         return progress, seen
 
 
-def match_player(con: sqlite3.Connection, name: str) -> tuple[int, str]:
+def match_player(read: PlainRead, name: str) -> tuple[int, str]:
     """(character id, full name) of the character ``name`` plays: his full
     name, or a first name only one character has; any case."""
     wanted = name.strip().casefold()
     if not wanted:
         raise UnknownPlayer("--as needs a name: the character you play")
-    rows = con.execute("SELECT id, name FROM character").fetchall()
+    rows = read.execute("SELECT id, name FROM character").fetchall()
     exact = [r for r in rows if str(r[1]).casefold() == wanted]
     first = [r for r in rows if str(r[1]).split()[0].casefold() == wanted]
     found = exact or first
@@ -136,9 +136,5 @@ def check_player(db_path: Path, name: str) -> str:
         raise StoreError(f"{db_path} cannot be written by you ({reason}); a player sends "
                          "cards, so ask the GM for group write access (README: Players "
                          "at their own terminals)")
-    with open_campaign(db_path) as db:
-        con = db.connect()
-        try:
-            return match_player(con, name)[1]
-        finally:
-            con.close()
+    with open_campaign(db_path) as db, db.plain_read() as read:
+        return match_player(read, name)[1]

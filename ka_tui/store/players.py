@@ -1,4 +1,4 @@
-"""What a player at his own terminal reads and may write (issue 14).
+"""What a player at his own terminal reads and may write.
 
 A player is named by ``ka-tui play --as NAME``: NAME is one of the campaign's
 characters (full name, or a first name only one character has; any case).
@@ -11,7 +11,11 @@ changeable until the GM executes it.
 Every fight a player reads goes through ``rules/cqc/log.py`` ``visible_to``
 and every battle through ``rules/air/plans.py`` ``visible_to`` (the pure
 projections): another side's unrevealed card or unexecuted plan never leaves
-this module. Plain ``sqlite3`` reads and ``store/events.py`` appends; no SQLModel.
+this module. Plain-SQL reads and ``store/events.py`` appends; no SQLModel::
+
+    view = player_view(db, "Arthur")             # his sheet, fights, open battles
+    seen = send_plan(db, view.player, view.battles[0], "Tempest KA-A", plan)
+    progress = send_card(db, view.fights[0], round_no, "3", cards)
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from ka_tui.store.player_data import (
     match_player,
 )
 from ka_tui.store.roster_reads import load_character_full
+from ka_tui.store.rows_to_rules import stored_payload
 
 
 class NotYours(StoreError):
@@ -47,15 +52,12 @@ class NotYours(StoreError):
 
 def find_player(db: CampaignDB, name: str) -> Player:
     """The character ``name`` plays (full name, or an unambiguous first name)."""
-    con = db.connect()
-    try:
-        cid = match_player(con, name)[0]
-        seats = con.execute(
+    with db.plain_read() as read:
+        cid = match_player(read, name)[0]
+        seats = read.execute(
             "SELECT id, name, 'pilot' FROM aircraft WHERE pilot_id = ? UNION "
             "SELECT a.id, a.name, 'crew' FROM aircraft a JOIN aircraft_crew c "
             "ON c.aircraft_id = a.id WHERE c.character_id = ? ORDER BY 2", (cid, cid)).fetchall()
-    finally:
-        con.close()
     character = load_character_full(db, cid)
     # his seat as the roster's detail says it: the aircraft he pilots, else crews
     seat = next((s for s in seats if s[2] == "pilot"), seats[0] if seats else None)
@@ -136,12 +138,12 @@ def player_view(db: CampaignDB, name: str, fight_index: int = 0,
 
 def send_plan(db: CampaignDB, player: Player, battle: PlayerBattle, unit: str, plan: Plan,
               evasive: bool = False) -> LoadedBattle:
-    """His aircraft's move plan for this turn (issue 14; R-1.2, R-3 … R-10),
+    """His aircraft's move plan for this turn (R-1.2, R-3 … R-10),
     as a ``plan_sent`` event. One write transaction checks that he is the
     pilot of ``unit`` in this battle (``NotYours``), that the battle is open
     and that the rules take the plan on the log as it is now
     (``rules/air/plans.accept_plan``: the turn running, the aircraft not
-    moved, the plan legal; else ``Refused`` with the engine's reason). Not
+    moved, the plan legal; else ``EventRefused`` with the engine's reason). Not
     by the log's position: the GM's steps and other players' plans may land
     between. Sent again, the newest plan is the one in. Returns the battle
     as he may see it now."""
@@ -157,8 +159,7 @@ def send_plan(db: CampaignDB, player: Player, battle: PlayerBattle, unit: str, p
         if pilots.get(unit) != player.character_id:
             raise NotYours("you can only send the plan of an aircraft you pilot")
         event = plans.plan_event(unit, plan, evasive, player.name.split()[0])
-        ev.append(db, ref, LogEvent(event["kind"], {k: event[k] for k in
-                                                     ("data", "faces", "log")}), None)
+        ev.append(db, ref, LogEvent(event["kind"], stored_payload(event)), None)
     return player_battle(db, battle)
 
 
@@ -175,7 +176,7 @@ def send_card(db: CampaignDB, fight: PlayerFight, round_no: int, owner: str,
     fight's rules inside the write transaction (the round being played, not
     revealed, one card per fighter), not by the log's position: two players
     sending at once both land; a card the GM entered for him meanwhile
-    refuses the send (``Refused``) and the screen reloads with it. Returns the
+    refuses the send (``EventRefused``) and the screen reloads with it. Returns the
     fight as he may see it now."""
     if owner not in fight.fighters:
         raise NotYours("you can only send your own character's card")

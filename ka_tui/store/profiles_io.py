@@ -1,4 +1,4 @@
-"""Aircraft profile files: export and import (issue 4).
+"""Aircraft profile files: export and import.
 
 A profile file is JSON a GM can read and edit by hand::
 
@@ -23,7 +23,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import fields, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ka_tui.rules.air.aircraft import (
     AircraftClass,
@@ -40,6 +40,9 @@ from ka_tui.rules.air.flight_notation import (
 )
 from ka_tui.store.errors import StoreError, ValidationError
 from ka_tui.store.files import write_text_atomic
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
 
 FORMAT = "ka-tui aircraft profiles"
 VERSION = 1
@@ -209,7 +212,7 @@ def profile_from_data(data: Any) -> AircraftProfile:
 
 def profile_errors(p: AircraftProfile) -> list[ValidationError]:
     """The store's ranges and the rules' checks, exactly as a save would run them."""
-    from ka_tui.store.aircraft_rows import from_profile
+    from ka_tui.store.rows_to_rules import from_profile
     from ka_tui.store.field_checks import aircraft_errors
 
     values = from_profile(p) | {"hull_hits": 0, "fuel_left": p.fuel, "ammo_left": p.ammo,
@@ -286,7 +289,7 @@ def free_name(name: str, taken: set[str]) -> str:
     return f"{name} ({n})"
 
 
-def add_profiles(db: Any, profiles: Sequence[AircraftProfile]) -> list[int]:
+def add_profiles(db: CampaignDB, profiles: Sequence[AircraftProfile]) -> list[int]:
     """Copy ``profiles`` into the campaign as new aircraft, all in one
     transaction; a name already used gets `` (2)``. Returns the new ids."""
     from ka_tui.store import roster
@@ -303,7 +306,7 @@ def add_profiles(db: Any, profiles: Sequence[AircraftProfile]) -> list[int]:
     return ids
 
 
-def import_profiles(db: Any, path: Path) -> list[int]:
+def import_profiles(db: CampaignDB, path: Path) -> list[int]:
     """Read ``path`` (all checks first), then add every profile in one transaction."""
     return add_profiles(db, read_profiles(path))
 

@@ -48,7 +48,7 @@ class LoggedRoll:
     result: str
     explanation: tuple[str, ...]
     created_at: str  # UTC, e.g. 2026-11-30T12:04:05Z
-    struck_at: str | None = None  # issue 12 item 25: struck (kept) at, UTC
+    struck_at: str | None = None  # a struck roll stays in the log: when, UTC
     struck_by: str = ""
 
     @property
@@ -78,9 +78,9 @@ def append_roll(db: CampaignDB, entry: RollEntry, *, at: datetime | None = None)
     ``at`` (default: now) is the roll's time; the database default is not used
     so that tests and replays can give their own clock.
     """
-    from ka_tui.store.models import RollLog
+    from ka_tui.store.models import RollLogRow
 
-    row = RollLog(
+    row = RollLogRow(
         who=entry.who, what=entry.what, pool=entry.pool,
         faces=json.dumps([list(pair) for pair in entry.faces]),
         result=entry.result, explanation=json.dumps(list(entry.explanation)),
@@ -98,10 +98,10 @@ def strike_roll(db: CampaignDB, roll_id: int, *, by: str, at: datetime | None = 
     with who and when), or standing again with ``undo``. One transaction;
     ``StoreError`` if there is no such roll."""
     from ka_tui.store.errors import StoreError
-    from ka_tui.store.models import RollLog
+    from ka_tui.store.models import RollLogRow
 
     with db.transaction() as s:
-        row = s.get(RollLog, roll_id)
+        row = s.get(RollLogRow, roll_id)
         if row is None:
             raise StoreError(f"roll #{roll_id} is not in the log (deleted elsewhere?)")
         row.struck_at = None if undo else utc_stamp(at or datetime.now(timezone.utc))
@@ -115,10 +115,10 @@ def strike_roll(db: CampaignDB, roll_id: int, *, by: str, at: datetime | None = 
 def last_standing_roll(db: CampaignDB) -> LoggedRoll | None:
     """The newest roll not struck (what "undo the last roll" strikes)."""
     from sqlmodel import col, select
-    from ka_tui.store.models import RollLog
+    from ka_tui.store.models import RollLogRow
 
-    statement = select(RollLog).where(col(RollLog.struck_at).is_(None)) \
-        .order_by(col(RollLog.id).desc()).limit(1)
+    statement = select(RollLogRow).where(col(RollLogRow.struck_at).is_(None)) \
+        .order_by(col(RollLogRow.id).desc()).limit(1)
     with db.read() as s:
         row = s.exec(statement).first()
     return _logged(row) if row is not None else None
@@ -132,11 +132,11 @@ def _like(text: str) -> str:
 def _filtered(statement: Any, text: str) -> Any:
     """Rows whose who, what, pool or result contain every word of ``text``."""
     from sqlalchemy import or_
-    from ka_tui.store.models import RollLog
+    from ka_tui.store.models import RollLogRow
 
     for word in text.split():
         pattern = _like(word)
-        columns = (RollLog.who, RollLog.what, RollLog.pool, RollLog.result)
+        columns = (RollLogRow.who, RollLogRow.what, RollLogRow.pool, RollLogRow.result)
         statement = statement.where(or_(*(c.ilike(pattern, escape="\\")  # type: ignore[attr-defined]
                                           for c in columns)))
     return statement
@@ -146,10 +146,10 @@ def query_rolls(db: CampaignDB, text: str = "", *, limit: int = DEFAULT_LIMIT
                 ) -> list[LoggedRoll]:
     """The newest ``limit`` rolls matching ``text`` (case-insensitive words), newest first."""
     from sqlmodel import select
-    from ka_tui.store.models import RollLog
+    from ka_tui.store.models import RollLogRow
 
-    statement = _filtered(select(RollLog), text)
-    statement = statement.order_by(RollLog.id.desc()).limit(limit)  # type: ignore[union-attr]
+    statement = _filtered(select(RollLogRow), text)
+    statement = statement.order_by(RollLogRow.id.desc()).limit(limit)  # type: ignore[union-attr]
     with db.read() as s:
         rows = s.exec(statement).all()
     return [_logged(row) for row in rows]
@@ -159,9 +159,9 @@ def count_rolls(db: CampaignDB, text: str = "") -> int:
     """How many rolls match ``text`` (all of them for an empty filter)."""
     from sqlalchemy import func
     from sqlmodel import select
-    from ka_tui.store.models import RollLog
+    from ka_tui.store.models import RollLogRow
 
-    statement = _filtered(select(func.count()).select_from(RollLog), text)
+    statement = _filtered(select(func.count()).select_from(RollLogRow), text)
     with db.read() as s:
         return int(s.exec(statement).one())
 

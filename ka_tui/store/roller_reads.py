@@ -14,13 +14,13 @@ from ka_tui.store.db import CampaignDB
 def load_roller_data(db: CampaignDB) -> RollerData:
     """Campaign name, skill and roller options, and every character's roll choices (one read)."""
     from sqlmodel import select
-    from ka_tui.store.models import Campaign, Character, Skill
+    from ka_tui.store.models import CampaignRow, CharacterRow, SkillRow
 
     with db.read() as s:
-        campaign = s.get(Campaign, 1)
-        characters = [c.model_dump() for c in s.exec(select(Character))]
+        campaign = s.get(CampaignRow, 1)
+        characters = [c.model_dump() for c in s.exec(select(CharacterRow))]
         skills: dict[int, list[dict[str, object]]] = {}
-        for skill in s.exec(select(Skill)):
+        for skill in s.exec(select(SkillRow)):
             skills.setdefault(skill.character_id, []).append(skill.model_dump())
     rules = house_rules(campaign) if campaign is not None else None
     characters.sort(key=lambda c: str(c["name"]).casefold())

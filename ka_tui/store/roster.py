@@ -16,10 +16,10 @@ from sqlmodel import Session, SQLModel, col, select
 
 from ka_tui.rules.air.aircraft import AircraftProfile
 from ka_tui.store import field_checks as checks
-from ka_tui.store.aircraft_rows import from_profile, to_profile
+from ka_tui.store.rows_to_rules import from_profile, to_profile
 from ka_tui.store.db import CampaignDB
 from ka_tui.store.errors import NotFound, ValidationError
-from ka_tui.store.models import Aircraft, AircraftCrew, Character, Skill, Weapon
+from ka_tui.store.models import AircraftRow, AircraftCrewRow, CharacterRow, SkillRow, WeaponRow
 
 M = TypeVar("M", bound=SQLModel)
 Check = Callable[[dict[str, Any]], list[ValidationError]]
@@ -36,6 +36,11 @@ def _defaults(model: type[SQLModel]) -> dict[str, Any]:
     return out
 
 
+def _noun(model: type[SQLModel]) -> str:
+    """How a message names one row of ``model``: ``CharacterRow`` -> ``character``."""
+    return model.__name__.removesuffix("Row").lower()
+
+
 def _columns(model: type[SQLModel]) -> set[str]:
     return set(model.model_fields) - {"id"}
 
@@ -44,7 +49,7 @@ def _reject_unknown(model: type[SQLModel], fields: Iterable[str]) -> None:
     known = _columns(model)
     for f in fields:
         if f not in known:
-            raise ValidationError(f, f"{model.__name__.lower()} has no field {f!r}")
+            raise ValidationError(f, f"{_noun(model)} has no field {f!r}")
 
 
 def _first(errors: list[ValidationError]) -> None:
@@ -55,7 +60,7 @@ def _first(errors: list[ValidationError]) -> None:
 def _need(s: Session, model: type[M], row_id: int) -> M:
     row = s.get(model, row_id)
     if row is None:
-        raise NotFound(f"no {model.__name__.lower()} with id {row_id} in this campaign")
+        raise NotFound(f"no {_noun(model)} with id {row_id} in this campaign")
     return row
 
 
@@ -106,36 +111,36 @@ def _character_values(values: dict[str, Any]) -> dict[str, Any]:
 
 def _check_character(s: Session, values: dict[str, Any], exclude: int | None) -> None:
     _first(checks.character_errors(values))
-    if _name_taken(s, Character, values["name"], exclude=exclude):
+    if _name_taken(s, CharacterRow, values["name"], exclude=exclude):
         raise ValidationError("name", f"another character is already called {values['name']}")
 
 
-def list_characters(db: CampaignDB, role: str | None = None) -> list[Character]:
+def list_characters(db: CampaignDB, role: str | None = None) -> list[CharacterRow]:
     """Characters by name (case-insensitive), optionally of one role."""
     with db.read() as s:
-        q = select(Character).order_by(func.lower(Character.name))
+        q = select(CharacterRow).order_by(func.lower(CharacterRow.name))
         if role is not None:
-            q = q.where(Character.role == role)
+            q = q.where(CharacterRow.role == role)
         return list(s.exec(q).all())
 
 
-def get_character(db: CampaignDB, character_id: int) -> Character:
+def get_character(db: CampaignDB, character_id: int) -> CharacterRow:
     with db.read() as s:
-        return _need(s, Character, character_id)
+        return _need(s, CharacterRow, character_id)
 
 
-def add_character(db: CampaignDB, **fields: Any) -> Character:
-    _reject_unknown(Character, fields)
+def add_character(db: CampaignDB, **fields: Any) -> CharacterRow:
+    _reject_unknown(CharacterRow, fields)
     with db.transaction() as s:
-        values = _character_values(_defaults(Character) | fields)
+        values = _character_values(_defaults(CharacterRow) | fields)
         _check_character(s, values, None)
-        return _store(s, Character(**values))
+        return _store(s, CharacterRow(**values))
 
 
-def update_character(db: CampaignDB, character_id: int, **changes: Any) -> Character:
-    _reject_unknown(Character, changes)
+def update_character(db: CampaignDB, character_id: int, **changes: Any) -> CharacterRow:
+    _reject_unknown(CharacterRow, changes)
     with db.transaction() as s:
-        row = _need(s, Character, character_id)
+        row = _need(s, CharacterRow, character_id)
         values = _character_values(_row_values(row) | changes)
         _check_character(s, values, character_id)
         row.sqlmodel_update(values)
@@ -145,10 +150,10 @@ def update_character(db: CampaignDB, character_id: int, **changes: Any) -> Chara
 def delete_character(db: CampaignDB, character_id: int) -> None:
     """Deletes his skills, weapons and crew places; aircraft he flew lose their pilot.
     Refused while he is in a fight not ended: the fight writes its outcome back
-    to him (issue 12 #5)."""
+    to him."""
     fights = open_fights_of(db, character_id)
     with db.transaction() as s:
-        row = _need(s, Character, character_id)
+        row = _need(s, CharacterRow, character_id)
         if fights:
             raise ValidationError("fight", f"{row.name} is in the open fight "
                                            f"\"{fights[0]}\": end or delete it first")
@@ -172,7 +177,7 @@ def open_fights_of(db: CampaignDB, character_id: int) -> list[str]:
 
 def delete_warnings(db: CampaignDB, character_id: int) -> list[str]:
     """What deleting a character also touches, for the delete prompt: his seat
-    in an aircraft, the open fights he is in (issue 12 #5)."""
+    in an aircraft, the open fights he is in."""
     out: list[str] = []
     aircraft, seat = aircraft_of(db, character_id)
     if aircraft is not None:
@@ -183,15 +188,16 @@ def delete_warnings(db: CampaignDB, character_id: int) -> list[str]:
     return out
 
 
-def duplicate_character(db: CampaignDB, character_id: int, name: str | None = None) -> Character:
+def duplicate_character(db: CampaignDB, character_id: int,
+                        name: str | None = None) -> CharacterRow:
     """A copy with his skills and weapons (not his aircraft), named "… (copy)"."""
     with db.transaction() as s:
-        src = _need(s, Character, character_id)
+        src = _need(s, CharacterRow, character_id)
         values = _row_values(src)
-        values["name"] = name.strip() if name else _copy_name(s, Character, src.name)
+        values["name"] = name.strip() if name else _copy_name(s, CharacterRow, src.name)
         _check_character(s, values, None)
-        copy = _store(s, Character(**values))
-        for model in (Skill, Weapon):
+        copy = _store(s, CharacterRow(**values))
+        for model in (SkillRow, WeaponRow):
             for item in s.exec(select(model).where(model.character_id == character_id)).all():
                 s.add(model(**(_row_values(item) | {"character_id": copy.id})))
         s.flush()
@@ -211,103 +217,103 @@ def _skill_values(values: dict[str, Any], *, level_changed: bool,
 def _check_item(s: Session, model: Any, values: dict[str, Any], check: Check,
                 exclude: int | None) -> None:
     _first(check(values))
-    _need(s, Character, values["character_id"])
-    what = model.__name__.lower()
+    _need(s, CharacterRow, values["character_id"])
+    what = _noun(model)
     if _name_taken(s, model, values["name"], exclude=exclude,
                    character_id=values["character_id"]):
         raise ValidationError("name", f"this character already has a {what} called "
                                       f"{values['name']}")
 
 
-def list_skills(db: CampaignDB, character_id: int) -> list[Skill]:
+def list_skills(db: CampaignDB, character_id: int) -> list[SkillRow]:
     """A character's skills: Active, Lore, then Passive, each by name."""
     order = {"active": 0, "lore": 1, "passive": 2}
     with db.read() as s:
-        rows = s.exec(select(Skill).where(Skill.character_id == character_id)).all()
+        rows = s.exec(select(SkillRow).where(SkillRow.character_id == character_id)).all()
     return sorted(rows, key=lambda r: (order.get(r.kind, 9), r.name.lower()))
 
 
-def get_skill(db: CampaignDB, skill_id: int) -> Skill:
+def get_skill(db: CampaignDB, skill_id: int) -> SkillRow:
     with db.read() as s:
-        return _need(s, Skill, skill_id)
+        return _need(s, SkillRow, skill_id)
 
 
-def add_skill(db: CampaignDB, character_id: int, **fields: Any) -> Skill:
-    _reject_unknown(Skill, fields)
+def add_skill(db: CampaignDB, character_id: int, **fields: Any) -> SkillRow:
+    _reject_unknown(SkillRow, fields)
     with db.transaction() as s:
-        values = _skill_values(_defaults(Skill) | fields | {"character_id": character_id},
+        values = _skill_values(_defaults(SkillRow) | fields | {"character_id": character_id},
                                level_changed=True, legendary_given="legendary" in fields)
-        _check_item(s, Skill, values, checks.skill_errors, None)
-        return _store(s, Skill(**values))
+        _check_item(s, SkillRow, values, checks.skill_errors, None)
+        return _store(s, SkillRow(**values))
 
 
-def update_skill(db: CampaignDB, skill_id: int, **changes: Any) -> Skill:
-    _reject_unknown(Skill, changes)
+def update_skill(db: CampaignDB, skill_id: int, **changes: Any) -> SkillRow:
+    _reject_unknown(SkillRow, changes)
     with db.transaction() as s:
-        row = _need(s, Skill, skill_id)
+        row = _need(s, SkillRow, skill_id)
         values = _skill_values(_row_values(row) | changes, level_changed="level" in changes,
                                legendary_given="legendary" in changes)
-        _check_item(s, Skill, values, checks.skill_errors, skill_id)
+        _check_item(s, SkillRow, values, checks.skill_errors, skill_id)
         row.sqlmodel_update(values)
         return _store(s, row)
 
 
 def delete_skill(db: CampaignDB, skill_id: int) -> None:
     with db.transaction() as s:
-        s.delete(_need(s, Skill, skill_id))
+        s.delete(_need(s, SkillRow, skill_id))
 
 
-def duplicate_skill(db: CampaignDB, skill_id: int, name: str | None = None) -> Skill:
+def duplicate_skill(db: CampaignDB, skill_id: int, name: str | None = None) -> SkillRow:
     with db.transaction() as s:
-        src = _need(s, Skill, skill_id)
+        src = _need(s, SkillRow, skill_id)
         values = _row_values(src)
         values["name"] = name.strip() if name else _copy_name(
-            s, Skill, src.name, character_id=src.character_id)
-        _check_item(s, Skill, values, checks.skill_errors, None)
-        return _store(s, Skill(**values))
+            s, SkillRow, src.name, character_id=src.character_id)
+        _check_item(s, SkillRow, values, checks.skill_errors, None)
+        return _store(s, SkillRow(**values))
 
 
 # ------------------------------------------------------------------- weapons
 
 def _check_weapon(s: Session, values: dict[str, Any], exclude: int | None) -> None:
-    _check_item(s, Weapon, values, checks.weapon_errors, exclude)
+    _check_item(s, WeaponRow, values, checks.weapon_errors, exclude)
     slot = values.get("quick_slot")
     if slot is None:
         return
-    q = select(Weapon).where(Weapon.character_id == values["character_id"],
-                             Weapon.quick_slot == slot)
+    q = select(WeaponRow).where(WeaponRow.character_id == values["character_id"],
+                                WeaponRow.quick_slot == slot)
     if exclude is not None:
-        q = q.where(Weapon.id != exclude)
+        q = q.where(WeaponRow.id != exclude)
     other = s.exec(q).first()
     if other is not None:
         raise ValidationError("quick_slot", f"quick slot {slot} already holds {other.name}")
 
 
-def list_weapons(db: CampaignDB, character_id: int) -> list[Weapon]:
+def list_weapons(db: CampaignDB, character_id: int) -> list[WeaponRow]:
     """Quick-slot weapons first (by slot), then the rest by name."""
     with db.read() as s:
-        rows = s.exec(select(Weapon).where(Weapon.character_id == character_id)).all()
+        rows = s.exec(select(WeaponRow).where(WeaponRow.character_id == character_id)).all()
     return sorted(rows, key=lambda w: (w.quick_slot is None, w.quick_slot or 0, w.name.lower()))
 
 
-def get_weapon(db: CampaignDB, weapon_id: int) -> Weapon:
+def get_weapon(db: CampaignDB, weapon_id: int) -> WeaponRow:
     with db.read() as s:
-        return _need(s, Weapon, weapon_id)
+        return _need(s, WeaponRow, weapon_id)
 
 
-def add_weapon(db: CampaignDB, character_id: int, **fields: Any) -> Weapon:
-    _reject_unknown(Weapon, fields)
+def add_weapon(db: CampaignDB, character_id: int, **fields: Any) -> WeaponRow:
+    _reject_unknown(WeaponRow, fields)
     with db.transaction() as s:
-        values = _defaults(Weapon) | fields | {"character_id": character_id}
+        values = _defaults(WeaponRow) | fields | {"character_id": character_id}
         _clean_name(values)
         _check_weapon(s, values, None)
-        return _store(s, Weapon(**values))
+        return _store(s, WeaponRow(**values))
 
 
-def update_weapon(db: CampaignDB, weapon_id: int, **changes: Any) -> Weapon:
-    _reject_unknown(Weapon, changes)
+def update_weapon(db: CampaignDB, weapon_id: int, **changes: Any) -> WeaponRow:
+    _reject_unknown(WeaponRow, changes)
     with db.transaction() as s:
-        row = _need(s, Weapon, weapon_id)
+        row = _need(s, WeaponRow, weapon_id)
         values = _row_values(row) | changes
         _clean_name(values)
         _check_weapon(s, values, weapon_id)
@@ -317,18 +323,18 @@ def update_weapon(db: CampaignDB, weapon_id: int, **changes: Any) -> Weapon:
 
 def delete_weapon(db: CampaignDB, weapon_id: int) -> None:
     with db.transaction() as s:
-        s.delete(_need(s, Weapon, weapon_id))
+        s.delete(_need(s, WeaponRow, weapon_id))
 
 
-def duplicate_weapon(db: CampaignDB, weapon_id: int, name: str | None = None) -> Weapon:
+def duplicate_weapon(db: CampaignDB, weapon_id: int, name: str | None = None) -> WeaponRow:
     """A copy outside the quick slots (a slot holds one weapon)."""
     with db.transaction() as s:
-        src = _need(s, Weapon, weapon_id)
+        src = _need(s, WeaponRow, weapon_id)
         values = _row_values(src) | {"quick_slot": None}
         values["name"] = name.strip() if name else _copy_name(
-            s, Weapon, src.name, character_id=src.character_id)
+            s, WeaponRow, src.name, character_id=src.character_id)
         _check_weapon(s, values, None)
-        return _store(s, Weapon(**values))
+        return _store(s, WeaponRow(**values))
 
 
 # ------------------------------------------------------------------ aircraft
@@ -351,20 +357,20 @@ def _aircraft_values(values: dict[str, Any], given: Iterable[str], *, new: bool)
 
 def _check_aircraft(s: Session, values: dict[str, Any], exclude: int | None) -> None:
     _first(checks.aircraft_errors(values))
-    if _name_taken(s, Aircraft, values["name"], exclude=exclude):
+    if _name_taken(s, AircraftRow, values["name"], exclude=exclude):
         raise ValidationError("name", f"another aircraft is already called {values['name']}")
     if values.get("pilot_id") is not None:
-        _need(s, Character, values["pilot_id"])
+        _need(s, CharacterRow, values["pilot_id"])
 
 
-def list_aircraft(db: CampaignDB) -> list[Aircraft]:
+def list_aircraft(db: CampaignDB) -> list[AircraftRow]:
     with db.read() as s:
-        return list(s.exec(select(Aircraft).order_by(func.lower(Aircraft.name))).all())
+        return list(s.exec(select(AircraftRow).order_by(func.lower(AircraftRow.name))).all())
 
 
-def get_aircraft(db: CampaignDB, aircraft_id: int) -> Aircraft:
+def get_aircraft(db: CampaignDB, aircraft_id: int) -> AircraftRow:
     with db.read() as s:
-        return _need(s, Aircraft, aircraft_id)
+        return _need(s, AircraftRow, aircraft_id)
 
 
 def aircraft_profile(db: CampaignDB, aircraft_id: int) -> AircraftProfile:
@@ -372,28 +378,28 @@ def aircraft_profile(db: CampaignDB, aircraft_id: int) -> AircraftProfile:
 
 
 def add_aircraft(db: CampaignDB, profile: AircraftProfile | None = None,
-                 **fields: Any) -> Aircraft:
+                 **fields: Any) -> AircraftRow:
     """A new aircraft from a profile (e.g. ``rules.profiles.TEMPEST``) and/or
     column values; fuel and ammunition start full unless given."""
-    _reject_unknown(Aircraft, fields)
+    _reject_unknown(AircraftRow, fields)
     with db.transaction() as s:
-        base = _defaults(Aircraft) | (from_profile(profile) if profile else {})
+        base = _defaults(AircraftRow) | (from_profile(profile) if profile else {})
         values = _aircraft_values(base | fields, fields, new=True)
         pilot = values.pop("pilot_id", None)
         _check_aircraft(s, values, None)
-        row = _store(s, Aircraft(**values))
+        row = _store(s, AircraftRow(**values))
         if pilot is not None:
             _assign(s, row, pilot, move=False)
         return row
 
 
-def update_aircraft(db: CampaignDB, aircraft_id: int, **changes: Any) -> Aircraft:
+def update_aircraft(db: CampaignDB, aircraft_id: int, **changes: Any) -> AircraftRow:
     """Profile or live status changes; lowering fuel/ammo/hull clamps the live value."""
-    _reject_unknown(Aircraft, changes)
+    _reject_unknown(AircraftRow, changes)
     pilot_given = "pilot_id" in changes
     pilot = changes.pop("pilot_id", None)
     with db.transaction() as s:
-        row = _need(s, Aircraft, aircraft_id)
+        row = _need(s, AircraftRow, aircraft_id)
         values = _aircraft_values(_row_values(row) | changes, changes, new=False)
         _check_aircraft(s, values, aircraft_id)
         row.sqlmodel_update(values)
@@ -403,34 +409,34 @@ def update_aircraft(db: CampaignDB, aircraft_id: int, **changes: Any) -> Aircraf
         return row
 
 
-def set_profile(db: CampaignDB, aircraft_id: int, profile: AircraftProfile) -> Aircraft:
+def set_profile(db: CampaignDB, aircraft_id: int, profile: AircraftProfile) -> AircraftRow:
     """Replace an aircraft's whole profile (live status clamped to the new limits)."""
     return update_aircraft(db, aircraft_id, **from_profile(profile))
 
 
 def delete_aircraft(db: CampaignDB, aircraft_id: int) -> None:
     with db.transaction() as s:
-        s.delete(_need(s, Aircraft, aircraft_id))
+        s.delete(_need(s, AircraftRow, aircraft_id))
 
 
-def duplicate_aircraft(db: CampaignDB, aircraft_id: int, name: str | None = None) -> Aircraft:
+def duplicate_aircraft(db: CampaignDB, aircraft_id: int, name: str | None = None) -> AircraftRow:
     """Same profile and live status, no pilot or crew (each flies one aircraft)."""
     with db.transaction() as s:
-        src = _need(s, Aircraft, aircraft_id)
+        src = _need(s, AircraftRow, aircraft_id)
         values = _row_values(src) | {"pilot_id": None}
-        values["name"] = name.strip() if name else _copy_name(s, Aircraft, src.name)
+        values["name"] = name.strip() if name else _copy_name(s, AircraftRow, src.name)
         _check_aircraft(s, values, None)
-        return _store(s, Aircraft(**values))
+        return _store(s, AircraftRow(**values))
 
 
-def _assign(s: Session, row: Aircraft, character_id: int | None, *, move: bool) -> None:
+def _assign(s: Session, row: AircraftRow, character_id: int | None, *, move: bool) -> None:
     if character_id is not None:
-        who = _need(s, Character, character_id)
-        other = s.exec(select(Aircraft).where(Aircraft.pilot_id == character_id,
-                                              Aircraft.id != row.id)).first()
+        who = _need(s, CharacterRow, character_id)
+        other = s.exec(select(AircraftRow).where(AircraftRow.pilot_id == character_id,
+                                                 AircraftRow.id != row.id)).first()
         if other is not None and not move:
             raise ValidationError("pilot_id", f"{who.name} already flies {other.name}")
-        seat = s.get(AircraftCrew, (row.id, character_id))
+        seat = s.get(AircraftCrewRow, (row.id, character_id))
         if seat is not None:
             s.delete(seat)
         if other is not None:
@@ -445,12 +451,13 @@ def _assign(s: Session, row: Aircraft, character_id: int | None, *, move: bool) 
 
 def _leave_other_crews(s: Session, aircraft_id: int | None, character_id: int, name: str,
                        *, move: bool) -> None:
-    seat = s.exec(select(AircraftCrew).where(AircraftCrew.character_id == character_id,
-                                             AircraftCrew.aircraft_id != aircraft_id)).first()
+    seat = s.exec(select(AircraftCrewRow).where(
+        AircraftCrewRow.character_id == character_id,
+        AircraftCrewRow.aircraft_id != aircraft_id)).first()
     if seat is None:
         return
     if not move:
-        other = s.get(Aircraft, seat.aircraft_id)
+        other = s.get(AircraftRow, seat.aircraft_id)
         raise ValidationError("crew", f"{name} is already crew on "
                                       f"{other.name if other else 'another aircraft'}")
     s.delete(seat)
@@ -485,71 +492,75 @@ def save_aircraft(db: CampaignDB, columns: dict[str, Any]) -> int:
 
 
 def assign_pilot(db: CampaignDB, aircraft_id: int, character_id: int | None, *,
-                 move: bool = False) -> Aircraft:
+                 move: bool = False) -> AircraftRow:
     """Seat a pilot (None clears the seat). With ``move`` he leaves any other
     aircraft he flies or crews; without it that is a ``ValidationError``."""
     with db.transaction() as s:
-        row = _need(s, Aircraft, aircraft_id)
+        row = _need(s, AircraftRow, aircraft_id)
         _assign(s, row, character_id, move=move)
         s.refresh(row)
         return row
 
 
 def set_crew(db: CampaignDB, aircraft_id: int, character_ids: Sequence[int], *,
-             move: bool = False) -> list[Character]:
+             move: bool = False) -> list[CharacterRow]:
     """Make ``character_ids`` the whole crew (pilot excluded), in one action."""
     with db.transaction() as s:
-        row = _need(s, Aircraft, aircraft_id)
+        row = _need(s, AircraftRow, aircraft_id)
         wanted = list(dict.fromkeys(character_ids))
         full = checks.crew_error(row.name, row.aircraft_class, len(wanted))
         if full:  # seats from the profile's class (field_checks.CREW_SEATS)
             raise ValidationError("crew", full)
         for cid in wanted:
-            who = _need(s, Character, cid)
+            who = _need(s, CharacterRow, cid)
             if cid == row.pilot_id:
                 raise ValidationError("crew", f"{who.name} is this aircraft's pilot")
-            flies = s.exec(select(Aircraft).where(Aircraft.pilot_id == cid)).first()
+            flies = s.exec(select(AircraftRow).where(AircraftRow.pilot_id == cid)).first()
             if flies is not None:
                 if not move:
                     raise ValidationError("crew", f"{who.name} already flies {flies.name}")
                 flies.pilot_id = None
                 s.add(flies)
             _leave_other_crews(s, aircraft_id, cid, who.name, move=move)
-        for seat in s.exec(select(AircraftCrew).where(AircraftCrew.aircraft_id == aircraft_id)):
+        for seat in s.exec(select(AircraftCrewRow)
+                           .where(AircraftCrewRow.aircraft_id == aircraft_id)):
             if seat.character_id not in wanted:
                 s.delete(seat)
         s.flush()
         for cid in wanted:
-            if s.get(AircraftCrew, (aircraft_id, cid)) is None:
-                s.add(AircraftCrew(aircraft_id=aircraft_id, character_id=cid))
+            if s.get(AircraftCrewRow, (aircraft_id, cid)) is None:
+                s.add(AircraftCrewRow(aircraft_id=aircraft_id, character_id=cid))
         s.flush()
         return _crew(s, aircraft_id)
 
 
-def _crew(s: Session, aircraft_id: int) -> list[Character]:
-    q = (select(Character).join(AircraftCrew, col(AircraftCrew.character_id) == Character.id)
-         .where(AircraftCrew.aircraft_id == aircraft_id).order_by(func.lower(Character.name)))
+def _crew(s: Session, aircraft_id: int) -> list[CharacterRow]:
+    q = (select(CharacterRow)
+         .join(AircraftCrewRow, col(AircraftCrewRow.character_id) == CharacterRow.id)
+         .where(AircraftCrewRow.aircraft_id == aircraft_id)
+         .order_by(func.lower(CharacterRow.name)))
     return list(s.exec(q).all())
 
 
-def crew_of(db: CampaignDB, aircraft_id: int) -> list[Character]:
+def crew_of(db: CampaignDB, aircraft_id: int) -> list[CharacterRow]:
     with db.read() as s:
         return _crew(s, aircraft_id)
 
 
-def pilot_of(db: CampaignDB, aircraft_id: int) -> Character | None:
+def pilot_of(db: CampaignDB, aircraft_id: int) -> CharacterRow | None:
     with db.read() as s:
-        row = _need(s, Aircraft, aircraft_id)
-        return None if row.pilot_id is None else s.get(Character, row.pilot_id)
+        row = _need(s, AircraftRow, aircraft_id)
+        return None if row.pilot_id is None else s.get(CharacterRow, row.pilot_id)
 
 
-def aircraft_of(db: CampaignDB, character_id: int) -> tuple[Aircraft | None, str]:
+def aircraft_of(db: CampaignDB, character_id: int) -> tuple[AircraftRow | None, str]:
     """The aircraft a character flies or crews and his seat ("pilot"/"crew"), or (None, "")."""
     with db.read() as s:
-        flies = s.exec(select(Aircraft).where(Aircraft.pilot_id == character_id)).first()
+        flies = s.exec(select(AircraftRow).where(AircraftRow.pilot_id == character_id)).first()
         if flies is not None:
             return flies, "pilot"
-        seat = s.exec(select(AircraftCrew).where(AircraftCrew.character_id == character_id)).first()
+        seat = s.exec(select(AircraftCrewRow)
+                      .where(AircraftCrewRow.character_id == character_id)).first()
         if seat is not None:
-            return s.get(Aircraft, seat.aircraft_id), "crew"
+            return s.get(AircraftRow, seat.aircraft_id), "crew"
         return None, ""

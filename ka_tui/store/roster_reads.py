@@ -1,26 +1,33 @@
 """The roster's store calls, run in worker threads.
 
-Reads use the standard library's ``sqlite3`` (one read transaction each), so
-the roster's first frame does not wait for SQLModel/SQLAlchemy to import
-(~0.4 s); writes go through the store's service (``store/roster.py``), imported
-on first use, inside ``db.batch()`` so one user action is one transaction and
+Reads are plain SQL (``db.plain_read()``: one read snapshot each), so the
+roster's first frame does not wait for SQLModel/SQLAlchemy to import (~0.4 s);
+writes go through the store's service (``store/roster.py``), imported on
+first use, inside ``db.batch()`` so one user action is one transaction and
 every value is checked before anything is written. Rows reach the screen as
-plain dicts of model field names.
+plain dicts of model field names::
+
+    data = load_roster(db, live=True)            # every row, who is in a fight or battle
+    extra = load_character_extra(db, cid)        # skills, weapons, service line
+    form = load_character_full(db, cid)          # the character form's values
+    cid = save_character(db, values, loaded=form)   # merged field by field, or EditConflict
+    set_seats(db, aircraft_id, pilot_id, crew_ids)
+    new_id, name = duplicate(db, "characters", cid); delete(db, "aircraft", aid)
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ka_tui.store.errors import StoreError, ValidationError
+from ka_tui.store.events import LogEvent
 
 if TYPE_CHECKING:
     from ka_tui.store.db import CampaignDB
+    from ka_tui.store.plain_read import PlainRead
 
 Row = dict[str, Any]
 
@@ -44,43 +51,23 @@ class RosterData:
     default_ap: int
     characters: list[dict[str, Any]]
     aircraft: list[dict[str, Any]]
-    # open fights and battles, newest first (issue 12); ``live``: replayed
+    # open fights and battles, newest first; ``live``: replayed
     in_progress: list[InProgress] = field(default_factory=list)
     live: bool = False
     # (character id, ``load_character_extra``) read with it: the detail pane's
-    # skills and weapons of the row the roster opens on (issue 13: one frame)
+    # skills and weapons of the row the roster opens on (all in the first frame)
     first_detail: tuple[int, dict[str, Any]] | None = None
     # the watcher's fingerprints taken just before the read (``startup_read``)
     prints: dict[str, int] | None = None
 
 
-@contextlib.contextmanager
-def reading(db: CampaignDB) -> Iterator[sqlite3.Connection]:
-    """A plain connection holding one read transaction (a consistent snapshot)."""
-    try:
-        con = db.connect()  # read-only URI for a read-only campaign (issue 11)
-    except sqlite3.Error as e:
-        raise StoreError(f"cannot read {db.path}: {e}") from None
-    try:
-        con.row_factory = sqlite3.Row
-        con.execute("BEGIN")
-        yield con
-        con.execute("COMMIT")
-    except sqlite3.Error as e:
-        raise StoreError(f"cannot read {db.path}: {e}") from None
-    finally:
-        con.close()
-
-
-def dict_rows(con: sqlite3.Connection, table: str, sql: str, *args: Any) -> list[Row]:
+def dict_rows(read: PlainRead, table: str, sql: str, *args: Any) -> list[Row]:
     """Rows of ``table`` as dicts of its columns, booleans as ``bool``."""
     flags = BOOL_COLUMNS[table]
-    out = []
-    for r in con.execute(sql, args):
-        row = dict(r)
+    out = read.execute(sql, args).dicts()
+    for row in out:
         for key in flags:
             row[key] = bool(row[key])
-        out.append(row)
     return out
 
 
@@ -88,7 +75,7 @@ def load_roster(db: CampaignDB, *, live: bool = False) -> RosterData:
     """Campaign name, default AP, every character and aircraft, with seats and
     who is in an open fight or battle (one read). ``live``: replay those logs
     for the state there (K-points, wounds, conscious); the startup read skips it."""
-    with reading(db) as con:
+    with db.plain_read() as con:
         campaign = con.execute("SELECT name, house_rules FROM campaign WHERE id = 1").fetchone()
         characters = dict_rows(con, "character", "SELECT * FROM character")
         names = {c["id"]: c["name"] for c in characters}
@@ -112,12 +99,12 @@ def load_roster(db: CampaignDB, *, live: bool = False) -> RosterData:
         for cid in row["crew_ids"]:
             if cid in by_id:
                 by_id[cid].setdefault("seat", ("crew", row["name"]))
-    rules_json = campaign["house_rules"] if campaign else "{}"
+    rules_json = campaign[1] if campaign else "{}"
     in_progress: list[InProgress] = []
     _mark_fights(by_id, fights, live, in_progress)
     _mark_battles(by_id, {a["id"]: a for a in aircraft}, battles, rules_json, live,
                   in_progress)
-    name = campaign["name"] if campaign else "?"
+    name = campaign[0] if campaign else "?"
     return RosterData(name, _default_ap(rules_json), characters, aircraft, in_progress, live)
 
 
@@ -140,11 +127,11 @@ def _trait_text(traits_json: str) -> str:
 
 def load_character_extra(db: CampaignDB, character_id: int) -> Row:
     """Skills (Active, Lore, Passive, each by name) and weapons (by slot) of one
-    character, and his service line (issue 15, ``campaign_state.service_line``)."""
+    character, and his service line (``campaign_state.service_line``)."""
     from ka_tui.store import campaign_state
     from ka_tui.store.errors import NotFound
 
-    with reading(db) as con:
+    with db.plain_read() as con:
         extra = _extra(con, character_id)
     try:
         extra["service"] = campaign_state.service_line(db, character_id)
@@ -153,9 +140,9 @@ def load_character_extra(db: CampaignDB, character_id: int) -> Row:
     return extra
 
 
-def _service_counts(con: sqlite3.Connection) -> dict[int, tuple[int, int]]:
+def _service_counts(con: PlainRead) -> dict[int, tuple[int, int]]:
     """Sorties and kills per character from the flown missions' confirmed
-    debriefs (issue 15; the counts ``campaign_state.service_records`` gives)."""
+    debriefs (the counts ``campaign_state.service_records`` gives)."""
     rows = con.execute(
         "SELECT x.character_id, count(*), coalesce(sum((SELECT json_extract(p.value, "
         "'$.kills') FROM json_each(coalesce(nullif(m.debrief, ''), '{}'), '$.pilots') p "
@@ -165,7 +152,7 @@ def _service_counts(con: sqlite3.Connection) -> dict[int, tuple[int, int]]:
     return {int(c): (int(n), int(k)) for c, n, k in rows}
 
 
-def _extra(con: sqlite3.Connection, character_id: int) -> Row:
+def _extra(con: PlainRead, character_id: int) -> Row:
     return {
         "skills": dict_rows(con, "skill", f"SELECT * FROM skill WHERE character_id = ? "
                                       f"ORDER BY {_SKILL_ORDER}", character_id),
@@ -176,7 +163,7 @@ def _extra(con: sqlite3.Connection, character_id: int) -> Row:
 
 def load_character_full(db: CampaignDB, character_id: int) -> Row:
     """One character with ``skills`` and ``weapons`` lists, for the form."""
-    with reading(db) as con:
+    with db.plain_read() as con:
         found = dict_rows(con, "character", "SELECT * FROM character WHERE id = ?", character_id)
         if not found:
             raise StoreError("That character is no longer in the campaign.")
@@ -200,18 +187,18 @@ def save_character(db: CampaignDB, values: Row, *, loaded: Row | None = None) ->
     every value before writing). Raises ``ValidationError`` for a field of the
     character, ``StoreError`` naming the skill or weapon otherwise.
 
-    ``loaded``: the character as the form read it (issue 14, no lost updates
+    ``loaded``: the character as the form read it (no lost updates
     between windows). Then only what the form changed is written, merged
     field by field over the row as it is inside the write transaction
     (``merge_changes``): another window's save of a different field is kept;
     the same field changed both here and there to different values is
-    refused (``ChangedElsewhere``, naming the field and both values)."""
-    from ka_tui.store.models import Character, Skill, Weapon
+    refused (``EditConflict``, naming the field and both values)."""
+    from ka_tui.store.models import CharacterRow, SkillRow, WeaponRow
 
     roster = _service()
-    fields = {k: values[k] for k in _fields(Character) if k in values}
-    skills = [_item(s, _fields(Skill)) for s in values.get("skills", [])]
-    weapons = [_item(w, _fields(Weapon)) for w in values.get("weapons", [])]
+    fields = {k: values[k] for k in _fields(CharacterRow) if k in values}
+    skills = [_item(s, _fields(SkillRow)) for s in values.get("skills", [])]
+    weapons = [_item(w, _fields(WeaponRow)) for w in values.get("weapons", [])]
     character_id = values.get("id")
     with db.batch():
         sync_skills = sync_weapons = True
@@ -233,9 +220,9 @@ def save_character(db: CampaignDB, values: Row, *, loaded: Row | None = None) ->
         return int(character.id)
 
 
-class ChangedElsewhere(ValidationError):
+class EditConflict(ValidationError):
     """The same field was changed in another window (or process) since this
-    form read it, to another value: nothing was saved (issue 14)."""
+    form read it, to another value: nothing was saved."""
 
 
 def _items(rows: list[Row], names: list[str]) -> list[tuple[Any, ...]]:
@@ -247,16 +234,16 @@ def merge_changes(db: CampaignDB, character_id: int, values: Row,
     """Inside the save's write transaction: the fields this form changed
     (``values`` against ``loaded``) over the row as it is now. Returns the
     fields to write and whether the skills / the weapons are to be written;
-    raises ``ChangedElsewhere`` when a field (or the skill or weapon list)
+    raises ``EditConflict`` when a field (or the skill or weapon list)
     was changed both here and elsewhere, differently. Fields this form did
     not change are left as the other window saved them."""
-    from ka_tui.store.models import Character, Skill, Weapon
+    from ka_tui.store.models import CharacterRow, SkillRow, WeaponRow
 
     with db.batch() as s:  # joins the save's batch: take the write lock now, so
         s.connection()     # no other writer can commit between this read and the write
     now = load_character_full(db, character_id)  # the row as committed, under that lock
     mine: Row = {}
-    for key in _fields(Character):
+    for key in _fields(CharacterRow):
         if key not in values:
             continue
         new, base, theirs = values[key], loaded.get(key, values[key]), now.get(key)
@@ -266,11 +253,11 @@ def merge_changes(db: CampaignDB, character_id: int, values: Row,
             mine[key] = new
             continue
         label = key.replace("_", " ")
-        raise ChangedElsewhere(key, f"{label} was changed in another window to {theirs} "
-                                    f"since this form opened (yours: {new}, was {base}); "
-                                    "nothing saved: escape, reopen and change it again")
+        raise EditConflict(key, f"{label} was changed in another window to {theirs} "
+                           f"since this form opened (yours: {new}, was {base}); "
+                           "nothing saved: escape, reopen and change it again")
     wanted: list[bool] = []
-    for what, model in (("skills", Skill), ("weapons", Weapon)):
+    for what, model in (("skills", SkillRow), ("weapons", WeaponRow)):
         names = _fields(model)
         new_items = _items(values.get(what, []), names)
         base_items = _items(loaded.get(what, []), names)
@@ -278,9 +265,9 @@ def merge_changes(db: CampaignDB, character_id: int, values: Row,
             wanted.append(False)  # untouched here: keep the other window's list
             continue
         if _items(now.get(what, []), names) not in (base_items, new_items):
-            raise ChangedElsewhere(what, f"the {what} were changed in another window since "
-                                         "this form opened; nothing saved: escape, reopen "
-                                         "and change them again")
+            raise EditConflict(what, f"the {what} were changed in another window since "
+                               "this form opened; nothing saved: escape, reopen "
+                               "and change them again")
         wanted.append(True)
     return mine, wanted[0], wanted[1]
 
@@ -358,7 +345,7 @@ def delete(db: CampaignDB, tab: str, row_id: int) -> None:
 
 
 # ------------------------------------------------ fights and battles in progress
-# Issue 12 (items 18, 22): the roster shows who is in an open fight or battle
+# The roster shows who is in an open fight or battle
 # and, once replayed, the live state there (K-points, out of the fight, wounds,
 # conscious). ``load_roster`` reads who takes part from the start events (JSON
 # only, cheap: the preloaded first frame); ``live=True`` also replays each open
@@ -375,31 +362,31 @@ class InProgress:
     where: str = ""    # "round 2" / "turn 1", once replayed
 
 
-def _open_logs(con: sqlite3.Connection, head: str, table: str,
-               link: str) -> list[tuple[int, str, list[tuple[int, str, Any]]]]:
+def _open_logs(con: PlainRead, head: str, table: str,
+               link: str) -> list[tuple[int, str, list[LogEvent]]]:
     out = []
     for log_id, name in con.execute(f"SELECT id, name FROM {head} WHERE status = 'open' "
                                     f"ORDER BY id DESC"):
-        rows = [(int(seq), str(kind), json.loads(payload)) for seq, kind, payload in
+        rows = [LogEvent(str(kind), json.loads(payload), int(seq)) for seq, kind, payload in
                 con.execute(f"SELECT seq, kind, payload FROM {table} WHERE {link} = ? "
                             f"ORDER BY seq", (log_id,))]
         out.append((int(log_id), str(name), rows))
     return out
 
 
-def _mark_fights(characters: dict[int, Row], fights: list[tuple[int, str, list[Any]]],
+def _mark_fights(characters: dict[int, Row], fights: list[tuple[int, str, list[LogEvent]]],
                  live: bool, out: list[InProgress]) -> None:
     for fight_id, name, rows in fights:
-        start = rows[0][2] if rows and rows[0][1] == "fight_started" else None
+        start = rows[0].payload if rows and rows[0].kind == "fight_started" else None
         if not isinstance(start, dict):
             continue
         where = ""
         fighters: dict[str, Any] = {}
         if live:
             from ka_tui.rules.cqc.log import replay_prefix
+            from ka_tui.store.rows_to_rules import fight_items
 
-            progress, _ = replay_prefix([(k, p) for _, k, p in rows], fight_id=fight_id,
-                                        name=name)
+            progress, _ = replay_prefix(fight_items(rows), fight_id=fight_id, name=name)
             if progress is not None:
                 fighters = {f.id: f for f in progress.fight.fighters}
                 where = "ready to end" if progress.over else f"round {progress.fight.round}"
@@ -417,16 +404,17 @@ def _mark_fights(characters: dict[int, Row], fights: list[tuple[int, str, list[A
 
 
 def _mark_battles(characters: dict[int, Row], aircraft: dict[int, Row],
-                  battles: list[tuple[int, str, list[Any]]], rules_json: str, live: bool,
+                  battles: list[tuple[int, str, list[LogEvent]]], rules_json: str, live: bool,
                   out: list[InProgress]) -> None:
     for battle_id, name, rows in battles:
-        start = rows[0][2].get("data", {}) if rows and rows[0][1] == "battle_started" else None
+        first = rows[0].payload if rows and rows[0].kind == "battle_started" else None
+        start = first.get("data", {}) if isinstance(first, dict) else None
         if not isinstance(start, dict):
             continue
         units: dict[str, Any] = {}
         where = ""
         if live:
-            units, where = _replay_battle(rows, start, rules_json)
+            units, where = _replay_battle(rows, rules_json)
         out.append(InProgress("battle", battle_id, name, where))
         for uid, aid in dict(start.get("aircraft", {})).items():
             plane = aircraft.get(int(aid))
@@ -451,19 +439,16 @@ def _mark_battles(characters: dict[int, Row], aircraft: dict[int, Row],
                     row["live_conscious"] = bool(people[i].conscious)
 
 
-def _replay_battle(rows: list[tuple[int, str, Any]], start: Row,
-                   rules_json: str) -> tuple[dict[str, Any], str]:
-    """R-1: the battle's state after its log (the logged faces are its only dice)."""
-    from ka_tui.rules.air.battle import Battle, ReplayError
-    from ka_tui.rules.air.battle_map import parse_map
+def _replay_battle(rows: list[LogEvent], rules_json: str) -> tuple[dict[str, Any], str]:
+    """R-1: the battle's state after its log (the logged faces are its only
+    dice; ``rows_to_rules.replay_battle``, under the campaign's house rules
+    when the log recorded none)."""
+    from ka_tui.rules.air.battle import ReplayError
     from ka_tui.rules.core.options import HouseRules
+    from ka_tui.store.rows_to_rules import replay_battle
 
     try:
-        fallback = HouseRules.from_dict(json.loads(rules_json or "{}")).air
-        events = [{"seq": seq - 1, "kind": kind, "data": (p or {}).get("data", {}),
-                   "faces": (p or {}).get("faces", []), "log": (p or {}).get("log", [])}
-                  for seq, kind, p in rows]
-        battle = Battle.from_events(events, parse_map(str(start.get("map") or "")), fallback)
+        battle = replay_battle(rows, HouseRules.from_dict(json.loads(rules_json or "{}")))
     except (ReplayError, ValueError, TypeError, KeyError):
         return {}, ""  # a damaged log: who takes part still shows, not the live state
     state = battle.state

@@ -1,12 +1,19 @@
 # mypy: disable-error-code="valid-type, call-overload, misc"
 # (the row and section models are made at import time from models.py and options.py)
-"""The campaign export document, described once as pydantic models (issue 11).
+"""The campaign export document, described once as pydantic models.
+
+::
+
+    raw, document = parse(text)                  # ValidationError at the first bad path
+    Document.model_json_schema()                 # the format, for a reader of the file
 
 ``transfer.py`` writes this document and reads it back through these models;
 the import's replay check and every error path use them too. A value that
 does not fit is named by its path (``fights[2].events[0].payload.rules.cqc:
 expected an object``).
 
+- The document's parts, and each row table's JSON and implied columns, are the
+  table registry's (``tables.py``); ``Document`` is checked against it.
 - Row models are made from the SQLModel tables (``models.py``): one field per
   column, with the column's type and default; the JSON columns get their own
   shape (roll faces, event payloads); unknown keys are refused. Validation is
@@ -17,7 +24,7 @@ expected an object``).
   events: ``{"data", "faces", "log"}`` with one ``data`` model per kind of
   ``rules/air/battle.py``. An event's ``kind`` chooses its payload model.
 
-Ranges the forms check (``checks.py``, ``limits.py``), uniqueness, references
+Ranges the forms check (``field_checks.py``, ``limits.py``), uniqueness, references
 and the rules replay are checked after this shape check, in ``transfer.py``.
 The JSON text is parsed by pydantic's parser, which refuses nesting deeper
 than 200 levels with a clear error instead of a ``RecursionError``.
@@ -48,17 +55,18 @@ from ka_tui.rules.air.battle import BattleEventKind
 from ka_tui.rules.cqc.log import FightEventKind
 from ka_tui.store.errors import ValidationError
 from ka_tui.store.limits import CHARACTER_RANGES, NAME_MAX, QUICK_SLOTS, TEXT_MAX, WEAPON_RANGES
+from ka_tui.store import tables
 from ka_tui.store.migrations import SCHEMA_VERSION
 from ka_tui.store.models import (
-    Aircraft,
-    Battle,
-    BattleEvent,
-    Character,
-    Fight,
-    FightEvent,
-    RollLog,
-    Skill,
-    Weapon,
+    AircraftRow,
+    BattleRow,
+    BattleEventRow,
+    CharacterRow,
+    FightRow,
+    FightEventRow,
+    RollLogRow,
+    SkillRow,
+    WeaponRow,
 )
 
 FORMAT = "ka-tui-campaign"
@@ -163,7 +171,7 @@ class FighterDoc(Strict):
     ci_pool: Annotated[list[Die], Field(max_length=12)] = []
     ci_number: Annotated[int, Field(ge=0, le=12)] = 0
     passives: Annotated[list[tuple[Name, Annotated[int, Field(ge=0, le=12)]]],
-                        Field(max_length=40)] = []  # issue 17: Passive skills (S0 §Skills)
+                        Field(max_length=40)] = []  # Passive skills (S0 §Skills)
     cc_untrained: bool = False
 
 
@@ -207,7 +215,7 @@ class InitiativePayload(Strict):
 
 
 class ReorderPayload(Strict):
-    """Issue 17: the order of combat rolled again at the start of a later round."""
+    """The order of combat rolled again at the start of a later round."""
 
     round: Round
     typed: bool = False
@@ -259,7 +267,7 @@ class BattleStartedData(Strict):
     units: Annotated[list[dict[str, JsonValue]], Field(min_length=1, max_length=60)]
     map: Optional[Annotated[str, Field(max_length=200_000)]] = None
     rules: Optional[_section_model(_SECTIONS["air"])] = None  # the air house rules
-    # store/battles.py (issue 10): the map's name, the roster rows behind each unit
+    # store/battles.py: the map's name, the roster rows behind each unit
     map_name: Name = ""
     aircraft: dict[UnitId, RowId] = {}
     airmen: dict[UnitId, Annotated[list[RowId], Field(max_length=40)]] = {}
@@ -276,7 +284,7 @@ class MoveData(Strict):
 
 
 class PlanData(Strict):
-    """A player's sent move plan (issue 14; ``rules/air/plans.py``)."""
+    """A player's sent move plan (``rules/air/plans.py``)."""
 
     unit: UnitId
     plan: Annotated[list[dict[str, JsonValue]], Field(max_length=60)]
@@ -350,16 +358,12 @@ EVENT_KINDS = frozenset(FIGHT_PAYLOADS) | frozenset(BATTLE_DATA)
 
 # ------------------------------------------------------------ rows
 
-_JSON_COLUMNS = {
-    Aircraft: ("manoeuvres", "test_echelons", "traits", "turn_mode", "damage"),
-    RollLog: ("faces", "explanation"),
-    FightEvent: ("payload",),
-    BattleEvent: ("payload",),
-}
-# Columns the document carries by nesting rather than as fields.
-IMPLIED = {Skill: ("character_id",), Weapon: ("character_id",), Aircraft: ("pilot_id",),
-           FightEvent: ("fight_id",), BattleEvent: ("battle_id",)}
-JSON_COLUMNS = _JSON_COLUMNS
+# From the table registry (tables.py): the columns holding JSON text (JSON
+# values in the document), and those the document carries by nesting or under
+# another key rather than as fields.
+_JSON_COLUMNS = {tables.model_of(t): t.json_columns for t in tables.row_tables()
+                 if t.json_columns}
+IMPLIED = {tables.model_of(t): t.implied for t in tables.row_tables() if t.implied}
 
 
 def _column_type(annotation: Any) -> Any:
@@ -400,33 +404,33 @@ def _row_model(table: type[Any], name: str, *, implied: tuple[str, ...] = (),
     return model
 
 
-SkillDoc = _row_model(Skill, "SkillDoc")
-WeaponDoc = _row_model(Weapon, "WeaponDoc")
-CharacterDoc = _row_model(Character, "CharacterDoc", extra={
+SkillDoc = _row_model(SkillRow, "SkillDoc")
+WeaponDoc = _row_model(WeaponRow, "WeaponDoc")
+CharacterDoc = _row_model(CharacterRow, "CharacterDoc", extra={
     "skills": (list[SkillDoc], []),
     "weapons": (list[WeaponDoc], [])})
-AircraftDoc = _row_model(Aircraft, "AircraftDoc", extra={
+AircraftDoc = _row_model(AircraftRow, "AircraftDoc", extra={
     "pilot": (Optional[RowId], None),
     "crew": (list[RowId], [])})
 RollFaces = list[Union[Face, Annotated[int, Field(ge=1, le=1000)]]]
-RollDoc = _row_model(RollLog, "RollDoc", override={
+RollDoc = _row_model(RollLogRow, "RollDoc", override={
     "faces": (Annotated[RollFaces, Field(max_length=2000)], []),
     "explanation": (Annotated[list[Text], Field(max_length=2000)], [])})
 
 FightEventDoc = Annotated[
-    Union[tuple(_event_model(FightEvent, kind, payload, f"FightEvent_{kind}")
+    Union[tuple(_event_model(FightEventRow, kind, payload, f"FightEvent_{kind}")
                 for kind, payload in FIGHT_PAYLOADS.items())],
     Field(discriminator="kind")]
 BattleEventDoc = Annotated[
-    Union[tuple(_event_model(BattleEvent, kind,
+    Union[tuple(_event_model(BattleEventRow, kind,
                              _battle_payload(data, f"BattlePayload_{kind}"),
                              f"BattleEvent_{kind}")
                 for kind, data in BATTLE_DATA.items())],
     Field(discriminator="kind")]
-FightDoc = _row_model(Fight, "FightDoc", override={
+FightDoc = _row_model(FightRow, "FightDoc", override={
     "status": (Literal["open", "ended"], "open")}, extra={
     "events": (Annotated[list[FightEventDoc], Field(min_length=1)], ...)})
-BattleDoc = _row_model(Battle, "BattleDoc", override={
+BattleDoc = _row_model(BattleRow, "BattleDoc", override={
     "status": (Literal["open", "ended"], "open")}, extra={
     "events": (Annotated[list[BattleEventDoc], Field(min_length=1)], ...)})
 
@@ -447,7 +451,7 @@ class MapDoc(Strict):
 
 
 # ------------------------------------------------------------ the campaign between battles
-# (issue 15: store/campaign_transfer.py checks references and writes these)
+# (store/campaign_transfer.py checks references and writes these)
 
 def _day(value: str) -> str:
     from datetime import date
@@ -541,6 +545,10 @@ class Document(Strict):
     battles: list[BattleDoc] = []
     maps: list[MapDoc] = []
     history: HistoryDoc = Field(default_factory=HistoryDoc)
+
+
+assert tuple(Document.model_fields) == ("format", "schema_version", *tables.parts()), \
+    "the document's parts are not the table registry's (tables.py)"
 
 
 # ------------------------------------------------------------ errors

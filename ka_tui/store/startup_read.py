@@ -1,4 +1,4 @@
-"""The roster's startup read, done while Textual starts (issue 13: first frame).
+"""The roster's startup read, done while Textual starts (its first frame).
 
 Opening the campaign and reading the roster with the live state of open
 fights and battles means importing the rules engine and replaying logs:

@@ -1,12 +1,21 @@
 """Export a whole campaign as one JSON document, and import one into a new file.
 
+The document's parts and the tables behind each come from the one table
+registry (``tables.py``); ``schema_doc.py`` types every part::
+
+    doc = campaign_document(db)                  # the whole campaign, one snapshot
+    export_campaign(db, "c.json")                # written atomically ("-": stdout)
+    checked = validate_document(doc)             # every row typed and checked, by table
+    imported = import_campaign("c.json", target) # a new file, built aside, moved in
+
 Import accepts exactly what the app can use. It validates the WHOLE document
 first — its shape and every type against the pydantic models of
 ``schema_doc.py`` (including each event kind's payload; any nesting depth is
-refused cleanly), every row's ranges with the same ``checks.py`` the forms
-use, uniqueness and every reference, and every fight and battle replayed
-through the rules (``fights.progress_of``/``outcome_of``, ``rules.battle.replay``)
-— and raises ``ValidationError`` naming the first bad value by its path
+refused cleanly), every row's ranges with the same ``field_checks.py`` the
+forms use, uniqueness and every reference, and every fight and battle
+replayed as the app replays them (``rows_to_rules``: a battle that recorded
+no house rules under the document's campaign rules) — and raises
+``ValidationError`` naming the first bad value by its path
 (``fights[2].events[0].payload.rules.cqc: expected an object``). Only a valid
 document is written, into a new file built aside and moved into place
 (``db.create_campaign``), so nothing is ever half-imported; importing over a
@@ -28,100 +37,85 @@ from typing import Any
 from sqlmodel import SQLModel, col, select
 
 from ka_tui.rules.core.options import HouseRules
-from ka_tui.store import field_checks as checks
-from ka_tui.store import campaign_transfer, maps, schema_doc
+from ka_tui.store import campaign_transfer, maps, schema_doc, tables
 from ka_tui.store.campaign import changed_rules
 from ka_tui.store.db import CampaignDB, backup_file, check_file, create_campaign, translate_error
 from ka_tui.store.errors import StoreError, ValidationError
+from ka_tui.store.events import LogEvent
 from ka_tui.store.files import write_text_atomic
 from ka_tui.store.limits import NAME_MAX
 from ka_tui.store.migrations import SCHEMA_VERSION
-from ka_tui.store.models import (
-    Aircraft,
-    AircraftCrew,
-    Battle,
-    BattleEvent,
-    Campaign,
-    Character,
-    Fight,
-    FightEvent,
-    RollLog,
-    Skill,
-    Weapon,
-)
+from ka_tui.store.models import CampaignRow
+from ka_tui.store.rows_to_rules import fight_items, replay_battle
+from ka_tui.store.tables import Table
 
 FORMAT = schema_doc.FORMAT
-# Columns holding JSON text: exported as JSON values, not strings (schema_doc).
-_JSON_COLUMNS = schema_doc.JSON_COLUMNS
-# Columns the document carries implicitly (by nesting) rather than as fields.
-_IMPLIED = schema_doc.IMPLIED
 
 
 # ------------------------------------------------------------------- export
 
-def _plain(row: SQLModel) -> dict[str, Any]:
+def _plain(t: Table, row: SQLModel) -> dict[str, Any]:
+    """One row as the document has it: its columns in the model's order, JSON
+    columns as JSON values, the columns its nesting implies left out."""
     dumped = row.model_dump()
     # in the model's field order (the instance's own order follows how it was loaded)
     out = {name: dumped[name] for name in type(row).model_fields if name in dumped}
     out.update((k, v) for k, v in dumped.items() if k not in out)
-    for name in _JSON_COLUMNS.get(type(row), ()):
+    for name in t.json_columns:
         try:
             out[name] = json.loads(out[name])
         except (TypeError, ValueError, RecursionError):
-            table = getattr(type(row), "__tablename__", type(row).__name__)
-            raise StoreError(f"{table} row {out.get('id')}: {name} is not valid JSON; "
+            raise StoreError(f"{t.name} row {out.get('id')}: {name} is not valid JSON; "
                              "the campaign file is damaged there") from None
-    for name in _IMPLIED.get(type(row), ()):
+    for name in t.implied:
         out.pop(name, None)
     return out
 
 
+def _select(s: Any, t: Table) -> list[Any]:
+    model = tables.model_of(t)
+    return list(s.exec(select(model).order_by(*(col(getattr(model, c)) for c in t.order))))
+
+
+def _rows_part(s: Any, top: Table) -> list[dict[str, Any]]:
+    """A ``rows`` part: each row of ``top`` with its children's rows nested."""
+    kids = [(c, _select(s, c)) for c in tables.children(top)]
+    out = []
+    for row in _select(s, top):
+        doc = _plain(top, row)
+        for column, key in top.renamed:
+            doc[key] = getattr(row, column)
+        for c, found in kids:
+            mine = [k for k in found if getattr(k, c.link) == row.id]
+            doc[c.key] = (sorted(getattr(k, c.only) for k in mine) if c.only
+                          else [_plain(c, k) for k in mine])
+        out.append(doc)
+    return out
+
+
+def _campaign_part(s: Any, db: CampaignDB) -> dict[str, Any]:
+    camp = s.get(CampaignRow, 1)
+    if camp is None:
+        raise StoreError(f"{db.path} has no campaign row")
+    return {"name": camp.name, "notes": camp.notes, "house_rules": json.loads(camp.house_rules)}
+
+
 def campaign_document(db: CampaignDB) -> dict[str, Any]:
-    """The whole campaign as plain JSON-able data (one consistent snapshot)."""
+    """The whole campaign as plain JSON-able data (one consistent snapshot):
+    each part of ``tables.parts()`` in order."""
+    doc: dict[str, Any] = {"format": FORMAT, "schema_version": SCHEMA_VERSION}
     with db.read() as s:
-        camp = s.get(Campaign, 1)
-        if camp is None:
-            raise StoreError(f"{db.path} has no campaign row")
-        chars = s.exec(select(Character).order_by(col(Character.id))).all()
-        skills = s.exec(select(Skill).order_by(col(Skill.id))).all()
-        weapons = s.exec(select(Weapon).order_by(col(Weapon.id))).all()
-        planes = s.exec(select(Aircraft).order_by(col(Aircraft.id))).all()
-        crew = s.exec(select(AircraftCrew)).all()
-        rolls = s.exec(select(RollLog).order_by(col(RollLog.id))).all()
-        fights = s.exec(select(Fight).order_by(col(Fight.id))).all()
-        fevents = s.exec(select(FightEvent).order_by(col(FightEvent.fight_id), col(FightEvent.seq))).all()
-        battles = s.exec(select(Battle).order_by(col(Battle.id))).all()
-        bevents = s.exec(select(BattleEvent).order_by(col(BattleEvent.battle_id),
-                                                       col(BattleEvent.seq))).all()
-        saved_maps = maps.document_rows(s)
-        history = campaign_transfer.document_rows(s)   # issue 15
-    characters = []
-    for c in chars:
-        doc = _plain(c)
-        doc["skills"] = [_plain(k) for k in skills if k.character_id == c.id]
-        doc["weapons"] = [_plain(w) for w in weapons if w.character_id == c.id]
-        characters.append(doc)
-    aircraft = []
-    for a in planes:
-        doc = _plain(a)
-        doc["pilot"] = a.pilot_id
-        doc["crew"] = sorted(x.character_id for x in crew if x.aircraft_id == a.id)
-        aircraft.append(doc)
-    return {
-        "format": FORMAT,
-        "schema_version": SCHEMA_VERSION,
-        "campaign": {"name": camp.name, "notes": camp.notes,
-                     "house_rules": json.loads(camp.house_rules)},
-        "characters": characters,
-        "aircraft": aircraft,
-        "roll_log": [_plain(r) for r in rolls],
-        "fights": [_plain(f) | {"events": [_plain(e) for e in fevents if e.fight_id == f.id]}
-                   for f in fights],
-        "battles": [_plain(b) | {"events": [_plain(e) for e in bevents if e.battle_id == b.id]}
-                    for b in battles],
-        "maps": saved_maps,
-        "history": history,
-    }
+        for part in tables.parts():
+            if part == "campaign":
+                doc[part] = _campaign_part(s, db)
+            elif part == "maps":
+                doc[part] = maps.document_rows(s)
+            elif part == "history":
+                doc[part] = campaign_transfer.document_rows(s)
+            else:
+                top = next(t for t in tables.top_row_tables() if t.part == part)
+                doc[part] = _rows_part(s, top)
+    return doc
 
 
 def export_campaign(db: CampaignDB, file: Path | str, *, force: bool = False) -> Path | None:
@@ -163,22 +157,20 @@ class _Where:
             self.fail(errs[0].field, errs[0].message)
 
 
-def _row(model: type[SQLModel], raw: dict[str, Any], extra: tuple[str, ...] = ()
-         ) -> dict[str, Any]:
+def _row(t: Table, raw: dict[str, Any]) -> dict[str, Any]:
     """Column values of one row as the table stores them: defaults for what the
     document left out, JSON columns as JSON text, nested lists left out."""
     out: dict[str, Any] = {}
-    for name, info in model.model_fields.items():
-        if name in _IMPLIED.get(model, ()):
+    for name, info in tables.model_of(t).model_fields.items():
+        if name in t.implied:
             continue
         if name in raw:
             value = raw[name]
         else:
             value = info.get_default(call_default_factory=True)
-            if name in _JSON_COLUMNS.get(model, ()) and isinstance(value, str):
+            if name in t.json_columns and isinstance(value, str):
                 value = json.loads(value)
-        out[name] = json.dumps(value, ensure_ascii=False) \
-            if name in _JSON_COLUMNS.get(model, ()) else value
+        out[name] = json.dumps(value, ensure_ascii=False) if name in t.json_columns else value
     return out
 
 
@@ -196,6 +188,8 @@ def validate_document(data: Any) -> dict[str, Any]:
 
 @typing.no_type_check
 def _checked(top: dict[str, Any]) -> dict[str, Any]:
+    """The document's rows by table (``out[table name]``), each checked, in
+    the registry's order; ``out["campaign"]``, ``out["maps"]``, ``out["history"]``."""
     out: dict[str, Any] = {}
     camp = top["campaign"]
     where = _Where("campaign")
@@ -205,83 +199,48 @@ def _checked(top: dict[str, Any]) -> dict[str, Any]:
     rules = _house_rules(where.at("house_rules"), camp.get("house_rules", {}))
     out["campaign"] = {"name": name.strip(), "notes": camp.get("notes", ""), "rules": rules}
 
-    char_ids: set[int] = set()
-    names: set[str] = set()
-    out["characters"], out["skills"], out["weapons"] = [], [], []
-    for i, raw in enumerate(top.get("characters", [])):
-        d = _Where(f"characters[{i}]")
-        row = _row(Character, raw)
-        d.errors(checks.character_errors(row))
-        _unique_row(d, row, char_ids, names, "characters")
-        out["characters"].append(row)
-        for key, model, check in (("skills", Skill, checks.skill_errors),
-                                  ("weapons", Weapon, checks.weapon_errors)):
-            seen: set[str] = set()
-            slots: set[int] = set()
-            for j, item in enumerate(raw.get(key, [])):
-                e = d.at(f"{key}[{j}]")
-                it = _row(model, item)
-                e.errors(check(it))
-                if it["name"].strip().lower() in seen:
-                    e.fail("name", "listed twice for this character")
-                seen.add(it["name"].strip().lower())
-                if it.get("quick_slot") is not None:
-                    if it["quick_slot"] in slots:
-                        e.fail("quick_slot", f"slot {it['quick_slot']} used twice")
-                    slots.add(it["quick_slot"])
-                out[key].append(it | {"character_id": row["id"]})
-    _unique_ids("skills", out["skills"])
-    _unique_ids("weapons", out["weapons"])
-
-    seats: dict[int, str] = {}
-    plane_ids: set[int] = set()
-    plane_names: set[str] = set()
-    out["aircraft"], out["crew"] = [], []
-    for i, raw in enumerate(top.get("aircraft", [])):
-        d = _Where(f"aircraft[{i}]")
-        row = _row(Aircraft, raw)
-        d.errors(checks.aircraft_errors(row))
-        _unique_row(d, row, plane_ids, plane_names, "aircraft")
-        pilot = raw.get("pilot")
-        if pilot is not None:
-            _seat(d, "pilot", pilot, char_ids, seats, row["name"])
-        row["pilot_id"] = pilot
-        for j, who in enumerate(raw.get("crew", [])):
-            _seat(d, f"crew[{j}]", who, char_ids, seats, row["name"])
-            out["crew"].append({"aircraft_id": row["id"], "character_id": who})
-        out["aircraft"].append(row)
-
-    out["roll_log"] = [_row(RollLog, raw) for raw in top.get("roll_log", [])]
-    _unique_ids("roll_log", out["roll_log"])
-    for key, parent, event, link in (("fights", Fight, FightEvent, "fight_id"),
-                                     ("battles", Battle, BattleEvent, "battle_id")):
-        out[key], out[key + "_events"] = [], []
-        for i, raw in enumerate(top.get(key, [])):
-            d = _Where(f"{key}[{i}]")
-            row = _row(parent, raw)
-            if not row["name"].strip() or len(row["name"].strip()) > NAME_MAX:
+    ids: dict[str, set[int]] = {}      # table -> the row ids seen (for references)
+    seats: dict[int, str] = {}         # character id -> the aircraft he sits in
+    for t in tables.top_row_tables():
+        kids = list(tables.children(t))
+        for c in (t, *kids):
+            out[c.name] = []
+        names: set[str] = set()
+        ids[t.name] = set()
+        for i, raw in enumerate(top.get(t.part, [])):
+            d = _Where(f"{t.part}[{i}]")
+            row = _row(t, raw)
+            if t.check is not None:
+                d.errors(t.check(row))
+            elif t.log and (not row["name"].strip() or len(row["name"].strip()) > NAME_MAX):
                 d.fail("name", f"must be a name of 1–{NAME_MAX} characters")
-            out[key].append(row)
-            seqs: set[int] = set()
-            events = raw["events"]
-            for j, ev in enumerate(events):
-                if ev["seq"] < 1 or ev["seq"] in seqs:
-                    d.at(f"events[{j}]").fail("seq", "must be a unique number ≥ 1 within "
-                                                      "its list")
-                seqs.add(ev["seq"])
-                out[key + "_events"].append(_row(event, ev) | {link: row["id"]})
-            if sorted(seqs) != list(range(1, len(seqs) + 1)):
-                d.fail("events", "the events' seq must be 1, 2, 3 … without a gap "
-                                 "(store/events.py)")
-            if key == "fights":
-                _replay_fight(d, row, events)
-            else:
-                _replay_battle(d, events)
-        _unique_ids(key, out[key])
-        _unique_ids(key + " events", out[key + "_events"])
+            if t.unique_names:
+                _unique_row(d, row, ids[t.name], names, t.part)
+            for column, key in t.renamed:   # the aircraft's pilot: a seat, as the crew's
+                if raw.get(key) is not None:
+                    _seat(d, key, raw[key], ids["character"], seats, row["name"])
+                row[column] = raw.get(key)
+            out[t.name].append(row)
+            for c in kids:
+                if c.only:
+                    _seat_rows(d, c, raw, row, ids["character"], seats, out)
+                elif t.log:
+                    _event_rows(d, c, raw, row, out)
+                else:
+                    _item_rows(d, t, c, raw, row, out)
+            if t.name == "fight":
+                _replay_fight(d, row, raw[kids[0].key])
+            elif t.log:
+                _replay_battle(d, raw[kids[0].key], rules)
+        if not t.unique_names:
+            _unique_ids(t.part, out[t.name])
+        ids[t.name] = {r["id"] for r in out[t.name]}
+        for c in kids:
+            if not c.only:
+                _unique_ids(_label(c), out[c.name])
     out["maps"] = []
     map_names: set[str] = set()
-    for i, raw in enumerate(top.get("maps", [])):   # issue 10: saved battle maps
+    for i, raw in enumerate(top.get("maps", [])):
         d = _Where(f"maps[{i}]")
         try:
             row = maps.document_map(raw)
@@ -291,10 +250,61 @@ def _checked(top: dict[str, Any]) -> dict[str, Any]:
             d.fail("name", "another map has this name")
         map_names.add(row["name"].casefold())
         out["maps"].append(row)
-    out["history"] = campaign_transfer.checked(   # issue 15: the campaign between battles
-        top.get("history"), char_ids, plane_ids, {b["id"] for b in out["battles"]},
-        {f["id"] for f in out["fights"]})
+    out["history"] = campaign_transfer.checked(
+        top.get("history"), ids["character"], ids["aircraft"], ids["battle"], ids["fight"])
     return out
+
+
+def _label(c: Table) -> str:
+    """How a message names a child table's rows: its key, or with its part's
+    name when another table shares the key (``fights events``)."""
+    shared = [t for t in tables.TABLES if t.key == c.key]
+    return c.key if len(shared) == 1 else f"{c.part} {c.key}"
+
+
+@typing.no_type_check
+def _item_rows(d: _Where, parent: Table, c: Table, raw: dict[str, Any], row: dict[str, Any],
+               out: dict[str, Any]) -> None:
+    """A character's skills or weapons: checked as the forms check them, each
+    name and quick slot once per character."""
+    seen: set[str] = set()
+    slots: set[int] = set()
+    for j, item in enumerate(raw.get(c.key, [])):
+        e = d.at(f"{c.key}[{j}]")
+        it = _row(c, item)
+        if c.check is not None:
+            e.errors(c.check(it))
+        if it["name"].strip().lower() in seen:
+            e.fail("name", f"listed twice for this {parent.noun}")
+        seen.add(it["name"].strip().lower())
+        if it.get("quick_slot") is not None:
+            if it["quick_slot"] in slots:
+                e.fail("quick_slot", f"slot {it['quick_slot']} used twice")
+            slots.add(it["quick_slot"])
+        out[c.name].append(it | {c.link: row["id"]})
+
+
+@typing.no_type_check
+def _seat_rows(d: _Where, c: Table, raw: dict[str, Any], row: dict[str, Any],
+               characters: set[int], seats: dict[int, str], out: dict[str, Any]) -> None:
+    """An aircraft's crew: character ids, each seated once in the campaign."""
+    for j, who in enumerate(raw.get(c.key, [])):
+        _seat(d, f"{c.key}[{j}]", who, characters, seats, row["name"])
+        out[c.name].append({c.link: row["id"], c.only: who})
+
+
+@typing.no_type_check
+def _event_rows(d: _Where, c: Table, raw: dict[str, Any], row: dict[str, Any],
+                out: dict[str, Any]) -> None:
+    """A log's events: ``seq`` 1, 2, 3 … without a gap (``events.py``)."""
+    seqs: set[int] = set()
+    for j, ev in enumerate(raw[c.key]):
+        if ev["seq"] < 1 or ev["seq"] in seqs:
+            d.at(f"{c.key}[{j}]").fail("seq", "must be a unique number ≥ 1 within its list")
+        seqs.add(ev["seq"])
+        out[c.name].append(_row(c, ev) | {c.link: row["id"]})
+    if sorted(seqs) != list(range(1, len(seqs) + 1)):
+        d.fail(c.key, "the events' seq must be 1, 2, 3 … without a gap (store/events.py)")
 
 
 def _house_rules(where: _Where, raw: Any) -> HouseRules:
@@ -309,6 +319,11 @@ def _in_log_order(events: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any
     return sorted(enumerate(events), key=lambda p: p[1]["seq"])
 
 
+def _stored(ordered: list[tuple[int, dict[str, Any]]]) -> list[LogEvent]:
+    """The document's events as the store keeps them (``events.LogEvent``)."""
+    return [LogEvent(e["kind"], e["payload"], e["seq"]) for _, e in ordered]
+
+
 def _replay_fight(d: _Where, row: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """The fight's log through the rules (``rules/cqc/log.py``: ``replay_prefix``
     and ``outcome_of``), as the close-combat screen replays it; the first event
@@ -316,7 +331,7 @@ def _replay_fight(d: _Where, row: dict[str, Any], events: list[dict[str, Any]]) 
     from ka_tui.rules.cqc.log import outcome_of, replay_prefix
 
     ordered = _in_log_order(events)
-    items = [(e["kind"], e["payload"]) for _, e in ordered]
+    items = fight_items(_stored(ordered))
     try:
         progress, broken = replay_prefix(items, fight_id=row["id"], name=row["name"])
         if broken is None and progress is not None:
@@ -340,24 +355,20 @@ def _replay_fight(d: _Where, row: dict[str, Any], events: list[dict[str, Any]]) 
         None, f"the fight does not replay from here ({message})")
 
 
-def _replay_battle(d: _Where, events: list[dict[str, Any]]) -> None:
-    """The battle's log through ``rules.battle.replay`` (the logged faces are the dice)."""
-    from ka_tui.rules.air.battle_map import BattleMap, parse_map
-    from ka_tui.rules.air.battle import replay
-
+def _replay_battle(d: _Where, events: list[dict[str, Any]], rules: HouseRules) -> None:
+    """The battle's log replayed as the app replays it (``rows_to_rules.replay_battle``:
+    the logged faces are the dice; the house rules its start recorded, else the
+    document's campaign's, ``rules``). R-1."""
     ordered = _in_log_order(events)
     if ordered[0][1]["kind"] != "battle_started":
         d.at(f"events[{ordered[0][0]}]").fail("kind", "a battle's log begins with battle_started")
-    items = [{"seq": e["seq"], "kind": e["kind"], **e["payload"]} for _, e in ordered]
-    opts = HouseRules().air
+    stored = _stored(ordered)
 
     def run(n: int) -> None:
-        text = items[0]["data"].get("map")
-        battle_map = parse_map(text) if text else BattleMap()
-        replay(items[:n], battle_map, opts)
+        replay_battle(stored[:n], rules)
 
-    if not _replays(run, len(items)):
-        first, message = _first_failure(run, len(items))
+    if not _replays(run, len(stored)):
+        first, message = _first_failure(run, len(stored))
         d.at(f"events[{ordered[first][0]}]").fail(
             None, f"the battle does not replay from here ({message})")
 
@@ -432,18 +443,15 @@ def read_document(file: Path | str) -> dict[str, Any]:
 def _writer(doc: dict[str, Any]) -> Callable[[CampaignDB], None]:
     def write(db: CampaignDB) -> None:
         with db.batch() as s:
-            camp = s.get(Campaign, 1)
+            camp = s.get(CampaignRow, 1)
             assert camp is not None
             camp.notes = doc["campaign"]["notes"]
             camp.house_rules = json.dumps(changed_rules(doc["campaign"]["rules"]),
                                           sort_keys=True)
             s.add(camp)
-            for key, model in (("characters", Character), ("skills", Skill),
-                               ("weapons", Weapon), ("aircraft", Aircraft),
-                               ("crew", AircraftCrew), ("roll_log", RollLog),
-                               ("fights", Fight), ("fights_events", FightEvent),
-                               ("battles", Battle), ("battles_events", BattleEvent)):
-                for values in doc[key]:
+            for t in tables.row_tables():
+                model = tables.model_of(t)
+                for values in doc[t.name]:
                     s.add(model(**values))
                 s.flush()
             maps.insert_document_rows(s, doc.get("maps", []))

@@ -1,4 +1,4 @@
-"""Backups a GM can use (issue 11): SQLite online backups, checked when
+"""Backups a GM can use: SQLite online backups, checked when
 written, one a day on open and one before every risky step, kept in rotation
 (7 daily + 4 weekly by default, a per-campaign setting), listed and restored
 (the current file backed up first); SIGKILL during a backup or a restore

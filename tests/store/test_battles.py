@@ -1,4 +1,4 @@
-"""The air-battle service (issue 10): start from the roster, load by replay,
+"""The air-battle service: start from the roster, load by replay,
 commit each action with its expected position, undo, end with the outcome
 written back to the campaign in one transaction. Real SQLite files in
 tmp_path; the rules (R-1 … R-10, RULES-NOTES D) decide, the store keeps the log."""
@@ -63,9 +63,9 @@ def sq(db_path: Path) -> Squadron:
 
 def _start(db: CampaignDB, sq: Squadron, **kw: Any) -> int:
     return battles.start_battle(db, [
-        battles.Placement(sq.blue, "Blue", Hex.from_offset(5, 8), 0, 2, 6),
-        battles.Placement(sq.red, "Red", Hex.from_offset(5, 2), 0, 2, 6),
-        battles.Placement(sq.heavy, "Red", Hex.from_offset(8, 2), 3, 3, 7),
+        battles.StartPosition(sq.blue, "Blue", Hex.from_offset(5, 8), 0, 2, 6),
+        battles.StartPosition(sq.red, "Red", Hex.from_offset(5, 2), 0, 2, 6),
+        battles.StartPosition(sq.heavy, "Red", Hex.from_offset(8, 2), 3, 3, 7),
     ], map_text=OPEN, map_name="Open", **kw)
 
 
@@ -108,8 +108,8 @@ def test_an_aircraft_without_a_seated_pilot_is_refused_with_the_reason(sq: Squad
         ready = {name: c.unable for name, c in cands.items()}
         with pytest.raises(ValidationError) as err:
             battles.start_battle(db, [
-                battles.Placement(sq.blue, "Blue", Hex.from_offset(1, 1)),
-                battles.Placement(sq.nobody_aircraft, "Red", Hex.from_offset(3, 3)),
+                battles.StartPosition(sq.blue, "Blue", Hex.from_offset(1, 1)),
+                battles.StartPosition(sq.nobody_aircraft, "Red", Hex.from_offset(3, 3)),
             ], map_text=OPEN)
     assert err.value.field == "aircraft" and "Spare has no pilot seated" in str(err.value)
     assert ready["Spare"] == "Spare has no pilot seated" and ready["Blue 1"] == ""
@@ -131,7 +131,8 @@ def test_a_bad_placement_is_refused_and_nothing_is_written_r3_s0_altitude(
         sq: Squadron, places: list[Any], field: str, words: str) -> None:
     ids = {"blue": sq.blue, "red": sq.red}
     with open_campaign(sq.path) as db, pytest.raises(ValidationError) as err:
-        battles.start_battle(db, [battles.Placement(ids[a], side, Hex.from_offset(*cr), f, lv, sp)
+        battles.start_battle(db, [battles.StartPosition(ids[a], side, Hex.from_offset(*cr), f,
+                                                        lv, sp)
                                   for a, side, cr, f, lv, sp in places], map_text=OPEN)
     assert err.value.field == field and words in str(err.value)
     assert _rows(sq.path, "SELECT count(*) FROM battle") == [(0,)]
@@ -167,7 +168,7 @@ def test_commit_stores_one_event_per_action_and_a_stale_window_is_refused(sq: Sq
         a.battle.begin_turn(ScriptedDice.of([6, 6, 1, 1]))
         assert battles.commit(db, bid, a.battle.events[-1]) == 2
         b.battle.begin_turn(ScriptedDice.of([1, 1, 6, 6]))
-        with pytest.raises(battles.StaleBattle, match="Another window"):
+        with pytest.raises(battles.StaleLog, match="Another window"):
             battles.commit(db, bid, b.battle.events[-1])
         again = battles.load_battle(db, bid)
     assert _stored_kinds(sq.path, bid) == ["battle_started", "turn_started"]
@@ -184,7 +185,7 @@ def test_undo_drops_the_last_action_and_the_replay_goes_back_r1(sq: Squadron) ->
         before = encode(lb.state)
         lb.battle.move("Blue 1", parse_plan("F")[0], ScriptedDice.of([]))
         battles.commit(db, bid, lb.battle.events[-1])
-        with pytest.raises(battles.StaleBattle):
+        with pytest.raises(battles.StaleLog):
             battles.undo_last(db, bid, expect=2)              # this window is behind
         dropped = battles.undo_last(db, bid, expect=lb.position)
         lb.battle.undo()
@@ -276,7 +277,7 @@ def test_end_writes_nothing_when_any_part_fails(sq: Squadron) -> None:
     updated (here the log refuses the ``battle_ended`` event) keeps none of it."""
     with open_campaign(sq.path) as db:
         bid, lb = _shoot_down(db, sq)
-        with pytest.raises(battles.StaleBattle):
+        with pytest.raises(battles.StaleLog):
             battles.end_battle(db, bid, expect=lb.position - 1)
     con = sqlite3.connect(sq.path)
     con.execute("CREATE TRIGGER refuse_end BEFORE INSERT ON battle_event "
@@ -351,3 +352,57 @@ def test_an_ended_battle_survives_export_and_import_with_its_victories(
     assert back.ended and back.battle.events[-1]["kind"] == "battle_ended"
     assert accept_kind([e["kind"] for e in back.battle.events], "turn_started") == (
         "the battle has ended")                                # nothing follows the end
+
+
+# ------------------------------------------- a log that recorded no house rules
+
+def store_unrecorded_battle(db: CampaignDB) -> tuple[int, dict[str, Any]]:
+    """A battle as logged before battle_started recorded the air house rules:
+    one turn with a shot (R-1, the tail chase of tests/rules/test_battle.py),
+    turn 2 begun. Returns its id and a legal plan for aircraft A (the
+    ``plan_sent`` data a player would send)."""
+    from ka_tui.rules.air.codec import plan_to_json
+    from ka_tui.rules.air.movement import complete_plan
+    from ka_tui.rules.core.dice import RandomDice
+
+    from tests.rules.test_battle import MAP, OPT, _tail_chase, cruise
+    from tests.store import log_shortcuts as logs
+
+    played = _tail_chase(3)
+    played.begin_turn(RandomDice(5))
+    events = json.loads(json.dumps(played.events))
+    assert "shot_resolved" in [e["kind"] for e in events]
+    del events[0]["data"]["rules"]
+    head = logs.new_battle(db, "Before the rules were recorded")
+    for e in events:
+        logs.append_battle_event(db, head.id, e["kind"],
+                                 {k: e[k] for k in ("data", "faces", "log")})
+    a = played.state.unit("A")
+    plan = {"unit": "A", "plan": plan_to_json(complete_plan(a, cruise(a), MAP, OPT)),
+            "evasive": False, "by": "Ann"}
+    return head.id, plan
+
+
+def test_a_log_without_recorded_rules_replays_under_the_campaign_s_everywhere(
+        db_path: Path) -> None:
+    """One fallback (``rows_to_rules.battle_fallback``): a battle log that recorded
+    no air house rules replays under the campaign's, for the GM's screen and for
+    a player's plan check alike. Under the campaign's rules here (hits on 6+),
+    the logged shot's dice are not used, so neither the screen nor the plan
+    check takes the log; before, the plan check replayed it under the defaults
+    and let a plan in that the GM's screen could not load."""
+    from ka_tui.store import events as ev
+    from ka_tui.store.campaign import house_rules, set_house_rules
+    from ka_tui.store.events import EventRefused, LogEvent, LogRef
+
+    with open_campaign(db_path) as db:
+        battle_id, plan = store_unrecorded_battle(db)
+        assert battles.load_battle(db, battle_id).state.turn == 2  # the defaults: it replays
+        set_house_rules(db, house_rules(db).with_changes("air", firepower_hit_on=6))
+        with pytest.raises(battles.BattleLogError, match="cannot be replayed"):
+            battles.load_battle(db, battle_id)
+        with pytest.raises(EventRefused, match="does not replay"):
+            ev.append(db, LogRef.battle(battle_id), LogEvent("plan_sent", {"data": plan}), None)
+        set_house_rules(db, house_rules(db).with_changes("air", firepower_hit_on=4))
+        ev.append(db, LogRef.battle(battle_id), LogEvent("plan_sent", {"data": plan}), None)
+        assert battles.load_battle(db, battle_id).battle.events[-1]["kind"] == "plan_sent"

@@ -1,4 +1,4 @@
-"""The campaign between battles in the store (issue 15): missions and their
+"""The campaign between battles in the store: missions and their
 ready-check, a battle started from a mission, the debrief in one
 transaction, service records, time and repairs, the journal, the migration."""
 
@@ -14,7 +14,7 @@ from ka_tui.store import campaign_state as cs
 from ka_tui.store import journal, missions, roster
 from ka_tui.store.db import open_campaign
 from ka_tui.store.errors import StoreError, ValidationError
-from ka_tui.store.events import Refused
+from ka_tui.store.events import EventRefused
 from tests.campaign_fixtures import DAY, MITCHELL, MOREAU, REILLY, SPIT, add_enemy, fly_bounce
 
 
@@ -165,7 +165,7 @@ def test_journal_notes_filters_and_append_only(demo_db: Path) -> None:
         journal.note(db, "Rain all day.\nNobody flew.", characters=[MOREAU])
         with pytest.raises(ValidationError):
             journal.note(db, "   ")
-        with pytest.raises(Refused, match="not a journal entry kind"):
+        with pytest.raises(EventRefused, match="not a journal entry kind"):
             journal.add(db, "gossip", "x")
         mine = journal.entries(db, character=MOREAU)
         rain = journal.entries(db, search="rain")

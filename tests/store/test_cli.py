@@ -1,4 +1,4 @@
-"""The command line (issue 2): first run, --demo, --new, --db, --where,
+"""The command line: first run, --demo, --new, --db, --where,
 export/import; user errors are one line on stderr with exit code 2."""
 
 from __future__ import annotations

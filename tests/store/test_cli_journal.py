@@ -1,4 +1,4 @@
-"""``ka-tui journal FILE [--mission ID]`` (issue 15): the journal or one
+"""``ka-tui journal FILE [--mission ID]``: the journal or one
 mission's debrief as Markdown a GM pastes to the players."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Data safety (issue 11), one test group per numbered problem, with real files:
+"""Data safety, one test group per numbered problem, with real files:
 1. import lets in only what the app can use; 2. any nesting depth is refused
 cleanly; 3. files are private whatever the umask (group-shared on request);
 4. a read-only campaign opens read-only; 5. checking a file creates nothing
@@ -144,8 +144,35 @@ def test_a_good_document_with_a_fight_and_a_battle_imports(tmp_path: Path,
     good.write_text(json.dumps(doc))
     result = import_campaign(good, tmp_path / "copy.db")
     result.db.close()
-    assert len(read_document(good)["fights_events"]) == 2
+    assert len(read_document(good)["fight_event"]) == 2
 
+
+
+def test_a_battle_that_recorded_no_rules_is_checked_under_the_document_s_rules(
+        tmp_path: Path, demo_db: Path) -> None:
+    """R-1: the import replays a battle log that recorded no air house rules as
+    the app will (``rows_to_rules.battle_fallback``: the campaign's rules, here
+    the document's). Under the defaults the log replays; under the document's
+    hits on 6+ its logged shot's dice are not used, and the battle screen could
+    not load it: the import refuses it (it used to check under the defaults)."""
+    from ka_tui.store import battles
+    from ka_tui.store.campaign import house_rules, set_house_rules
+
+    from tests.store.test_battles import store_unrecorded_battle
+
+    with open_campaign(demo_db) as db:
+        battle_id, _ = store_unrecorded_battle(db)
+        index = [b.id for b in logs.list_battles(db)].index(battle_id)
+        out = tmp_path / "doc.json"
+        export_campaign(db, out)
+        set_house_rules(db, house_rules(db).with_changes("air", firepower_hit_on=6))
+        export_campaign(db, tmp_path / "strict.json")
+    imported = import_campaign(out, tmp_path / "ok.db")
+    with imported.db as db:
+        assert battles.load_battle(db, battle_id).state.turn == 2
+    err = _refused(tmp_path, json.loads((tmp_path / "strict.json").read_text()))
+    assert err.field.startswith(f"battles[{index}].events["), str(err)
+    assert "does not replay" in err.message
 
 def test_the_document_models_know_every_field_and_event_kind_of_the_rules() -> None:
     """S0 §Close combat / R-1: a field or kind added to the rules must be added
@@ -254,9 +281,9 @@ def test_read_only_through_sqlites_read_only_open(demo_db: Path,
     with open_campaign(demo_db) as db:
         assert db.read_only == "opened with --read-only"
         with db.read() as s:
-            from ka_tui.store.models import Character
+            from ka_tui.store.models import CharacterRow
 
-            assert s.get(Character, 1) is not None
+            assert s.get(CharacterRow, 1) is not None
         with pytest.raises(ReadOnlyCampaign, match="^Read-only campaign .*nothing can be "
                                                    "changed or logged"):
             append_roll(db, RollEntry("Ann", "x", "1d12", ((12, 3),), "pass"))

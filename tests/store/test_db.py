@@ -1,5 +1,5 @@
 """Campaign files: creation, safety pragmas, refusal of foreign files, migrations,
-concurrency and full-disk behaviour (issue 2 storage). Real SQLite files only."""
+concurrency and full-disk behaviour. Real SQLite files only."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from ka_tui.store.db import (
 )
 from ka_tui.store.errors import NewerSchema, NotACampaign, StoreError, ValidationError
 from ka_tui.store.migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
-from ka_tui.store.models import Character
+from ka_tui.store.models import CharacterRow
 
 
 def _digest(path: Path) -> str:
@@ -65,7 +65,7 @@ def test_create_refuses_an_existing_file(tmp_path: Path) -> None:
 def test_failed_populate_leaves_nothing_behind(tmp_path: Path) -> None:
     def boom(db: CampaignDB) -> None:
         with db.transaction() as s:
-            s.add(Character(name="Ann", role="pilot"))
+            s.add(CharacterRow(name="Ann", role="pilot"))
         raise RuntimeError("half way")
 
     with pytest.raises(RuntimeError):
@@ -179,7 +179,7 @@ def test_a_schema_1_file_upgrades_to_current_keeping_data_and_a_backup(tmp_path:
     assert "fight_event" not in _tables(path)
 
     with open_campaign(path) as db, db.read() as s:
-        ann = s.get(Character, 1)
+        ann = s.get(CharacterRow, 1)
         assert ann is not None and (ann.name, ann.wounds) == ("Ann", 2)
 
     assert check_file(path).version == SCHEMA_VERSION
@@ -223,9 +223,9 @@ def test_a_second_backup_does_not_replace_the_first(tmp_path: Path) -> None:
 def test_a_failed_action_keeps_nothing(db_path: Path) -> None:
     with open_campaign(db_path) as db:
         with pytest.raises(ValidationError) as err, db.transaction() as s:
-            s.add(Character(name="Ann", role="pilot"))
+            s.add(CharacterRow(name="Ann", role="pilot"))
             s.flush()
-            s.add(Character(name="Bob", role="pilot", wounds=9))
+            s.add(CharacterRow(name="Bob", role="pilot", wounds=9))
         assert err.value.field == "wounds"
     con = sqlite3.connect(db_path)
     assert con.execute("SELECT count(*) FROM character").fetchone() == (0,)
@@ -245,7 +245,7 @@ def test_full_disk_rolls_back_with_a_clear_message(db_path: Path) -> None:
     with pytest.raises(StoreError, match="disk is full") as err:
         with db.transaction() as s:
             for i in range(400):
-                s.add(Character(name=f"Pilot {i:03}", role="pilot", notes="x" * 3000))
+                s.add(CharacterRow(name=f"Pilot {i:03}", role="pilot", notes="x" * 3000))
                 s.flush()
     assert "not saved" in str(err.value)
     db.close()
@@ -264,7 +264,7 @@ def test_two_handles_on_one_file_both_write(db_path: Path) -> None:
         try:
             for i in range(15):
                 with db.transaction() as s:
-                    s.add(Character(name=f"{prefix}{i}", role="ground"))
+                    s.add(CharacterRow(name=f"{prefix}{i}", role="ground"))
         except BaseException as e:  # pragma: no cover - shown on failure
             errors.append(e)
 
@@ -286,11 +286,11 @@ def test_two_handles_on_one_file_both_write(db_path: Path) -> None:
 def test_a_reader_sees_a_consistent_snapshot_while_another_handle_writes(db_path: Path) -> None:
     a, b = open_campaign(db_path), open_campaign(db_path)
     with a.transaction() as s:
-        s.add(Character(name="Ann", role="pilot"))
+        s.add(CharacterRow(name="Ann", role="pilot"))
     with b.read() as s:
         first = s.exec(text("SELECT count(*) FROM character")).scalar()
         with a.transaction() as w:
-            w.add(Character(name="Bob", role="pilot"))
+            w.add(CharacterRow(name="Bob", role="pilot"))
         again = s.exec(text("SELECT count(*) FROM character")).scalar()
     assert first == again == 1
     with b.read() as s:
@@ -303,9 +303,9 @@ def test_batch_is_one_transaction(db_path: Path) -> None:
     with open_campaign(db_path) as db:
         with pytest.raises(ValidationError), db.batch():
             with db.transaction() as s:
-                s.add(Character(name="Ann", role="pilot"))
+                s.add(CharacterRow(name="Ann", role="pilot"))
             with db.transaction() as s:
-                s.add(Character(name="ann", role="pilot"))  # unique name (NOCASE)
+                s.add(CharacterRow(name="ann", role="pilot"))  # unique name (NOCASE)
     con = sqlite3.connect(db_path)
     assert con.execute("SELECT count(*) FROM character").fetchone() == (0,)
     con.close()
@@ -331,14 +331,14 @@ def test_a_campaign_copied_with_its_uncheckpointed_wal_opens_with_all_data(
 
     db = open_campaign(db_path)
     with db.transaction() as s:
-        s.add(Character(name="Only in the WAL", role="ground"))
+        s.add(CharacterRow(name="Only in the WAL", role="ground"))
     assert Path(f"{db_path}-wal").stat().st_size > 0
     copy = tmp_path / "crashed.db"
     for suffix in ("", "-wal"):
         shutil.copyfile(f"{db_path}{suffix}", f"{copy}{suffix}")
     db.close()
     with open_campaign(copy) as again, again.read() as s:
-        assert s.get(Character, 1).name == "Only in the WAL"  # type: ignore[union-attr]
+        assert s.get(CharacterRow, 1).name == "Only in the WAL"  # type: ignore[union-attr]
 
 
 def test_two_instances_upgrading_the_same_old_file_at_once_both_succeed(tmp_path: Path) -> None:

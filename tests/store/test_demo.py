@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ka_tui.rules.air.aircraft import AircraftClass
 from ka_tui.store import roster
-from ka_tui.store.aircraft_rows import to_profile
+from ka_tui.store.rows_to_rules import to_profile
 from ka_tui.store.db import open_campaign
 from ka_tui.store.demo import DEMO_AT, create_demo
 from ka_tui.store.limits import LEVELS, ROLES, SKILL_KINDS
@@ -52,7 +52,7 @@ def test_demo_holds_no_clock_values(demo_db: Path) -> None:
     try:
         counts = [con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
                   for t in ("roll_log", "fight")]
-        # the demo's battle in progress (issue 10) carries one fixed time stamp
+        # the demo's battle in progress carries one fixed time stamp
         stamps = {r[0] for t in ("battle", "battle_event")
                   for r in con.execute(f"SELECT created_at FROM {t}")}
     finally:

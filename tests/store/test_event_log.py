@@ -1,8 +1,8 @@
 """The one event log (``store/events.py``; DESIGN.md "Fights and battles as a
-log of events"; issue 9): ``append`` refuses, inside the write transaction, an
+log of events"): ``append`` refuses, inside the write transaction, an
 event written after a state that is no longer the end of the log
 (``StaleLog``) and a fight event the rules refuse on the log as it is
-(``Refused``: S0 §Close combat steps 2-6). Real SQLite files in ``tmp_path``.
+(``EventRefused``: S0 §Close combat steps 2-6). Real SQLite files in ``tmp_path``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from ka_tui.store import events as ev
 from ka_tui.store import fights
 from ka_tui.store.db import CampaignDB, open_campaign
 from ka_tui.store.errors import StoreError
-from ka_tui.store.events import LogEvent, LogKind, LogRef, Refused, StaleLog
+from ka_tui.store.events import LogEvent, LogKind, LogRef, EventRefused, StaleLog
 
 INIT = [10, 10, 10, 10, 2]      # S0 §1: Mike first
 MIKE_WINS = [8, 8, 8, 8, 2, 2]  # S0 §4
@@ -123,7 +123,7 @@ def test_s0_steps_out_of_order_are_refused_inside_the_transaction(
                     fights.record_resolved(db, fid, report, after)
                     step = lambda: fights.record_resolved(db, fid, report, after)  # noqa: E731
     before = kinds(db.path)
-    with pytest.raises(Refused) as err:
+    with pytest.raises(EventRefused) as err:
         step()
     assert "the screen has been reloaded" in str(err.value)
     assert kinds(db.path) == before
@@ -173,19 +173,19 @@ def test_undo_names_its_position_too(db: CampaignDB) -> None:
 def test_a_battle_log_begins_with_its_start_once(db: CampaignDB) -> None:
     """R-1: the battle's log opens with battle_started, and only once."""
     log = LogRef.battle(ev.new_log(db, LogKind.BATTLE, "Dawn").id)
-    with pytest.raises(Refused):
+    with pytest.raises(EventRefused):
         ev.append(db, log, LogEvent("turn_started", {}), 0)
     ev.append(db, log, LogEvent("battle_started", {"units": []}), 0)
-    with pytest.raises(Refused):
+    with pytest.raises(EventRefused):
         ev.append(db, log, LogEvent("battle_started", {"units": []}), 1)
-    with pytest.raises(Refused):
+    with pytest.raises(EventRefused):
         ev.append(db, log, LogEvent("loop_the_loop", {}), 1)
 
 
 def test_the_damaged_fixture_names_event_4_and_undo_drops_from_it(tmp_path: Path) -> None:
     """The demo campaign the two-window bug damaged (written by the code
-    before issue 9): it opens without a migration, replays up to event 3,
-    names event 4 (Jeanne's second card for round 1), refuses any new step
+    before the log checked each write): it opens without a migration, replays
+    up to event 3, names event 4 (Jeanne's second card for round 1), refuses any new step
     until undone, and undo drops events 4-15."""
     import shutil
 
@@ -196,7 +196,7 @@ def test_the_damaged_fixture_names_event_4_and_undo_drops_from_it(tmp_path: Path
         assert p.broken_seq == 4 and p.seq == 15 and p.step == 2
         assert p.broken.startswith("event 4 (card_entered) cannot be replayed: Jeanne Moreau's "
                                    "card for round 1 is already in")
-        with pytest.raises(Refused):
+        with pytest.raises(EventRefused):
             fights.record_reveal(db, 1, 1, expect_seq=15)
         assert fights.undo_last_round(db, 1, expect_seq=15) == 12
         p = fights.load_progress(db, 1)

@@ -1,7 +1,7 @@
-"""A fight's and a battle's full history from the one event log (issue 12
-item 12), as text and Markdown, and each fighter's last Attack weapon
-(issue 12 item 13). Real demo campaign file; the fights are played through
-``store/fights`` as the screen plays them.
+"""A fight's and a battle's full history from the one event log, as text and
+Markdown, and each fighter's last Attack weapon (the next card starts with
+it). Real demo campaign file; the fights are played through ``store/fights``
+as the screen plays them.
 
 Rules cited: S0 §Close combat 1 (order), 3 (reveal: cards masked before),
 4 (dice), 5-6 (round report), RULES-NOTES B (K-points at 0); R-1 (turns).

@@ -1,4 +1,4 @@
-"""Property (issue 11): a mutated export (types changed, keys removed, huge and
+"""Property: a mutated export (types changed, keys removed, huge and
 negative numbers, unicode, duplicated rows and ids, deep nesting) is either
 refused with nothing written, or imported and then every mode of the app opens
 it without an error (each mounted in Pilot). Rules touched: S0 §Close combat

@@ -1,4 +1,4 @@
-"""Battle maps saved in the campaign (issue 10): the text format of
+"""Battle maps saved in the campaign: the text format of
 rules/air/battle_map.py (R-6.1 heights, R-10 strips and carriers), saved and
 reused, imported and exported; a bad line refused with line and column and
 nothing saved. Real SQLite files in tmp_path."""
@@ -129,7 +129,7 @@ def test_a_schema_2_campaign_migrates_to_the_maps_table_keeping_its_rows(tmp_pat
     old = tmp_path / "old.db"
     with create_campaign(old, "Old", schema=2) as db:
         roster.add_character(db, name="Hale", role="pilot")
-    assert SCHEMA_VERSION >= 3   # later migrations append (issue 15)
+    assert SCHEMA_VERSION >= 3   # later migrations append
     with open_campaign(old) as db:
         saved = maps.save_map(db, "Coast", GOOD)
         assert [c.name for c in roster.list_characters(db)] == ["Hale"]

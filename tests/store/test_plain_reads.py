@@ -1,4 +1,4 @@
-"""Reads without SQLModel (issue 13: first frame): the event log, the house
+"""Reads without SQLModel (the first frame): the event log, the house
 rules and a flight card are read by plain SQL (``CampaignDB.plain_read``), so
 the roster's and a player's startup reads never import SQLAlchemy (about
 0.3 s); inside a ``batch()`` the same reads see the batch's own writes.
@@ -10,19 +10,23 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from ka_tui.store import campaign_state, journal, missions
 from ka_tui.store import events as ev
 from ka_tui.store.aircraft_view import load_aircraft_view
 from ka_tui.store.campaign import house_rules
-from ka_tui.store.db import open_campaign
+from ka_tui.store.db import CampaignDB, open_campaign
 from ka_tui.store.demo import create_demo
 from ka_tui.store.errors import StoreError
 from ka_tui.store.events import LogEvent, LogKind, LogRef
+from ka_tui.store.roster_reads import load_roster
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -109,8 +113,8 @@ def test_plain_reads_turn_database_failures_into_store_errors(tmp_path: Path) ->
     path = tmp_path / "c.db"
     create_demo(path).close()
     with open_campaign(path) as db:
-        with pytest.raises(StoreError), db.plain_read() as rows:
-            rows("SELECT * FROM no_such_table")
+        with pytest.raises(StoreError, match="cannot read"), db.plain_read() as read:
+            read.execute("SELECT * FROM no_such_table")
 
 
 def test_house_rules_and_a_flight_card_read_by_plain_sql(tmp_path: Path) -> None:
@@ -132,3 +136,27 @@ def test_house_rules_and_a_flight_card_read_by_plain_sql(tmp_path: Path) -> None
         assert card.status.pilot is not None
         with pytest.raises(StoreError, match="no aircraft with id 999"):
             load_aircraft_view(db, 999)
+
+
+
+@pytest.mark.parametrize("read, table", [
+    (campaign_state.overview, "journal_event"),
+    (journal.entries, "journal_event"),
+    (missions.list_missions, "mission_member"),
+    (load_roster, "mission_member"),
+], ids=["campaign overview", "journal", "missions", "roster"])
+def test_every_plain_read_fails_the_same_way_naming_the_file(
+        tmp_path: Path, read: Callable[[CampaignDB], object], table: str) -> None:
+    """One plain-read path (``CampaignDB.plain_read``): the campaign mode's,
+    the journal's and the roster's reads all turn a database failure into
+    ``cannot read FILE: …`` (the campaign mode's raised sqlite3's own)."""
+    path = tmp_path / "c.db"
+    create_demo(path).close()
+    con = sqlite3.connect(path)
+    try:  # a table the read needs is gone (a damaged file)
+        con.execute(f"DROP TABLE {table}")
+    finally:
+        con.close()
+    with open_campaign(path) as db:
+        with pytest.raises(StoreError, match=f"cannot read {path}: no such table: {table}"):
+            read(db)

@@ -1,4 +1,4 @@
-"""A player's move plan in the campaign file (issue 14; store/players.py
+"""A player's move plan in the campaign file (store/players.py
 ``send_plan``, ``player_battle``): a real SQLite file, the demo battle (turn 1
 begun, Blue to move: Arthur's Tempest, Jeanne's Spitfire; Red: Kasia's
 Beaufighter crewed by Sam, Olga's Il-2). Checked inside the write
@@ -17,7 +17,7 @@ from ka_tui.rules.core.dice import ScriptedDice
 from ka_tui.store import battles, players
 from ka_tui.store.db import CampaignDB, open_campaign
 from ka_tui.store.errors import StoreError
-from ka_tui.store.events import Refused
+from ka_tui.store.events import EventRefused
 from ka_tui.store.players import NotYours, PlayerBattle
 
 TEMPEST, SPITFIRE, BEAU = "Tempest KA-A", "Spitfire KA-B", "Beaufighter KA-C"
@@ -40,7 +40,7 @@ def plan(text: str):  # type: ignore[no-untyped-def]
     return steps
 
 
-def test_issue14_a_pilot_sends_and_another_player_sees_only_that_it_is_in(
+def test_a_pilot_sends_and_another_player_sees_only_that_it_is_in(
         demo_db: Path) -> None:
     with open_campaign(demo_db) as db:
         arthur, battle = the_battle(db, "Arthur")
@@ -56,7 +56,7 @@ def test_issue14_a_pilot_sends_and_another_player_sees_only_that_it_is_in(
         assert kinds(db, battle.id)[-1] == "plan_sent"
 
 
-def test_issue14_only_the_pilot_of_the_aircraft_sends(demo_db: Path) -> None:
+def test_only_the_pilot_of_the_aircraft_sends(demo_db: Path) -> None:
     with open_campaign(demo_db) as db:
         sam, beau = the_battle(db, "Sam")
         assert beau.units == (BEAU,) and beau.piloted == ()
@@ -71,7 +71,7 @@ def test_issue14_only_the_pilot_of_the_aircraft_sends(demo_db: Path) -> None:
 def test_r3_1_an_illegal_plan_is_refused_with_the_engines_reason(demo_db: Path) -> None:
     with open_campaign(demo_db) as db:
         arthur, battle = the_battle(db, "Arthur")
-        with pytest.raises(Refused, match=r"speed 4 must fly 4 \(R-3\.1\)"):
+        with pytest.raises(EventRefused, match=r"speed 4 must fly 4 \(R-3\.1\)"):
             players.send_plan(db, arthur, battle, TEMPEST, plan("F F"))
         assert "plan_sent" not in kinds(db, battle.id)
 
@@ -86,7 +86,7 @@ def test_r1_2_no_plan_once_the_aircraft_has_moved_and_undo_keeps_plans(
         loaded = battles.load_battle(db, battle.id)
         loaded.battle.move(TEMPEST, plan("F F F F"), ScriptedDice.of([]))
         battles.commit(db, battle.id, loaded.battle.events[-1])
-        with pytest.raises(Refused, match=r"Tempest KA-A has moved this turn \(R-1\.2\)"):
+        with pytest.raises(EventRefused, match=r"Tempest KA-A has moved this turn \(R-1\.2\)"):
             players.send_plan(db, arthur, battle, TEMPEST, plan("F F F F"))
         kasia, hers = the_battle(db, "Kasia")
         players.send_plan(db, kasia, hers, BEAU, plan("F F F"))
@@ -101,7 +101,7 @@ def test_r1_2_no_plan_once_the_aircraft_has_moved_and_undo_keeps_plans(
         players.send_plan(db, arthur, battle, TEMPEST, plan("F F F F"))   # in again
 
 
-def test_issue14_no_plan_in_an_ended_battle(demo_db: Path) -> None:
+def test_no_plan_in_an_ended_battle(demo_db: Path) -> None:
     with open_campaign(demo_db) as db:
         arthur, battle = the_battle(db, "Arthur")
         battles.end_battle(db, battle.id)

@@ -1,4 +1,4 @@
-"""Profile files (issue 4): export, and an import checked like the campaign import."""
+"""Profile files: export, and an import checked like the campaign import."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The persistent roll log (issue 3: "Every roll is appended to a persistent
+"""The persistent roll log ("Every roll is appended to a persistent
 roll log (who, what, pool, faces, result, time) … that survives restarts")."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""No lost updates between windows and processes (issue 14).
+"""No lost updates between windows and processes.
 
 A character's form saves only what it changed, merged field by field over
 the row as it is inside the write transaction (``roster_reads.save_character``
@@ -17,7 +17,7 @@ import pytest
 from ka_tui.store import fights
 from ka_tui.store.db import open_campaign
 from ka_tui.store.roster_reads import (
-    ChangedElsewhere,
+    EditConflict,
     load_character_full,
     save_character,
 )
@@ -40,7 +40,7 @@ def _kasia(db) -> int:
         con.close()
 
 
-def test_issue14_two_windows_k_points_then_strength_loses_nothing(demo_db: Path) -> None:
+def test_two_windows_k_points_then_strength_loses_nothing(demo_db: Path) -> None:
     """The issue's sequence: K-points 0; B opens the form; A sets K-points 10
     and saves; B changes Strength and saves; K is still 10."""
     with open_campaign(demo_db) as db:
@@ -55,13 +55,13 @@ def test_issue14_two_windows_k_points_then_strength_loses_nothing(demo_db: Path)
     assert now["strength"] == b["strength"] + 1
 
 
-def test_issue14_the_same_field_changed_in_two_windows_is_refused(demo_db: Path) -> None:
+def test_the_same_field_changed_in_two_windows_is_refused(demo_db: Path) -> None:
     with open_campaign(demo_db) as db:
         cid = _kasia(db)
         a = load_character_full(db, cid)
         b = load_character_full(db, cid)
         save_character(db, _form(a, k_points=7), loaded=a)
-        with pytest.raises(ChangedElsewhere) as refused:
+        with pytest.raises(EditConflict) as refused:
             save_character(db, _form(b, k_points=3, notes="B's note"), loaded=b)
         assert refused.value.field == "k_points"
         assert "another window" in str(refused.value) and "7" in str(refused.value)
@@ -76,7 +76,7 @@ def test_issue14_the_same_field_changed_in_two_windows_is_refused(demo_db: Path)
         assert load_character_full(db, cid)["armour"] == 2
 
 
-def test_issue14_a_skill_added_elsewhere_survives_a_save_of_another_field(demo_db: Path) -> None:
+def test_a_skill_added_elsewhere_survives_a_save_of_another_field(demo_db: Path) -> None:
     with open_campaign(demo_db) as db:
         cid = _kasia(db)
         a = load_character_full(db, cid)
@@ -91,7 +91,7 @@ def test_issue14_a_skill_added_elsewhere_survives_a_save_of_another_field(demo_d
         c = load_character_full(db, cid)
         e = load_character_full(db, cid)
         save_character(db, _form(c, skills=c["skills"][:1]), loaded=c)
-        with pytest.raises(ChangedElsewhere) as refused:
+        with pytest.raises(EditConflict) as refused:
             save_character(db, _form(e, skills=e["skills"][1:]), loaded=e)
         assert refused.value.field == "skills"
 
@@ -99,18 +99,18 @@ def test_issue14_a_skill_added_elsewhere_survives_a_save_of_another_field(demo_d
 def _reveal(path: str, fight_id: int, seq: int, barrier: object, out: object) -> None:
     from ka_tui.store.db import open_campaign as open_
     from ka_tui.store.events import StaleLog
-    from ka_tui.store.fights import Refused, record_reveal
+    from ka_tui.store.fights import EventRefused, record_reveal
 
     with open_(Path(path)) as db:
         barrier.wait()  # type: ignore[attr-defined]
         try:
             record_reveal(db, fight_id, 1, expect_seq=seq)
             out.put("landed")  # type: ignore[attr-defined]
-        except (StaleLog, Refused) as e:
+        except (StaleLog, EventRefused) as e:
             out.put(f"refused: {e}")  # type: ignore[attr-defined]
 
 
-def test_issue14_two_processes_after_the_same_state_one_lands(demo_db: Path) -> None:
+def test_two_processes_after_the_same_state_one_lands(demo_db: Path) -> None:
     """S0 §Close combat 3 taken by two processes at once, both after the same
     log position: exactly one reveal is written; the other is refused."""
     from ka_tui.rules.core.dice import RandomDice

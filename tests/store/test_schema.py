@@ -1,5 +1,5 @@
 """The SQLModel classes match the migrated schema, and every range in
-``limits.py`` is a CHECK in the database too (issue 2: constraints in the DB
+``limits.py`` is a CHECK in the database too (constraints in the DB
 as well as in the forms)."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def test_models_match_the_migrated_schema(db_path: Path) -> None:
     assert set(tables) == {"ka_meta", "campaign", "character", "skill", "weapon", "aircraft",
                            "aircraft_crew", "roll_log", "fight", "fight_event", "battle",
                            "battle_event",
-                           # issue 15: the campaign between battles
+                           # the campaign between battles
                            "campaign_day", "mission", "mission_member", "mission_link",
                            "person_state", "repair", "journal", "journal_event"}
     for name, table in tables.items():

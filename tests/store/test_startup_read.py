@@ -1,4 +1,4 @@
-"""The roster's startup read (issue 13: first frame): ``store/startup_read.py``
+"""The roster's startup read (the first frame): ``store/startup_read.py``
 runs it in a forked child begun before Textual is imported (or a thread), and
 hands back its result, or the exception the roster would have met itself.
 
@@ -38,7 +38,7 @@ def _no_zombie(pid: int) -> None:
 
 
 def test_in_child_returns_the_result_read_in_another_process() -> None:
-    """issue 13: first frame. The read runs in a forked child, which is reaped."""
+    """The read runs in a forked child, which is reaped."""
     future = in_child(os.getpid)
     child = future.result(timeout=RESULT_TIMEOUT)
     assert isinstance(child, int) and child != os.getpid()
@@ -46,7 +46,7 @@ def test_in_child_returns_the_result_read_in_another_process() -> None:
 
 
 def test_in_child_hands_back_a_structured_result() -> None:
-    """issue 13: first frame. Any picklable value comes back whole (pickled)."""
+    """Any picklable value comes back whole (pickled)."""
     value: dict[str, Any] = {"names": ["Ann", "Kasia"], "pid": None, "nested": (1, 2.5, b"x")}
     got: dict[str, Any] = in_child(lambda: {**value, "pid": os.getpid()}).result(
         timeout=RESULT_TIMEOUT)
@@ -64,7 +64,7 @@ def test_in_child_hands_back_a_structured_result() -> None:
 @pytest.mark.parametrize("run", [in_child, in_thread], ids=["child", "thread"])
 def test_an_exception_in_the_read_comes_back_as_that_exception(
         run: Callable[[Callable[[], Any]], Future[Any]], error: Exception) -> None:
-    """issue 13: first frame. The roster screen tells a StoreError (shown to the
+    """The roster screen tells a StoreError (shown to the
     GM) from anything else (read again): the type and message must survive."""
     future = run(_raise(error))
     with pytest.raises(type(error)) as raised:
@@ -76,7 +76,7 @@ def test_an_exception_in_the_read_comes_back_as_that_exception(
 
 
 def test_an_exception_that_cannot_be_pickled_comes_back_as_a_runtime_error_naming_it() -> None:
-    """issue 13: first frame. A class defined in a function cannot be pickled."""
+    """A class defined in a function cannot be pickled."""
     class LocalTrouble(Exception):
         pass
 
@@ -95,7 +95,7 @@ class TwoPartError(Exception):
 
 def test_an_exception_that_cannot_be_unpickled_comes_back_as_a_runtime_error_naming_it(
         ) -> None:
-    """issue 13: first frame. Not "ended without an answer": the parent's
+    """Not "ended without an answer": the parent's
     unpickling would fail, so the child sends what it can."""
     future = in_child(_raise(TwoPartError("fight 3", "no first event")))
     with pytest.raises(RuntimeError) as raised:
@@ -104,7 +104,7 @@ def test_an_exception_that_cannot_be_unpickled_comes_back_as_a_runtime_error_nam
 
 
 def test_a_result_that_cannot_be_pickled_comes_back_as_an_error_not_a_hang() -> None:
-    """issue 13: first frame. The read's value cannot cross the pipe: the parent
+    """The read's value cannot cross the pipe: the parent
     gets an exception (the roster then reads again itself)."""
     future = in_child(lambda: (lambda: None))
     with pytest.raises(Exception):  # noqa: B017 - pickle's own error, whichever it is
@@ -112,7 +112,7 @@ def test_a_result_that_cannot_be_pickled_comes_back_as_an_error_not_a_hang() -> 
 
 
 def test_a_child_that_dies_without_answering_gives_a_runtime_error() -> None:
-    """issue 13: first frame."""
+    """The roster's first frame."""
     def die() -> None:
         os._exit(3)
 
@@ -123,7 +123,7 @@ def test_a_child_that_dies_without_answering_gives_a_runtime_error() -> None:
 
 def test_the_child_writes_nothing_to_the_parents_terminal(
         capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    """issue 13: first frame. Not a byte of the child's reaches the screen
+    """Not a byte of the child's reaches the screen
     Textual is about to take over (prints, raw writes).
 
     ``sys.stdout``/``sys.stderr`` write to descriptors 1 and 2, as in the
@@ -157,7 +157,7 @@ def test_the_child_writes_nothing_to_the_parents_terminal(
 
 
 def test_in_thread_gives_the_same_results_in_this_process() -> None:
-    """issue 13: first frame (where fork is missing or fails)."""
+    """Where fork is missing or fails."""
     assert in_thread(os.getpid).result(timeout=RESULT_TIMEOUT) == os.getpid()
     assert in_thread(lambda: [1, "two"]).result(timeout=RESULT_TIMEOUT) == [1, "two"]
 
@@ -206,7 +206,7 @@ def _check_roster(data: Any, path: Path) -> None:
 @pytest.mark.parametrize("run", [in_child, in_thread], ids=["child", "thread"])
 def test_read_roster_reads_the_demo_campaign_as_the_first_frame_shows_it(
         demo_db: Path, run: Callable[[Callable[[], Any]], Future[Any]]) -> None:
-    """issue 13: first frame. Every character and aircraft, the live state, the
+    """Every character and aircraft, the live state, the
     first row's detail (by name, case-folded), and the watcher's fingerprints."""
     data = run(lambda: read_roster(demo_db)).result(timeout=RESULT_TIMEOUT)
     _check_roster(data, demo_db)
@@ -214,7 +214,7 @@ def test_read_roster_reads_the_demo_campaign_as_the_first_frame_shows_it(
 
 
 def test_the_first_detail_is_the_first_name_case_folded(demo_db: Path) -> None:
-    """issue 13: first frame. A lower-case name sorts among the others as the
+    """A lower-case name sorts among the others as the
     roster's Name column does, not after every capital."""
     con = sqlite3.connect(demo_db)
     try:
@@ -229,7 +229,7 @@ def test_the_first_detail_is_the_first_name_case_folded(demo_db: Path) -> None:
 
 
 def test_read_roster_in_a_child_takes_the_days_backup(demo_db: Path) -> None:
-    """issue 13: first frame. The command line leaves the day's backup to the
+    """The command line leaves the day's backup to the
     startup read (``daily_backup=True``); it exists once the read answered."""
     assert list_backups(demo_db) == []
     data = in_child(lambda: read_roster(demo_db, daily_backup=True)).result(
@@ -242,7 +242,7 @@ def test_read_roster_in_a_child_takes_the_days_backup(demo_db: Path) -> None:
 
 def test_read_roster_of_a_file_that_is_not_a_campaign_comes_back_as_a_store_error(
         tmp_path: Path) -> None:
-    """issue 13: first frame. The roster shows a StoreError as it would its own."""
+    """The roster shows a StoreError as it would its own."""
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"not a database at all" * 100)
     with pytest.raises(StoreError):

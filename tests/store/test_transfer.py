@@ -1,4 +1,4 @@
-"""Export/import of a whole campaign as JSON (issue 2): a round trip gives
+"""Export/import of a whole campaign as JSON: a round trip gives
 identical data; a bad document is refused naming its first bad field, and
 nothing is half-imported."""
 
@@ -8,7 +8,7 @@ import copy
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -17,12 +17,15 @@ from ka_tui.store.campaign import house_rules, set_house_rules
 from ka_tui.store.db import open_campaign
 from ka_tui.store.errors import NotACampaign, StoreError, ValidationError
 from ka_tui.store.migrations import SCHEMA_VERSION
-from ka_tui.store.models import RollLog
+from ka_tui.store.models import RollLogRow
 from ka_tui.store.transfer import export_campaign, import_campaign
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
 
 _TABLES = ("campaign", "character", "skill", "weapon", "aircraft", "aircraft_crew",
            "roll_log", "fight", "fight_event", "battle", "battle_event",
-           # issue 15: the campaign between battles round-trips too
+           # the campaign between battles round-trips too
            "campaign_day", "mission", "mission_member", "mission_link", "person_state",
            "repair", "journal", "journal_event")
 _JSON = {"campaign": ("house_rules",),
@@ -55,14 +58,14 @@ def busy_demo(demo_db: Path) -> Path:
     with open_campaign(demo_db) as db:
         set_house_rules(db, house_rules(db).with_changes("cqc", default_ap=8))
         with db.transaction() as s:
-            s.add(RollLog(who="Ann", what="Piloting", pool="2d10", faces="[[10, 3], [10, 9]]",
-                          result="1 success", explanation='["9 + 5 ≥ 13"]',
-                          created_at="2026-01-02T03:04:05Z"))
+            s.add(RollLogRow(who="Ann", what="Piloting", pool="2d10", faces="[[10, 3], [10, 9]]",
+                             result="1 success", explanation='["9 + 5 ≥ 13"]',
+                             created_at="2026-01-02T03:04:05Z"))
         store_fight_and_battle(db)
     return demo_db
 
 
-def store_fight_and_battle(db: Any) -> None:
+def store_fight_and_battle(db: CampaignDB) -> None:
     """A real fight (S0 §Close combat: started, initiative rolled) and a real
     battle (R-1: one whole turn), stored as the app stores them."""
     from ka_tui.rules.cqc import initiative_order

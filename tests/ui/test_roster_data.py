@@ -8,12 +8,12 @@ from pathlib import Path
 from ka_tui.store import roster_reads as roster_data
 from ka_tui.store import roster
 from ka_tui.store.db import open_campaign
-from ka_tui.store.models import Aircraft, Character, Skill, Weapon
+from ka_tui.store.models import AircraftRow, CharacterRow, SkillRow, WeaponRow
 
 
 def test_bool_columns_match_the_models() -> None:
-    for table, model in (("character", Character), ("skill", Skill), ("weapon", Weapon),
-                         ("aircraft", Aircraft)):
+    for table, model in (("character", CharacterRow), ("skill", SkillRow), ("weapon", WeaponRow),
+                         ("aircraft", AircraftRow)):
         bools = {name for name, f in model.model_fields.items() if f.annotation is bool}
         assert roster_data.BOOL_COLUMNS[table] == bools, table
 
@@ -23,11 +23,11 @@ def test_load_roster_matches_the_store_service(demo_db: Path) -> None:
         data = roster_data.load_roster(db)
         # the model fields as the store reads them; the rest are the roster's
         # own additions (seat, pilot name, open fight or battle: issue 12)
-        assert sorted(({k: c[k] for k in Character.model_fields} for c in data.characters),
+        assert sorted(({k: c[k] for k in CharacterRow.model_fields} for c in data.characters),
                       key=lambda c: c["id"]) == sorted(
             (c.model_dump() for c in roster.list_characters(db)), key=lambda c: c["id"])
         for row in data.aircraft:
-            plain = {k: row[k] for k in Aircraft.model_fields}
+            plain = {k: row[k] for k in AircraftRow.model_fields}
             assert plain == roster.get_aircraft(db, row["id"]).model_dump()
         someone = data.characters[0]["id"]
         extra = roster_data.load_character_extra(db, someone)

@@ -23,7 +23,7 @@ from ka_tui.widgets.air_panel import AircraftPanel
 from ka_tui.widgets.hex_map import HexMap
 
 if TYPE_CHECKING:
-    from ka_tui.screens.air.data import Loaded
+    from ka_tui.store.battles import LoadedBattle
     from ka_tui.screens.air.placing import Placement
     from ka_tui.store.db import CampaignDB
 
@@ -32,7 +32,7 @@ class AirBase(Screen[None]):
     def __init__(self, *, dice: Dice | None = None) -> None:
         super().__init__()
         self._dice = dice
-        self.loaded: Loaded | None = None
+        self.loaded: LoadedBattle | None = None
         self.runner: Runner | None = None
         self.placement: Placement | None = None
         self.show_reach = False

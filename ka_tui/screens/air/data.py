@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ka_tui.rules.air.battle import Event
 from ka_tui.rules.air.units import AirUnit
 from ka_tui.store.battles import (
-    BattleOutcome, BattleSummary, Candidate, LoadedBattle, Placement,
+    AircraftCandidate, BattleOutcome, BattleSummary, LoadedBattle, StartPosition,
 )
 
-Loaded = LoadedBattle
-BattleInfo = BattleSummary
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
+
 
 # Offered at setup after the campaign's own maps (a plain sea, no terrain).
 BUILTIN_MAPS: tuple[tuple[str, str], ...] = (
@@ -36,13 +37,13 @@ class MapChoice:
     map_id: int | None = None
 
 
-def load_candidates(db: Any) -> list[Candidate]:
+def load_candidates(db: CampaignDB) -> list[AircraftCandidate]:
     from ka_tui.store import battles
 
     return battles.candidates(db)
 
 
-def map_choices(db: Any) -> list[MapChoice]:
+def map_choices(db: CampaignDB) -> list[MapChoice]:
     from ka_tui.store import maps
 
     saved = [maps.get_map(db, m.id) for m in maps.list_maps(db)]
@@ -50,31 +51,31 @@ def map_choices(db: Any) -> list[MapChoice]:
             + [MapChoice(name, text) for name, text in BUILTIN_MAPS])
 
 
-def list_battles(db: Any) -> list[BattleSummary]:
+def list_battles(db: CampaignDB) -> list[BattleSummary]:
     from ka_tui.store import battles
 
     return battles.list_battles(db)
 
 
-def newest_open(db: Any) -> int | None:
+def newest_open(db: CampaignDB) -> int | None:
     from ka_tui.store import battles
 
     return battles.newest_open(db)
 
 
-def load_battle(db: Any, battle_id: int) -> LoadedBattle:
+def load_battle(db: CampaignDB, battle_id: int) -> LoadedBattle:
     from ka_tui.store import battles
 
     return battles.load_battle(db, battle_id)
 
 
-def start_battle(db: Any, units: Sequence[AirUnit], aircraft: dict[str, int],
+def start_battle(db: CampaignDB, units: Sequence[AirUnit], aircraft: dict[str, int],
                  choice: MapChoice, mission_id: int | None = None) -> LoadedBattle:
     """The placed units (side, hex, facing, level, speed) as a new battle; with
     ``mission_id``, started from that mission and linked to it (one transaction)."""
     from ka_tui.store import battles, missions
 
-    places = [Placement(aircraft[u.id], u.side, u.hex, u.facing, u.altitude, u.speed)
+    places = [StartPosition(aircraft[u.id], u.side, u.hex, u.facing, u.altitude, u.speed)
               for u in units]
     where: dict[str, Any] = ({"map_id": choice.map_id} if choice.map_id is not None
                              else {"map_text": choice.text, "map_name": choice.name})
@@ -85,20 +86,20 @@ def start_battle(db: Any, units: Sequence[AirUnit], aircraft: dict[str, int],
     return battles.load_battle(db, battle_id)
 
 
-def commit(db: Any, battle_id: int, event: Event) -> None:
+def commit(db: CampaignDB, battle_id: int, event: Event) -> None:
     """One committed action, one transaction (saved before the screen moves on)."""
     from ka_tui.store import battles
 
     battles.commit(db, battle_id, event)
 
 
-def undo(db: Any, battle_id: int, expect: int) -> None:
+def undo(db: CampaignDB, battle_id: int, expect: int) -> None:
     from ka_tui.store import battles
 
     battles.undo_last(db, battle_id, expect=expect)
 
 
-def end_battle(db: Any, loaded: LoadedBattle) -> BattleOutcome:
+def end_battle(db: CampaignDB, loaded: LoadedBattle) -> BattleOutcome:
     """The outcome written back to the campaign in one transaction."""
     from ka_tui.store import battles
 

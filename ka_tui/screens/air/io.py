@@ -21,7 +21,7 @@ from ka_tui.screens.door import CampaignChanged, Change, door
 from ka_tui.widgets.hex_map import HexMap
 
 if TYPE_CHECKING:
-    from ka_tui.screens.air.data import Loaded
+    from ka_tui.store.battles import LoadedBattle
 
 
 class BattleIO(AirBase):
@@ -39,7 +39,7 @@ class BattleIO(AirBase):
             return
         self.app.call_from_thread(self.show_loaded, loaded)
 
-    def show_loaded(self, loaded: Loaded | None) -> None:
+    def show_loaded(self, loaded: LoadedBattle | None) -> None:
         from ka_tui.screens.air.runner import Runner
 
         older = self.runner if (self.loaded is not None and loaded is not None
@@ -144,7 +144,7 @@ class BattleIO(AirBase):
             return
         self.app.call_from_thread(self._live_loaded, loaded)
 
-    def _live_loaded(self, loaded: Loaded | None) -> None:
+    def _live_loaded(self, loaded: LoadedBattle | None) -> None:
         with self._write_lock:
             if self._writing:
                 return

@@ -20,9 +20,9 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ka_tui.rules.air.aerobatics import FIGURES, FigureKind
-from ka_tui.screens.air.data import BattleInfo, MapChoice
+from ka_tui.screens.air.data import MapChoice
 from ka_tui.screens.door import AirPreset, door
-from ka_tui.store.battles import Candidate
+from ka_tui.store.battles import AircraftCandidate, BattleSummary
 from ka_tui.widgets.quiet_footer import QuietFooter
 
 SIDES = ("Blue", "Red", "Green", "Yellow")
@@ -30,7 +30,7 @@ SIDES = ("Blue", "Red", "Green", "Yellow")
 
 @dataclass(frozen=True)
 class SetupChoice:
-    picked: tuple[tuple[Candidate, str], ...]     # (aircraft, side)
+    picked: tuple[tuple[AircraftCandidate, str], ...]     # (aircraft, side)
     map: MapChoice
     mission_id: int | None = None                 # a mission's battle (issue 15)
 
@@ -69,7 +69,7 @@ class AirSetupScreen(ModalScreen[SetupChoice | None]):
         "air_setup.cancel": "Leave without starting a battle",
     }
 
-    def __init__(self, candidates: Sequence[Candidate],
+    def __init__(self, candidates: Sequence[AircraftCandidate],
                  maps: Sequence[MapChoice], preset: AirPreset | None = None) -> None:
         super().__init__()
         self.candidates = list(candidates)
@@ -98,7 +98,7 @@ class AirSetupScreen(ModalScreen[SetupChoice | None]):
         options.highlighted = 0 if self.candidates else None
         self._show()
 
-    def _text(self, c: Candidate) -> str:
+    def _text(self, c: AircraftCandidate) -> str:
         side = self.sides.get(c.aircraft_id, "-")
         who = c.pilot or "no pilot"
         crew = f" +{len(c.crew)}" if c.crew else ""
@@ -121,7 +121,7 @@ class AirSetupScreen(ModalScreen[SetupChoice | None]):
         self.query_one("#air-setup-status", Static).update(Content("\n".join(lines)))
         self.message = ""
 
-    def _highlighted(self) -> Candidate | None:
+    def _highlighted(self) -> AircraftCandidate | None:
         i = self.query_one(OptionList).highlighted
         return None if i is None else self.candidates[i]
 
@@ -245,7 +245,7 @@ class _Picker(ModalScreen[str | None]):
 class BattleListScreen(_Picker):
     HELP_TITLE = "Air battles"
 
-    def __init__(self, battles: Sequence[BattleInfo]) -> None:
+    def __init__(self, battles: Sequence[BattleSummary]) -> None:
         super().__init__("Air battles, newest first (enter opens)",
                          [(str(b.id), f"#{b.id} {b.name} ({b.status}, turn {b.turn}, "
                                       f"{b.map_name or 'map'})")

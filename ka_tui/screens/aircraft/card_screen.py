@@ -20,7 +20,7 @@ from textual.widgets import Footer, Static
 from ka_tui.screens.aircraft.form import open_aircraft_form
 from ka_tui.screens.aircraft.library import ProfileLibraryScreen, export_dialog, import_dialog
 from ka_tui.screens.door import CampaignChanged, Change, door
-from ka_tui.store.damage import load_failure
+from ka_tui.store.load_failure import load_failure
 from ka_tui.store.aircraft_view import AircraftView, aircraft_ids, load_aircraft_view
 from ka_tui.widgets.flight_card import FlightCard
 from ka_tui.widgets.quiet_footer import QuietFooter

@@ -51,7 +51,7 @@ from ka_tui.rules.air.flight_status import FlightStatus
 from ka_tui.rules.air.profiles import LIBRARY
 from ka_tui.rules.air.traits import TRAIT_RULES
 from ka_tui.screens.door import door
-from ka_tui.store.aircraft_rows import from_profile
+from ka_tui.store.rows_to_rules import from_profile
 from ka_tui.store.aircraft_view import AircraftView, load_aircraft_view
 from ka_tui.store.errors import StoreError
 from ka_tui.store.limits import AIRCRAFT_RANGES, ENGINE_COUNTS, NAME_MAX, TEXT_MAX

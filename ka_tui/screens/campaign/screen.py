@@ -11,7 +11,7 @@ every write is one store call (one transaction), then ``CampaignChanged``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import ComposeResult
@@ -24,10 +24,13 @@ from ka_tui.rules.campaign.missions import MissionKind
 from ka_tui.screens.campaign import view
 from ka_tui.screens.door import AirPreset, CampaignChanged, Change, door
 from ka_tui.store import campaign_state, journal, missions
-from ka_tui.store.damage import load_failure
+from ka_tui.store.load_failure import load_failure
 from ka_tui.store.errors import StoreError
 from ka_tui.widgets.fast_table import FastTable
 from ka_tui.widgets.quiet_footer import QuietFooter
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
 
 VIEWS = ("overview", "missions", "records", "repairs", "journal")
 JOURNAL_ROWS = 500   # the newest entries shown; the filter reaches every entry
@@ -154,7 +157,7 @@ class CampaignScreen(Screen[None]):
             return
         self.app.call_from_thread(self._show, view_name, data)
 
-    def _read(self, db: Any, name: str) -> Any:
+    def _read(self, db: CampaignDB, name: str) -> Any:
         if name == "overview":
             return campaign_state.overview(db)
         if name == "missions":

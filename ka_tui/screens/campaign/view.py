@@ -9,8 +9,8 @@ from ka_tui.rules.campaign.journal import Entry
 from ka_tui.rules.campaign.missions import ServiceRecord
 from ka_tui.rules.campaign.people import PersonState
 from ka_tui.rules.campaign.repair import PlaneState
-from ka_tui.store.campaign_state import Overview, RepairRow
-from ka_tui.store.missions import Mission, MissionRow
+from ka_tui.store.campaign_state import Overview, RepairSummary
+from ka_tui.store.missions import Mission, MissionSummary
 
 Row = tuple[str, list[str]]
 
@@ -47,7 +47,7 @@ def overview_rows(o: Overview) -> list[Row]:
     return rows
 
 
-def mission_rows(rows: Sequence[MissionRow]) -> list[Row]:
+def mission_rows(rows: Sequence[MissionSummary]) -> list[Row]:
     return [(str(m.id), [m.day, m.status, m.kind, m.name, str(m.members), str(m.battles)])
             for m in rows]
 
@@ -86,7 +86,7 @@ def record_text(r: ServiceRecord) -> str:
     return "\n".join(out)
 
 
-def repair_rows(rows: Sequence[RepairRow]) -> list[Row]:
+def repair_rows(rows: Sequence[RepairSummary]) -> list[Row]:
     out: list[Row] = []
     for r in rows:
         state = _PLANE_MARK[r.readiness.state]
@@ -102,7 +102,7 @@ def repair_rows(rows: Sequence[RepairRow]) -> list[Row]:
     return out
 
 
-def repair_text(r: RepairRow) -> str:
+def repair_text(r: RepairSummary) -> str:
     lines = [f"{x.location}: {x.count} → {x.days} days, cost {x.cost}" for x in r.need.lines]
     out = [r.readiness.why, *lines]
     if r.need.why:

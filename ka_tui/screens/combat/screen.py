@@ -65,7 +65,7 @@ from ka_tui.widgets.quiet_footer import QuietFooter
 if TYPE_CHECKING:
     from ka_tui.store.db import CampaignDB
     from ka_tui.store.events import LogEvent
-    from ka_tui.store.fights import Candidate, FightProgress
+    from ka_tui.store.fights import FighterCandidate, FightProgress
 
 FACE_CHARS = r"[0-9 ,;]"
 _SPLIT = re.compile(r"[\s,;]+")
@@ -246,7 +246,7 @@ class CombatScreen(Screen[None]):
                                 None)
             progress = self._read_fight(db, fight_id)
         except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
-            from ka_tui.store.damage import load_failure
+            from ka_tui.store.load_failure import load_failure
 
             what = f"fight {fight_id}" if fight_id is not None else "the fights"
             failure = load_failure(what, error, self.app)
@@ -579,14 +579,14 @@ class CombatScreen(Screen[None]):
         try:
             candidates, _ = load_candidates(self.campaign_db())
         except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
-            from ka_tui.store.damage import load_failure
+            from ka_tui.store.load_failure import load_failure
 
             self.app.call_from_thread(self._failed, "Cannot read the roster",
                                       load_failure("the roster", error, self.app))
             return
         self.app.call_from_thread(self.call_later, self._pick_pairs, candidates)
 
-    def _pick_pairs(self, candidates: list[Candidate]) -> None:
+    def _pick_pairs(self, candidates: list[FighterCandidate]) -> None:
         from ka_tui.screens.combat.setup import FightSetupScreen
 
         def chosen(pairs: list[tuple[int, int]] | None) -> None:
@@ -605,7 +605,7 @@ class CombatScreen(Screen[None]):
         try:
             fights = open_fights(self.campaign_db())
         except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
-            from ka_tui.store.damage import load_failure
+            from ka_tui.store.load_failure import load_failure
 
             self.app.call_from_thread(self._failed, "Cannot list the fights",
                                       load_failure("the fights", error, self.app))
@@ -921,14 +921,14 @@ class CombatScreen(Screen[None]):
     def _write_step(self, step: Callable[[CampaignDB], object], title: str, new: bool,
                     done: str) -> None:
         from ka_tui.store.errors import StoreError
-        from ka_tui.store.fights import FightLogError, Refused, StaleLog
+        from ka_tui.store.fights import FightLogError, EventRefused, StaleLog
 
         try:
             with self._write_lock:
                 db = self.campaign_db()
                 try:
                     result = step(db)
-                except (StaleLog, Refused) as stale:
+                except (StaleLog, EventRefused) as stale:
                     # Another window wrote first (or the step no longer fits the
                     # log): nothing was written; show the fight as it is now.
                     fight_id = self.progress.fight_id if self.progress else None
@@ -945,7 +945,7 @@ class CombatScreen(Screen[None]):
         self.app.call_from_thread(self.call_later, self._written, progress, done)
 
     def _reloaded(self, progress: FightProgress | None, title: str, error: Exception) -> None:
-        """A refused write (``StaleLog`` / ``Refused``): the fight as the file
+        """A refused write (``StaleLog`` / ``EventRefused``): the fight as the file
         holds it now, and the message saying why the step was not saved."""
         self.show_progress(progress)
         self.notify(str(error), title=title, severity="error")

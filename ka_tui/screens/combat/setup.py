@@ -21,7 +21,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ka_tui.screens.door import door
-from ka_tui.store.fights import Candidate
+from ka_tui.store.fights import FighterCandidate
 from ka_tui.widgets.quiet_footer import QuietFooter
 
 NAME_WIDTH = 15
@@ -63,7 +63,7 @@ class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
         "combat_setup.cancel": "Leave without starting a fight",
     }
 
-    def __init__(self, candidates: Sequence[Candidate]) -> None:
+    def __init__(self, candidates: Sequence[FighterCandidate]) -> None:
         super().__init__()
         self.candidates = list(candidates)
         self.pairs: list[tuple[int, int]] = []
@@ -92,7 +92,7 @@ class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
         except Exception:  # noqa: BLE001 — not mounted yet
             return False
 
-    def _skill(self, c: Candidate) -> str:
+    def _skill(self, c: FighterCandidate) -> str:
         f = c.fighter
         return (f"Close Combat {f.cc_number}" if c.skill_note.startswith("Close Combat")
                 else c.skill_note.replace("no Close Combat: ", "").replace(" (d12)", "")

@@ -46,7 +46,7 @@ from ka_tui.rules.core.skill_tests import (
 )
 from ka_tui.screens.door import CampaignChanged, Change, door
 from ka_tui.screens.roller.fields import FACE_CHARS, POOL_CHARS, PickRow, RollTextField
-from ka_tui.store.damage import load_failure
+from ka_tui.store.load_failure import load_failure
 from ka_tui.store.errors import StoreError
 from ka_tui.store.roll_log import (
     LoggedRoll, RollEntry, append_roll, count_rolls, last_standing_roll, query_rolls, strike_roll,

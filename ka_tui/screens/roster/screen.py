@@ -31,7 +31,7 @@ from textual.widgets import Input, Static
 from ka_tui.screens.door import CampaignChanged, Change, door, when_read
 from ka_tui.screens.roster import view
 from ka_tui.store import roster_reads
-from ka_tui.store.damage import load_failure
+from ka_tui.store.load_failure import load_failure
 from ka_tui.store.errors import StoreError
 from ka_tui.widgets.fast_table import FastTable
 from ka_tui.widgets.quiet_footer import QuietFooter

@@ -1,24 +1,32 @@
-"""When a screen cannot load: one message naming what is damaged and what the
-GM can do (issue 11). Screens' loader workers catch *any* exception and show
-``load_failure(...)``'s text, so no screen hangs on "Loading…".
+"""When a screen cannot load: one message naming what is damaged in the
+campaign file and what the GM can do. Screens' loader workers catch *any*
+exception and show ``load_failure(...)``'s text, so no screen hangs on
+"Loading…"::
+
+    except Exception as error:
+        self.notify(str(load_failure("the roster", error, self.app)))
 
 ``find_damage`` reads the campaign as an export and runs the import's checks
 (``schema_doc`` + ``transfer``) on it, so a campaign damaged in a way the open
 checks missed (a roll-log row with a face that is not a number, a fight whose
 log does not replay) is reported with the row named: ``roll log row 7``,
-``fight 3 "Hangar brawl", event 2``.
+``fight 3 "Hangar brawl", event 2`` (the rows and their nouns: ``tables.py``).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ka_tui.store.errors import NotACampaign, StoreError, ValidationError
+from ka_tui.store.tables import top_row_tables
 
-_HEAD = re.compile(r"^(characters|aircraft|roll_log|fights|battles)\[(\d+)\](.*)$")
-_NOUN = {"characters": "character", "aircraft": "aircraft", "roll_log": "roll log row",
-         "fights": "fight", "battles": "battle"}
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
+
+# the document's row parts (tables.py) and how a message names one row of each
+_NOUN = {t.part: t.noun for t in top_row_tables()}
+_HEAD = re.compile(rf"^({'|'.join(map(re.escape, _NOUN))})\[(\d+)\](.*)$")
 WHAT_TO_DO = ("The rest of the campaign still works. To repair it, restore a backup "
               "(ka-tui backups; ka-tui restore FILE) or export it, fix the named value "
               "and import it.")
@@ -33,14 +41,14 @@ def _named(path: str, doc: dict[str, Any]) -> str:
     try:
         row = doc[table][index]
         label = f"{_NOUN[table]} {row['id']}"
-        if table != "roll_log" and isinstance(row.get("name"), str):
+        if isinstance(row.get("name"), str):  # a roll log row has none
             label += f" \"{row['name']}\""
     except (KeyError, IndexError, TypeError):
         return path
     return f"{label}, {rest}" if rest else label
 
 
-def find_damage(db: Any) -> str | None:
+def find_damage(db: CampaignDB) -> str | None:
     """The first damaged value of the campaign, named for the GM; None if the
     import's checks find nothing wrong (or the file cannot be read at all)."""
     from ka_tui.store.transfer import campaign_document, validate_document
@@ -60,15 +68,18 @@ def find_damage(db: Any) -> str | None:
     return None
 
 
-def _open_db(source: Any) -> Any:
+def _open_db(source: object) -> CampaignDB | None:
     """The campaign handle of ``source``: a ``CampaignDB``, or the app holding one
     (only if already open: the diagnosis never opens a campaign)."""
-    if source is None or hasattr(source, "transaction"):
+    from ka_tui.store.db import CampaignDB
+
+    if source is None or isinstance(source, CampaignDB):
         return source
-    return getattr(source, "_db", None)
+    db = getattr(source, "_db", None)
+    return db if isinstance(db, CampaignDB) else None
 
 
-def load_failure(what: str, error: BaseException, source: Any = None) -> StoreError:
+def load_failure(what: str, error: BaseException, source: object = None) -> StoreError:
     """One message for a screen that could not load ``what`` (any exception);
     ``source``: the open ``CampaignDB`` or the app, to look for the damage."""
     db = _open_db(source)
