@@ -61,7 +61,7 @@ def patched_loaded(self, view, first):
 player_screen.PlayerScreen._loaded = patched_loaded
 
 import ka_tui.cli
-ka_tui.cli._need_terminal = lambda: None  # headless here: no terminal to need
+ka_tui.cli._need_terminal = lambda **_: None  # headless here: no terminal to need
 code = ka_tui.cli.main(sys.argv[1:])
 print("RESULT " + json.dumps({"code": code, **seen}))
 """
