@@ -48,19 +48,20 @@ if TYPE_CHECKING:
 
 
 class ChangedElsewhere(Message):
-    """The watcher saw another connection's commit (``areas``: store/watch.py)."""
+    """The watcher saw another connection's commit (``areas``: the ``Change``
+    members it touched, store/watch.py)."""
 
-    def __init__(self, areas: frozenset[str]) -> None:
+    def __init__(self, areas: frozenset[Change]) -> None:
         super().__init__()
         self.areas = areas
 
 
 class WatchesCampaign:
-    """Live views across processes (issue 14): a light watcher thread
-    (``store/watch.py``: ``PRAGMA data_version`` a few times a second) turns
-    another process's commit into ``CampaignChanged(kind, source=ELSEWHERE)``
-    on the app's campaign signal, so every open view reads again within a
-    second without a key press. Mixed into ``KaApp`` and the player's app."""
+    """Live views across processes: a light watcher thread (``store/watch.py``:
+    ``PRAGMA data_version`` a few times a second) turns another process's
+    commit into ``CampaignChanged(change, source=ELSEWHERE)`` on the app's
+    campaign signal, so every open view reads again within a second without a
+    key press. Mixed into ``KaApp`` and the player's app."""
 
     # seconds between two looks at the file; None: no watching
     watch_interval: float | None = 0.25
@@ -69,8 +70,12 @@ class WatchesCampaign:
     # handed once to the screen, and its fingerprints once to the watcher
     _startup_read: Future[Any] | None = None
     _baseline_read: Future[Any] | None = None
-    # areas this process wrote while no watch ran (handed to the next one)
-    _written_early: frozenset[str] = frozenset()
+    # changes this process wrote while no watch ran (handed to the next one)
+    _written_early: frozenset[Change] = frozenset()
+    # changes ``campaign_written`` told the watcher of, not yet published: their
+    # ``campaign_changed`` does not read the file again (on the app's thread)
+    _noted: dict[Change, int] | None = None
+    _noted_lock = threading.Lock()
 
     def begin_with(self, startup_read: Future[Any]) -> None:
         self._startup_read = self._baseline_read = startup_read
@@ -122,16 +127,37 @@ class WatchesCampaign:
             self._watcher.stop()
             self._watcher = None
 
+    def _tell_watcher(self, change: Change) -> None:
+        """This process wrote ``change`` and tells its own views: the watcher
+        takes the file as it is now as seen (a small read, on this thread)."""
+        if self._watcher is not None:
+            self._watcher.written_here(change)
+        else:  # the watch starts after the first frame: it takes this as seen
+            self._written_early |= {change}
+
+    def campaign_written(self, change: Change) -> None:
+        """Called by the worker that committed ``change``, right after the
+        commit (``screens/store_work.py``): the watcher takes it as this
+        process's own at once, before it can look, and the ``campaign_changed``
+        that publishes it later reads nothing on the app's thread."""
+        self._tell_watcher(change)
+        with self._noted_lock:
+            if self._noted is None:
+                self._noted = {}
+            self._noted[change] = self._noted.get(change, 0) + 1
+
     def campaign_changed(self, change: CampaignChanged) -> None:
         """Tell every subscribed view that the campaign changed (any thread);
         a write of this process's is taken as seen by the watcher, so it does
         not come back as another process's."""
         app: Any = self
         if change.source != ELSEWHERE:
-            if self._watcher is not None:
-                self._watcher.written_here(change.change.value)
-            else:  # the watch starts after the first frame: it takes this as seen
-                self._written_early |= {change.change.value}
+            with self._noted_lock:
+                noted = self._noted is not None and self._noted.get(change.change, 0) > 0
+                if noted and self._noted is not None:
+                    self._noted[change.change] -= 1
+            if not noted:
+                self._tell_watcher(change.change)
         if threading.get_ident() != app._thread_id:
             app.call_from_thread(app.campaign_signal.publish, change)
         else:
@@ -144,12 +170,8 @@ class WatchesCampaign:
 
     def on_changed_elsewhere(self, message: ChangedElsewhere) -> None:
         app: Any = self
-        for area in sorted(message.areas):
-            try:
-                kind = Change(area)
-            except ValueError:  # an area no view subscribes to yet
-                continue
-            app.campaign_signal.publish(CampaignChanged(kind, ELSEWHERE))
+        for change in sorted(message.areas):
+            app.campaign_signal.publish(CampaignChanged(Change(change), ELSEWHERE))
 
 
 # KA_TUI_FULL_REPAINT=1: write every update whole, as Textual does (to tell a
