@@ -27,15 +27,19 @@ def add(db: Any, kind: str, text: str, *, day: str | None = None,
         characters: Iterable[int] = (), aircraft: Iterable[int] = (),
         mission: int | None = None, at: str | None = None) -> Entry:
     """Append one entry (its own transaction, or the caller's ``db.batch()``);
-    ``day`` defaults to the campaign's date. ``Refused`` names a bad entry."""
-    if day is None:
-        with db.read() as s:
+    ``day`` defaults to the campaign's date, read in that transaction (time
+    advanced in another window meanwhile dates the entry on the new day).
+    ``Refused`` names a bad entry. An entry appends at the end whatever is
+    there (a note depends on no earlier entry)."""
+    with db.batch() as s:
+        if day is None:
             row = s.connection().exec_driver_sql(
                 "SELECT day FROM campaign_day WHERE id = 1").first()
-        day = str(row[0])
-    payload = {"day": day, "text": text.strip("\n"), "characters": sorted(set(characters)),
-               "aircraft": sorted(set(aircraft)), "mission": mission}
-    stored = ev.append(db, JOURNAL, LogEvent(kind, payload), None, at=at)
+            day = str(row[0])
+        payload = {"day": day, "text": text.strip("\n"),
+                   "characters": sorted(set(characters)),
+                   "aircraft": sorted(set(aircraft)), "mission": mission}
+        stored = ev.append(db, JOURNAL, LogEvent(kind, payload), None, at=at)
     return entry_of(stored.seq, stored.kind, stored.payload)
 
 
