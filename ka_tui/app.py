@@ -533,11 +533,9 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
         self.push_screen(SettingsScreen())
 
     def action_write_journal(self) -> None:
-        from ka_tui.screens.campaign.screen import write_markdown
+        from ka_tui.screens.campaign.screen import markdown_file
 
-        path = write_markdown(self.screen)
-        if path is not None:
-            self.notify(f"Journal written to {path}.")
+        markdown_file(self.screen)
 
     def action_export_campaign(self) -> None:
         from ka_tui.screens.transfer_dialogs import ExportScreen
