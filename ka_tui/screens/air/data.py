@@ -1,4 +1,5 @@
-"""What the air-battle screen reads and writes, called from worker threads:
+"""What the air-battle screen reads and writes, as jobs for ``store_work``
+(each takes the open campaign and runs in a worker thread):
 ``store/battles.py`` (one event per transaction, undo drops the last, the
 outcome written back at the end) and ``store/maps.py`` (the campaign's maps).
 One small place, so the screen never reaches into the store elsewhere.
@@ -8,13 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ka_tui.rules.air.battle import Event
 from ka_tui.rules.air.units import AirUnit
 from ka_tui.store.battles import (
     BattleOutcome, BattleSummary, Candidate, LoadedBattle, Placement,
 )
+from ka_tui.store.errors import StoreError
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
 
 Loaded = LoadedBattle
 BattleInfo = BattleSummary
@@ -36,13 +41,13 @@ class MapChoice:
     map_id: int | None = None
 
 
-def load_candidates(db: Any) -> list[Candidate]:
+def load_candidates(db: CampaignDB) -> list[Candidate]:
     from ka_tui.store import battles
 
     return battles.candidates(db)
 
 
-def map_choices(db: Any) -> list[MapChoice]:
+def map_choices(db: CampaignDB) -> list[MapChoice]:
     from ka_tui.store import maps
 
     saved = [maps.get_map(db, m.id) for m in maps.list_maps(db)]
@@ -50,25 +55,43 @@ def map_choices(db: Any) -> list[MapChoice]:
             + [MapChoice(name, text) for name, text in BUILTIN_MAPS])
 
 
-def list_battles(db: Any) -> list[BattleSummary]:
+def setup_choices(db: CampaignDB) -> tuple[list[Candidate], list[MapChoice]]:
+    """What a new battle's setup offers: the aircraft that may fly, the maps."""
+    try:
+        cands = load_candidates(db)
+    except Exception as error:  # noqa: BLE001 - shown to the GM
+        raise StoreError(f"cannot read the roster: {error}") from error
+    try:
+        return cands, map_choices(db)
+    except Exception as error:  # noqa: BLE001 - shown to the GM
+        raise StoreError(f"cannot read the maps: {error}") from error
+
+
+def list_battles(db: CampaignDB) -> list[BattleSummary]:
     from ka_tui.store import battles
 
     return battles.list_battles(db)
 
 
-def newest_open(db: Any) -> int | None:
+def newest_open(db: CampaignDB) -> int | None:
     from ka_tui.store import battles
 
     return battles.newest_open(db)
 
 
-def load_battle(db: Any, battle_id: int) -> LoadedBattle:
+def load_battle(db: CampaignDB, battle_id: int) -> LoadedBattle:
     from ka_tui.store import battles
 
     return battles.load_battle(db, battle_id)
 
 
-def start_battle(db: Any, units: Sequence[AirUnit], aircraft: dict[str, int],
+def open_battle(db: CampaignDB, battle_id: int | None) -> LoadedBattle | None:
+    """Battle ``battle_id``, or (None) the newest still open; None: none is."""
+    bid = battle_id if battle_id is not None else newest_open(db)
+    return None if bid is None else load_battle(db, bid)
+
+
+def start_battle(db: CampaignDB, units: Sequence[AirUnit], aircraft: dict[str, int],
                  choice: MapChoice, mission_id: int | None = None) -> LoadedBattle:
     """The placed units (side, hex, facing, level, speed) as a new battle; with
     ``mission_id``, started from that mission and linked to it (one transaction)."""
@@ -85,20 +108,20 @@ def start_battle(db: Any, units: Sequence[AirUnit], aircraft: dict[str, int],
     return battles.load_battle(db, battle_id)
 
 
-def commit(db: Any, battle_id: int, event: Event) -> None:
+def commit(db: CampaignDB, battle_id: int, event: Event) -> None:
     """One committed action, one transaction (saved before the screen moves on)."""
     from ka_tui.store import battles
 
     battles.commit(db, battle_id, event)
 
 
-def undo(db: Any, battle_id: int, expect: int) -> None:
+def undo(db: CampaignDB, battle_id: int, expect: int) -> None:
     from ka_tui.store import battles
 
     battles.undo_last(db, battle_id, expect=expect)
 
 
-def end_battle(db: Any, loaded: LoadedBattle) -> BattleOutcome:
+def end_battle(db: CampaignDB, loaded: LoadedBattle) -> BattleOutcome:
     """The outcome written back to the campaign in one transaction."""
     from ka_tui.store import battles
 

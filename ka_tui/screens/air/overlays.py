@@ -4,22 +4,18 @@ with their odds (all from the engine through ``Runner``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ka_tui.rules.air.hexgrid import Hex
 from ka_tui.rules.air.reach import readout
 from ka_tui.rules.air.shooting import preview_shot
 from ka_tui.rules.air.turn import Phase
 from ka_tui.screens.air import views
+from ka_tui.screens.air.host import PlanningView
 from ka_tui.screens.air.runner import Runner
 from ka_tui.widgets.air_panel import readout_lines, unit_lines
 from ka_tui.widgets.hex_map import HexMap, ReachMark
 
-# ``AirScreen`` (screens/air/screen.py), typed loosely: that module imports this one.
-AirScreen = Any
 
-
-def show_overlays(screen: AirScreen, runner: Runner) -> None:
+def show_overlays(screen: PlanningView, runner: Runner) -> None:
     hex_map = screen.query_one(HexMap)
     sel = screen.selected()
     u = runner.unit(sel)

@@ -77,7 +77,7 @@ class AirScreen(TypedInput, BattleIO):
     def on_mount(self) -> None:
         self.query_one("#air-log-view").display = False
         self.query_one("#air-cmd").display = False
-        self.watch_battles()   # issue 14: live
+        self.watch_battles()   # live: another window's or player's writes show
         self.load(None)
 
     # -- what the screen shows -------------------------------------------------
@@ -140,7 +140,9 @@ class AirScreen(TypedInput, BattleIO):
 
     def action_go(self) -> None:
         if self.placement is not None:
-            self.placement.place(self)
+            from ka_tui.screens.air.placing import place
+
+            place(self)
             return
         self._run(self.dice)
 

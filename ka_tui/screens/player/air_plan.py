@@ -69,6 +69,7 @@ class AirPlanPane(Vertical):
         self.placement = None
         self.hold_detail = False
         self.show_reach = False
+        self.show_start = False
 
     def compose(self) -> ComposeResult:
         yield Static("", id="plan-head")
