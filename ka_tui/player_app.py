@@ -1,4 +1,4 @@
-"""``ka-tui play --as NAME``: a player's own app (issue 14).
+"""``ka-tui play --as NAME``: a player's own app.
 
 A small ``App`` beside ``app.py``: one screen (``screens/player``), no modes,
 no settings, no roster editing; it is a ``Door`` like ``KaApp`` so the screen

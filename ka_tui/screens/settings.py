@@ -4,9 +4,9 @@ Generic over the dataclass fields (``rules/core/options.py``), so options added 
 appear here by themselves, with the comment written above them in the source
 as their explanation. Changes stay pending (marked ``*``) until ctrl+s saves
 them in one transaction; every value is validated by ``HouseRules.from_dict``
-(bounded, issue 12 item 8: the message shows at the field).
+(bounded: the message shows at the field).
 
-Issue 12 item 17: each option shows a human name (``Loser's Defence blocks
+Each option shows a human name (``Loser's Defence blocks
 and retains``, not ``cqc.loser_defence_blocks_and_retains``), its seed
 reference (S0 §…, R-…, RULES-NOTES …) and what it changes; tables and lists
 are edited as tables, a row at a time (``TableForm``).
@@ -50,7 +50,7 @@ class Option:
 
     @property
     def title(self) -> str:
-        """The option's human name (issue 12 item 17)."""
+        """The option's human name."""
         return human_name(self.name)
 
     @property
@@ -470,10 +470,10 @@ def _check_option(option: Option, rules: dict[str, Any], json_value: Any) -> str
 
 
 class TableForm(ModalScreen[Any]):
-    """A table or list option edited as a table, a row at a time (issue 12
-    item 17): enter edits the row's value below the table, ``a`` adds a row,
+    """A table or list option edited as a table, a row at a time:
+    enter edits the row's value below the table, ``a`` adds a row,
     ``delete`` removes one, ctrl+s keeps the table, escape leaves it as it was.
-    Every row is checked as typed (issue 12 item 8: the message shows at the
+    Every row is checked as typed (the message shows at the
     field, the row is not taken)."""
 
     HELP_TITLE = "Edit a table"

@@ -55,7 +55,7 @@ def show_overlays(screen: PlanningView, runner: Runner) -> None:
             detail = [f"{u.id} cannot shoot {t.id}: {why}", runner.ram_line(u.id, t.id)]
     plans_in = runner.plans_in()
     if plans_in and not runner.plan_ahead:
-        detail = [plans_in, *detail]   # issue 14: who has sent, never what
+        detail = [plans_in, *detail]   # who has sent a plan, never what
     marks: dict[Hex, ReachMark] = {}
     if screen.show_reach and u is not None:
         r = runner.reach(u.id)   # cached by the runner for this state

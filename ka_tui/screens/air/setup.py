@@ -1,4 +1,4 @@
-"""New air battle: aircraft and sides from the roster, and the map (issue 10).
+"""New air battle: aircraft and sides from the roster, and the map.
 
 Keys: up/down move, ``1``–``4`` put the highlighted aircraft on side Blue,
 Red, Green or Yellow, ``0`` takes it out, ``m`` the next map, ``ctrl+s`` goes
@@ -37,7 +37,7 @@ SIDES = ("Blue", "Red", "Green", "Yellow")
 class SetupChoice:
     picked: tuple[tuple[Candidate, str], ...]     # (aircraft, side)
     map: MapChoice
-    mission_id: int | None = None                 # a mission's battle (issue 15)
+    mission_id: int | None = None                 # a mission's battle
 
     @property
     def map_name(self) -> str:

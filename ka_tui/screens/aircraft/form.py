@@ -1,4 +1,4 @@
-"""Add / edit an aircraft: the ONE aircraft form (issue 4), also used by the roster.
+"""Add / edit an aircraft: the ONE aircraft form, also used by the roster.
 
 Four tabs (ctrl+t cycles): *Card* (S0 §Flight card: class, engines, Move,
 dive maximum, Roll/Loop/Immelmann, ceiling and test echelons, Firepower, Hull,
@@ -290,7 +290,7 @@ def _turn_mode_check(text: Any) -> str | None:
 
 
 def _columns(fields: Sequence[FormField]) -> Horizontal:
-    """Two columns; tab goes down the first, then the second (issue 12 #20)."""
+    """Two columns; tab goes down the first, then the second."""
     half = (len(fields) + 1) // 2
     return Horizontal(Vertical(*fields[:half], classes="form-column"),
                       Vertical(*fields[half:], classes="form-column"),

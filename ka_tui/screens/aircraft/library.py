@@ -1,8 +1,8 @@
-"""The library of ready aircraft profiles and the profile file dialogs (issue 4).
+"""The library of ready aircraft profiles and the profile file dialogs.
 
 ``ProfileLibraryScreen``: the ready profiles (``rules/air/profiles.py``) with the
 highlighted one's flight card; ``c``/enter asks for the new aircraft's name (a
-free one offered, issue 12 #23) and copies the profile into the campaign (fuel
+free one offered) and copies the profile into the campaign (fuel
 and ammunition full), ``x`` exports it, ``X`` the
 whole library, ``i`` imports a profile file. Every action is also in the
 command palette. Dismisses with the id of the aircraft copied (or None).
@@ -155,7 +155,7 @@ class ProfileLibraryScreen(ModalScreen[int | None]):
 
 
 class CopyNameDialog(FormScreen[Any]):
-    """The name of the aircraft a library profile becomes (issue 12 #23)."""
+    """The name of the aircraft a library profile becomes (a free one offered)."""
 
     HELP_TITLE = "Copy into campaign"
     DRAWN_FIELDS = True

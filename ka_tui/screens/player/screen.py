@@ -1,4 +1,4 @@
-"""A player's own view of the campaign (issue 14; ``ka-tui play --as NAME``).
+"""A player's own view of the campaign (``ka-tui play --as NAME``).
 
 Four panes on number keys: 1 the character's sheet (characteristics, skills,
 weapons), 2 his close combat, 3 his aircraft's flight card, 4 the air
@@ -11,7 +11,7 @@ pilots: from the turn's start until it moves he builds its plan with the
 GM's keys, sees path, costs and odds, and enter sends it for the GM to
 execute (changeable until then). Panes 2, 3 and 4 are built or read the
 first time they are shown (``fight_pane.py``, ``air_plan.py``): the first
-frame is the sheet, with nothing of the rules engine loaded for it (issue 13).
+frame is the sheet, with nothing of the rules engine loaded for it.
 
 What this screen shows of a fight or battle comes only from
 ``store/players.py``, which projects the logs through ``rules/cqc/log.py``
@@ -236,7 +236,7 @@ class PlayerScreen(SheetPanes, CardActions, PlanActions, Screen[None]):
 
     async def _mount_pane(self, pane: str) -> None:
         """Panes 2 and 4 the first time they are shown, filled from what was read
-        (their rules, card editor and map load then: issue 13, first frame)."""
+        (their rules, card editor and map load then, not for the first frame)."""
         if self.query(f"#pane-{pane}") or pane not in ("fight", "battles"):
             return
         widget: Widget
