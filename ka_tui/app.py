@@ -48,19 +48,20 @@ if TYPE_CHECKING:
 
 
 class ChangedElsewhere(Message):
-    """The watcher saw another connection's commit (``areas``: store/watch.py)."""
+    """The watcher saw another connection's commit (``areas``: the ``Change``
+    members it touched, store/watch.py)."""
 
-    def __init__(self, areas: frozenset[str]) -> None:
+    def __init__(self, areas: frozenset[Change]) -> None:
         super().__init__()
         self.areas = areas
 
 
 class WatchesCampaign:
-    """Live views across processes (issue 14): a light watcher thread
-    (``store/watch.py``: ``PRAGMA data_version`` a few times a second) turns
-    another process's commit into ``CampaignChanged(kind, source=ELSEWHERE)``
-    on the app's campaign signal, so every open view reads again within a
-    second without a key press. Mixed into ``KaApp`` and the player's app."""
+    """Live views across processes: a light watcher thread (``store/watch.py``:
+    ``PRAGMA data_version`` a few times a second) turns another process's
+    commit into ``CampaignChanged(change, source=ELSEWHERE)`` on the app's
+    campaign signal, so every open view reads again within a second without a
+    key press. Mixed into ``KaApp`` and the player's app."""
 
     # seconds between two looks at the file; None: no watching
     watch_interval: float | None = 0.25
@@ -69,8 +70,12 @@ class WatchesCampaign:
     # handed once to the screen, and its fingerprints once to the watcher
     _startup_read: Future[Any] | None = None
     _baseline_read: Future[Any] | None = None
-    # areas this process wrote while no watch ran (handed to the next one)
-    _written_early: frozenset[str] = frozenset()
+    # changes this process wrote while no watch ran (handed to the next one)
+    _written_early: frozenset[Change] = frozenset()
+    # changes ``campaign_written`` told the watcher of, not yet published: their
+    # ``campaign_changed`` does not read the file again (on the app's thread)
+    _noted: dict[Change, int] | None = None
+    _noted_lock = threading.Lock()
 
     def begin_with(self, startup_read: Future[Any]) -> None:
         self._startup_read = self._baseline_read = startup_read
@@ -122,16 +127,37 @@ class WatchesCampaign:
             self._watcher.stop()
             self._watcher = None
 
+    def _tell_watcher(self, change: Change) -> None:
+        """This process wrote ``change`` and tells its own views: the watcher
+        takes the file as it is now as seen (a small read, on this thread)."""
+        if self._watcher is not None:
+            self._watcher.written_here(change)
+        else:  # the watch starts after the first frame: it takes this as seen
+            self._written_early |= {change}
+
+    def campaign_written(self, change: Change) -> None:
+        """Called by the worker that committed ``change``, right after the
+        commit (``screens/store_work.py``): the watcher takes it as this
+        process's own at once, before it can look, and the ``campaign_changed``
+        that publishes it later reads nothing on the app's thread."""
+        self._tell_watcher(change)
+        with self._noted_lock:
+            if self._noted is None:
+                self._noted = {}
+            self._noted[change] = self._noted.get(change, 0) + 1
+
     def campaign_changed(self, change: CampaignChanged) -> None:
         """Tell every subscribed view that the campaign changed (any thread);
         a write of this process's is taken as seen by the watcher, so it does
         not come back as another process's."""
         app: Any = self
         if change.source != ELSEWHERE:
-            if self._watcher is not None:
-                self._watcher.written_here(change.change.value)
-            else:  # the watch starts after the first frame: it takes this as seen
-                self._written_early |= {change.change.value}
+            with self._noted_lock:
+                noted = self._noted is not None and self._noted.get(change.change, 0) > 0
+                if noted and self._noted is not None:
+                    self._noted[change.change] -= 1
+            if not noted:
+                self._tell_watcher(change.change)
         if threading.get_ident() != app._thread_id:
             app.call_from_thread(app.campaign_signal.publish, change)
         else:
@@ -144,12 +170,8 @@ class WatchesCampaign:
 
     def on_changed_elsewhere(self, message: ChangedElsewhere) -> None:
         app: Any = self
-        for area in sorted(message.areas):
-            try:
-                kind = Change(area)
-            except ValueError:  # an area no view subscribes to yet
-                continue
-            app.campaign_signal.publish(CampaignChanged(kind, ELSEWHERE))
+        for change in sorted(message.areas):
+            app.campaign_signal.publish(CampaignChanged(Change(change), ELSEWHERE))
 
 
 # KA_TUI_FULL_REPAINT=1: write every update whole, as Textual does (to tell a
@@ -331,6 +353,7 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
         self._campaigns = None if campaigns is None else list(campaigns)
         self._db: CampaignDB | None = None
         self._db_lock = threading.Lock()
+        self._restoring = False  # a backup is being put back: the file stays closed
         # Called once the roster shows its data (tests/test_startup_imports.py).
         self.on_roster_ready: Callable[[], None] | None = None
         self._random_dice: dict[str, Dice] = {}
@@ -389,9 +412,13 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
         with self._db_lock:
             if self._db is None:
                 from ka_tui.store.db import open_campaign
+                from ka_tui.store.errors import StoreError
 
                 if self.db_path is None:
                     raise RuntimeError("no campaign chosen")
+                if self._restoring:
+                    raise StoreError("The campaign is being restored from a backup; "
+                                     "try again in a moment.")
                 self._db = open_campaign(self.db_path, daily_backup=self._daily_backup)
             return self._db
 
@@ -486,10 +513,11 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
         """Quit; first ask when a screen holds changes not saved yet (settings)."""
         unsaved = [text for stack in self._screen_stacks.values() for screen in stack
                    if (text := _unsaved(screen))]
-        if not unsaved or type(self.screen).__name__ == "ConfirmScreen":
+        from ka_tui.screens.confirm import ConfirmScreen
+
+        if not unsaved or isinstance(self.screen, ConfirmScreen):
             self.exit()
             return
-        from ka_tui.screens.confirm import ConfirmScreen
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -501,7 +529,7 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
     def action_help(self) -> None:
         from ka_tui.screens.help import HelpScreen, key_rows
 
-        if type(self.screen).__name__ == "HelpScreen":
+        if isinstance(self.screen, HelpScreen):
             return
         self.push_screen(HelpScreen(key_rows(self, self.screen)))  # type: ignore[arg-type]
 
@@ -511,11 +539,9 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
         self.push_screen(SettingsScreen())
 
     def action_write_journal(self) -> None:
-        from ka_tui.screens.campaign.screen import write_markdown
+        from ka_tui.screens.campaign.screen import markdown_file
 
-        path = write_markdown(self.screen)
-        if path is not None:
-            self.notify(f"Journal written to {path}.")
+        markdown_file(self.screen)
 
     def action_export_campaign(self) -> None:
         from ka_tui.screens.transfer_dialogs import ExportScreen
@@ -541,79 +567,84 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
         self.push_screen(ConfirmScreen(f"Imported into {path}. Open it now?", yes="Open",
                                        title="Import done"), answered)
 
-    # -- backups (issue 11; store/backups.py) ------------------------------
+    # -- backups (store/backups.py; files, in workers: screens/store_work.py) ----
 
     def action_list_backups(self) -> None:
         from ka_tui.screens.messages import MessageScreen
-        from ka_tui.store.backups import list_backups
+        from ka_tui.screens.store_work import file_work
+        from ka_tui.store.backups import Backup, list_backups
 
-        if self.db_path is None:
-            return
-        found = list_backups(self.db_path)
-        lines = [f"{b.taken:%Y-%m-%d %H:%M} UTC  {b.reason:<22} {b.path.name}"
-                 for b in found[:12]] or ["No backups yet (one is taken on the first "
-                                          "open of each day)."]
-        folder = found[0].path.parent if found else None
-        hint = (f"In {folder}. Restore one with: ka-tui restore FILE (quit first), or "
-                "the palette's 'Backups: restore the newest'. escape: close."
-                if folder else "escape: close.")
-        self.push_screen(MessageScreen(f"Backups of {self.db_path.name}", "\n".join(lines),
-                                       hint=hint, quit_on_close=False))
-
-    def action_backup_now(self) -> None:
         path = self.db_path
         if path is None:
             return
 
-        def run() -> None:
-            from ka_tui.store.backups import take_backup
-            from ka_tui.store.errors import StoreError
+        def show(found: list[Backup]) -> None:
+            lines = [f"{b.taken:%Y-%m-%d %H:%M} UTC  {b.reason:<22} {b.path.name}"
+                     for b in found[:12]] or ["No backups yet (one is taken on the first "
+                                              "open of each day)."]
+            folder = found[0].path.parent if found else None
+            hint = (f"In {folder}. Restore one with: ka-tui restore FILE (quit first), or "
+                    "the palette's 'Backups: restore the newest'. escape: close."
+                    if folder else "escape: close.")
+            self.push_screen(MessageScreen(f"Backups of {path.name}", "\n".join(lines),
+                                           hint=hint, quit_on_close=False))
 
-            try:
-                backup = take_backup(path, "manual")
-            except StoreError as error:
-                self.call_from_thread(self.notify, str(error), title="No backup",
-                                      severity="error")
-                return
-            self.call_from_thread(self.notify, f"Backed up to {backup.path}.")
+        file_work(self, lambda: list_backups(path), group="backup-list", done=show,
+                  failed=lambda e: self.notify(str(e), title="Backups", severity="error"))
 
-        self.run_worker(run, thread=True, group="backup", exit_on_error=False)
+    def action_backup_now(self) -> None:
+        from ka_tui.screens.store_work import file_work
+        from ka_tui.store.backups import take_backup
+
+        path = self.db_path
+        if path is None:
+            return
+        file_work(self, lambda: take_backup(path, "manual"), group="backup",
+                  done=lambda backup: self.notify(f"Backed up to {backup.path}."),
+                  failed=lambda e: self.notify(str(e), title="No backup", severity="error"))
 
     def action_restore_newest(self) -> None:
         from ka_tui.screens.confirm import ConfirmScreen
-        from ka_tui.store.backups import list_backups
+        from ka_tui.screens.store_work import file_work
+        from ka_tui.store.backups import Backup, Restored, list_backups, restore
 
         path = self.db_path
         if path is None:
             return
-        found = list_backups(path)
-        if not found:
-            self.notify("No backups of this campaign yet.", severity="warning")
-            return
-        newest = found[0]
 
-        def answered(yes: bool | None) -> None:
-            from ka_tui.store.backups import restore
-            from ka_tui.store.errors import StoreError
-
-            if not yes:
+        def ask(found: list[Backup]) -> None:
+            if not found:
+                self.notify("No backups of this campaign yet.", severity="warning")
                 return
-            self.stop_watching()
-            self.close_campaign()
-            try:
-                done = restore(newest.path, path)
-            except StoreError as error:
+            newest = found[0]
+
+            def restored(done: Restored) -> None:
+                self._restoring = False
+                self.open_campaign_file(path)
+                kept = f" The file as it was is kept as {done.previous.path.name}." \
+                    if done.previous else ""
+                self.notify(f"Restored the backup of {newest.taken:%Y-%m-%d %H:%M} UTC.{kept}")
+
+            def refused(error: Exception) -> None:
+                self._restoring = False
                 self.notify(str(error), title="Not restored", severity="error")
-                return
-            self.open_campaign_file(path)
-            kept = f" The file as it was is kept as {done.previous.path.name}." \
-                if done.previous else ""
-            self.notify(f"Restored the backup of {newest.taken:%Y-%m-%d %H:%M} UTC.{kept}")
 
-        self.push_screen(ConfirmScreen(
-            f"Restore the backup of {newest.taken:%Y-%m-%d %H:%M} UTC ({newest.reason})? "
-            "The campaign as it is now is backed up first.", yes="Restore",
-            title="Restore a backup"), answered)
+            def answered(yes: bool | None) -> None:
+                if not yes:
+                    return
+                self.stop_watching()
+                self._restoring = True  # nothing opens the file while it is put back
+                self.close_campaign()
+                file_work(self, lambda: restore(newest.path, path), group="backup",
+                          done=restored, failed=refused)
+
+            self.push_screen(ConfirmScreen(
+                f"Restore the backup of {newest.taken:%Y-%m-%d %H:%M} UTC ({newest.reason})? "
+                "The campaign as it is now is backed up first.", yes="Restore",
+                title="Restore a backup"), answered)
+
+        file_work(self, lambda: list_backups(path), group="backup-list", done=ask,
+                  failed=lambda e: self.notify(str(e), title="Backups", severity="error"))
 
     def _exported(self, path: Path | None) -> None:
         if path is not None:

@@ -1,4 +1,4 @@
-"""``ka-tui play --as NAME``: a player's own app (issue 14).
+"""``ka-tui play --as NAME``: a player's own app.
 
 A small ``App`` beside ``app.py``: one screen (``screens/player``), no modes,
 no settings, no roster editing; it is a ``Door`` like ``KaApp`` so the screen
@@ -123,7 +123,7 @@ class PlayerApp(WatchesCampaign, ShadowedTerminal, App[None]):
     def action_help(self) -> None:
         from ka_tui.screens.help import HelpScreen, key_rows
 
-        if type(self.screen).__name__ != "HelpScreen":
+        if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(key_rows(self, self.screen)))  # type: ignore[arg-type]
 
     def get_driver_class(self) -> type[Any]:

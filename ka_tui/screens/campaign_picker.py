@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
+from ka_tui.screens.store_work import file_work
 from ka_tui.store.file_check import check_file
 from ka_tui.store.errors import StoreError
 from ka_tui.store.paths import list_campaign_files
@@ -61,17 +61,21 @@ class CampaignPickerScreen(Screen[Path | None]):
         table.focus()
         self.scan()
 
-    @work(thread=True, exclusive=True, group="picker", exit_on_error=False)
     def scan(self) -> None:
-        files = self.files if self.files is not None else list_campaign_files(self.folder)
-        found: list[tuple[Path, bool, str, str]] = []
-        for path in files:
-            try:
-                check = check_file(path)
-                found.append((path, True, check.name, f"schema v{check.version}"))
-            except StoreError as error:
-                found.append((path, False, "-", _short(str(error), path)))
-        self.app.call_from_thread(self._show, found)
+        files, folder = self.files, self.folder
+
+        def job() -> list[tuple[Path, bool, str, str]]:
+            found: list[tuple[Path, bool, str, str]] = []
+            for path in files if files is not None else list_campaign_files(folder):
+                try:
+                    check = check_file(path)
+                    found.append((path, True, check.name, f"schema v{check.version}"))
+                except StoreError as error:
+                    found.append((path, False, "-", _short(str(error), path)))
+            return found
+
+        file_work(self, job, group="picker", exclusive=True,
+                  done=lambda found: self._show(found))
 
     def _show(self, found: list[tuple[Path, bool, str, str]]) -> None:
         table = self.query_one(DataTable)

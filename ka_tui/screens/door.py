@@ -1,22 +1,28 @@
-"""The one door from a screen to the app (issue 9).
+"""The one door from a screen to the app.
 
 A screen never looks the app's attributes up by name nor walks the app's
 screen stacks, and never imports ``ka_tui.app``: it asks ``door(self)`` for
 
 - ``campaign_db()``: the open campaign (call it from a worker thread: the
-  first call may run migrations); raises ``StoreError``;
+  first call may run migrations); raises ``StoreError``. Screens do not call
+  it themselves: ``screens/store_work.py`` hands it to their jobs;
 - ``dice(mode)``: the dice of a mode (``"roller"``, ``"combat"``, ``"air"``):
   random dice in play, scripted ones in tests (``app.roller_dice`` …);
 - ``now()``: the clock (UTC; fixed in tests and snapshots);
 - ``ascii_glyphs``: draw ASCII only (``--ascii``, ``KA_TUI_ASCII``);
 - ``campaign_changed(change)``: after a write, so every mode that shows the
   campaign reads it again; modes subscribe with ``door(self).on_campaign_changed(
-  self, callback)``. Safe to call from a worker thread;
+  self, callback)``. Safe to call from a worker thread. ``campaign_written``
+  tells the app's watcher at once, from the worker that wrote, that the
+  commit is this process's own (``store_work`` calls both);
 - ``open_air_setup(preset)``: switch to the air mode with its new-battle
-  setup pre-filled (a mission's battle, issue 15);
+  setup pre-filled (a mission's battle);
 - the first view's startup hooks (``take_startup_read``: the read begun
   before the app, for the roster or the player's screen; ``on_roster_ready``)
   and ``show_store_error``.
+
+``Change`` (what a write changed) is ``store/changes.py``'s, the table that
+also says which rows the watcher fingerprints for each change.
 
 ``KaApp`` implements ``Door``; this module sits below the app (screens
 layer) and imports nothing heavy, so the roster's first frame stays light.
@@ -29,11 +35,12 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import datetime
-from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from textual.dom import DOMNode
+
+from ka_tui.store.changes import Change
 
 if TYPE_CHECKING:
     from ka_tui.rules.core.dice import Dice
@@ -42,18 +49,11 @@ if TYPE_CHECKING:
 DiceMode = Literal["roller", "combat", "air"]
 
 
-class Change(str, Enum):
-    """What a write changed (subscribers pick what they show)."""
+__all__ = ["ELSEWHERE", "AirPreset", "CampaignChanged", "Change", "ChangeCallback",
+           "DiceMode", "Door", "NoDoor", "door", "when_read"]
 
-    ROSTER = "roster"            # characters, skills, weapons, aircraft, seats
-    HOUSE_RULES = "house_rules"  # the campaign's house-rule options
-    ROLLS = "rolls"              # the roll log
-    FIGHT = "fight"              # a close-combat fight's log
-    BATTLE = "battle"            # an air battle's log (a step, a player's plan)
-
-
-# ``CampaignChanged.source`` of a change another process made (issue 14: the
-# app's watcher, store/watch.py): never a screen, so every view reads again.
+# ``CampaignChanged.source`` of a change another process made (the app's
+# watcher, store/watch.py): never a screen, so every view reads again.
 ELSEWHERE = "another process"
 
 
@@ -73,7 +73,7 @@ ChangeCallback = Callable[[CampaignChanged], object]
 
 @dataclass(frozen=True)
 class AirPreset:
-    """A new air battle's setup pre-filled (issue 15: a mission's battle):
+    """A new air battle's setup pre-filled (a mission's battle):
     ``sides`` (aircraft id, side) preselected; the battle, once started, is
     linked to ``mission_id``."""
 
@@ -96,6 +96,8 @@ class Door(Protocol):
     def now(self) -> datetime: ...
 
     def campaign_changed(self, change: CampaignChanged) -> None: ...
+
+    def campaign_written(self, change: Change) -> None: ...
 
     def on_campaign_changed(self, node: DOMNode, callback: ChangeCallback) -> None: ...
 

@@ -1,4 +1,4 @@
-"""The full history of a fight or an air battle (issue 12 item 12): every
+"""The full history of a fight or an air battle: every
 round / turn, read from the campaign's event log (``store/history.py``),
 readable on screen and exported as text or Markdown next to the campaign
 file.
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -22,7 +21,8 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
-from ka_tui.screens.door import door
+from ka_tui.screens.store_work import store_work
+from ka_tui.store.errors import StoreError
 from ka_tui.store.events import LogRef
 from ka_tui.store.history import Format, History, export_history, history_of
 from ka_tui.widgets.quiet_footer import QuietFooter
@@ -80,14 +80,11 @@ class HistoryScreen(Screen[None]):
         self.query_one("#history", VerticalScroll).focus()
         self.load()
 
-    @work(thread=True, exclusive=True, group="history-load", exit_on_error=False)
     def load(self) -> None:
-        try:
-            history = history_of(door(self).campaign_db(), self.log_ref)
-        except Exception as error:  # noqa: BLE001 — any failure: one message
-            self.app.call_from_thread(self._status, f"Cannot read the history: {error}", True)
-            return
-        self.app.call_from_thread(self.show_history, history)
+        ref = self.log_ref
+        store_work(self, lambda db: history_of(db, ref), group="history-load", exclusive=True,
+                   done=self.show_history, errors=(Exception,),  # any failure: one message
+                   failed=lambda e: self._status(f"Cannot read the history: {e}", True))
 
     def show_history(self, history: History) -> None:
         self.history = history
@@ -142,15 +139,15 @@ class HistoryScreen(Screen[None]):
             return
         self._export(self.history, fmt)
 
-    @work(thread=True, group="history-export", exit_on_error=False)
     def _export(self, history: History, fmt: Format) -> None:
-        try:
-            folder = Path(door(self).campaign_db().path).parent
-            path = export_history(history, folder, fmt)
-        except OSError as error:
-            self.app.call_from_thread(self._status, f"Not exported: {error}", True)
-            self.app.call_from_thread(self.notify, str(error), title="Not exported",
-                                      severity="error")
-            return
-        self.app.call_from_thread(self._status, f"Exported: {path}")
-        self.app.call_from_thread(self.notify, str(path), title="History exported")
+        def exported(path: Path) -> None:
+            self._status(f"Exported: {path}")
+            self.notify(str(path), title="History exported")
+
+        def refused(error: Exception) -> None:
+            self._status(f"Not exported: {error}", True)
+            self.notify(str(error), title="Not exported", severity="error")
+
+        store_work(self, lambda db: export_history(history, Path(db.path).parent, fmt),
+                   group="history-export", done=exported, failed=refused,
+                   errors=(OSError, StoreError))

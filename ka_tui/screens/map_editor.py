@@ -1,4 +1,4 @@
-"""The map editor (issue 10): a battle map edited with the keyboard, returned by ``dismiss``.
+"""The map editor: a battle map edited with the keyboard, returned by ``dismiss``.
 
 ``MapEditorScreen(battle_map=None)`` edits a copy of a ``BattleMap`` (R-6.1
 terrain and heights, R-10 strips and carriers) on the hex map widget and

@@ -1,6 +1,6 @@
 """The form that names a new, empty campaign (from the campaign picker).
 
-Its own module so the picker's first frame loads no form widgets (issue 13).
+Its own module so the picker's first frame loads no form widgets (a light first frame).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The scene order tracker (issue 12 item 26): who acts next in a mixed scene.
+"""The scene order tracker: who acts next in a mixed scene.
 
 S0 §Close combat 1: aircraft first, then ground ranged combat, then close
 combat, each band ordered by its own initiative (the Combat Initiative test's

@@ -4,9 +4,9 @@ Generic over the dataclass fields (``rules/core/options.py``), so options added 
 appear here by themselves, with the comment written above them in the source
 as their explanation. Changes stay pending (marked ``*``) until ctrl+s saves
 them in one transaction; every value is validated by ``HouseRules.from_dict``
-(bounded, issue 12 item 8: the message shows at the field).
+(bounded: the message shows at the field).
 
-Issue 12 item 17: each option shows a human name (``Loser's Defence blocks
+Each option shows a human name (``Loser's Defence blocks
 and retains``, not ``cqc.loser_defence_blocks_and_retains``), its seed
 reference (S0 §…, R-…, RULES-NOTES …) and what it changes; tables and lists
 are edited as tables, a row at a time (``TableForm``).
@@ -20,7 +20,6 @@ from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -29,10 +28,9 @@ from textual.widgets import DataTable, Header, Input, Label, Static
 
 from ka_tui.rules.core.options import HouseRules
 from ka_tui.screens.confirm import ConfirmScreen
-from ka_tui.screens.door import CampaignChanged, Change, door
-from ka_tui.store.load_failure import load_failure
+from ka_tui.screens.door import Change
+from ka_tui.screens.store_work import store_work
 from ka_tui.store.campaign import house_rules, set_house_rules
-from ka_tui.store.errors import StoreError
 from ka_tui.widgets.form_fields import CheckField, ChoiceField, FormScreen, IntField, TextField
 from ka_tui.widgets.quiet_footer import QuietFooter
 
@@ -52,7 +50,7 @@ class Option:
 
     @property
     def title(self) -> str:
-        """The option's human name (issue 12 item 17)."""
+        """The option's human name."""
         return human_name(self.name)
 
     @property
@@ -317,16 +315,14 @@ class SettingsScreen(Screen[None]):
         table.focus()
         self.load()
 
-    @work(thread=True, exclusive=True, group="settings", exit_on_error=False)
     def load(self) -> None:
-        try:
-            rules = house_rules(door(self).campaign_db())
-        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
-            message = str(load_failure("the house rules", error, door(self)))
-            self.app.call_from_thread(self.query_one("#option-doc", Static).update, message)
-            self.app.call_from_thread(self.notify, message, severity="error")
-            return
-        self.app.call_from_thread(self._loaded, rules.to_dict())
+        store_work(self, house_rules, group="settings-load", exclusive=True,
+                   done=lambda rules: self._loaded(rules.to_dict()), failed=self._load_failed,
+                   diagnose="the house rules")
+
+    def _load_failed(self, error: Exception) -> None:
+        self.query_one("#option-doc", Static).update(str(error))
+        self.notify(str(error), severity="error")
 
     def _loaded(self, values: dict[str, Any]) -> None:
         self.saved = values
@@ -434,19 +430,14 @@ class SettingsScreen(Screen[None]):
     def action_save(self) -> None:
         self._save(HouseRules.from_dict(self.values))
 
-    @work(thread=True, exclusive=True, group="settings", exit_on_error=False)
     def _save(self, rules: HouseRules) -> None:
-        try:
-            set_house_rules(door(self).campaign_db(), rules)
-        except StoreError as error:
-            self.app.call_from_thread(self.notify, str(error), title="Not saved",
-                                      severity="error")
-            return
-        self.app.call_from_thread(self._saved, rules.to_dict())
+        values = rules.to_dict()
+        store_work(self, lambda db: set_house_rules(db, rules), group="settings-save",
+                   done=lambda _: self._saved(values), publish=Change.HOUSE_RULES,
+                   failed=lambda e: self.notify(str(e), title="Not saved", severity="error"))
 
     def _saved(self, values: dict[str, Any]) -> None:
         self.saved = values
-        door(self).campaign_changed(CampaignChanged(Change.HOUSE_RULES, self))
         self._fill()
         self.refresh_bindings()
         self.notify("House rules saved.", timeout=2)
@@ -479,10 +470,10 @@ def _check_option(option: Option, rules: dict[str, Any], json_value: Any) -> str
 
 
 class TableForm(ModalScreen[Any]):
-    """A table or list option edited as a table, a row at a time (issue 12
-    item 17): enter edits the row's value below the table, ``a`` adds a row,
+    """A table or list option edited as a table, a row at a time:
+    enter edits the row's value below the table, ``a`` adds a row,
     ``delete`` removes one, ctrl+s keeps the table, escape leaves it as it was.
-    Every row is checked as typed (issue 12 item 8: the message shows at the
+    Every row is checked as typed (the message shows at the
     field, the row is not taken)."""
 
     HELP_TITLE = "Edit a table"

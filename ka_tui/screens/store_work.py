@@ -8,15 +8,32 @@ published to every view once it is in the file.
 ``job`` gets the open ``CampaignDB`` and runs in a thread (it may block, run
 migrations, take a write lock); ``done(result)`` and ``failed(error)`` run on
 the app's thread, so they may touch widgets. ``publish`` names what the job
-wrote: after ``done`` the change goes to every subscribed view (this node's
-own callback ignores it, ``source`` being this node) and the watcher takes
-it as this process's own write. A job whose result says whether anything
-was written returns it and publishes itself from ``done``.
+wrote: the watcher takes it as this process's own write at once, in the
+worker, right after the job; after ``done`` the change goes to every
+subscribed view (this node's own callback ignores it, ``source`` being this
+node). A job that may write nothing says so in its result: ``wrote(result)``
+false publishes nothing. A job that writes several times (a queue of steps),
+or one run by another worker (a form's ``write``, in the form's save
+worker), calls ``announce(node, change)`` after each write, from its thread.
 
 Only the errors in ``errors`` (``StoreError`` by default) are expected;
 anything else ends the worker as Textual reports it (``exit_on_error=False``
 keeps the app running). Without ``failed`` an expected error is shown with
-the door's ``show_store_error``.
+the door's ``show_store_error``. ``diagnose="the house rules"`` makes a read
+whose failure is one message for the GM: any error becomes
+``store/load_failure.load_failure``'s text, the damage looked for in the worker,
+and reaches ``failed`` as a ``StoreError``.
+
+``exclusive=True`` cancels the group's older workers: a read cancelled so
+(a newer read of the same view is on its way) or whose node has gone hands
+nothing back, so an old read never shows over a newer one; a job that
+published a change still reports it.
+
+``file_work`` is the same for work on campaign files with no campaign open
+(the picker's checks, a restore): its job takes no argument.
+
+``tests/test_store_off_ui_thread.py`` checks that screens call the store
+only from jobs given to these two.
 """
 
 from __future__ import annotations
@@ -25,9 +42,9 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, TypeVar
 
 from textual.dom import DOMNode
-from textual.worker import Worker
+from textual.worker import Worker, get_current_worker
 
-from ka_tui.screens.door import CampaignChanged, Change, door
+from ka_tui.screens.door import CampaignChanged, Change, Door, door
 from ka_tui.store.errors import StoreError
 
 if TYPE_CHECKING:
@@ -43,30 +60,94 @@ def store_work(node: DOMNode, job: Callable[[CampaignDB], T], *,
                publish: Change | Iterable[Change] = (),
                title: str = "Not saved",
                exclusive: bool = False,
-               errors: tuple[type[Exception], ...] = (StoreError,)) -> Worker[None]:
+               errors: tuple[type[Exception], ...] = (StoreError,),
+               diagnose: str | None = None,
+               wrote: Callable[[T], bool] | None = None) -> Worker[None]:
     """Run ``job(db)`` in a worker thread of ``node``; see the module doc."""
     changes = (publish,) if isinstance(publish, Change) else tuple(publish)
+    the_door = door(node)
+
+    def run() -> tuple[T, tuple[Change, ...]]:
+        db = the_door.campaign_db()
+        result = job(db) if diagnose is None else _diagnosed(diagnose, job, db)
+        made = changes if wrote is None or wrote(result) else ()
+        for change in made:  # in the file now: the watcher takes it as ours
+            the_door.campaign_written(change)
+        return result, made
+
+    return _work(node, run, group=group, done=done, failed=failed, title=title,
+                 exclusive=exclusive,
+                 errors=(Exception,) if diagnose is not None else errors, what=diagnose,
+                 the_door=the_door)
+
+
+def announce(node: DOMNode, *changes: Change) -> None:
+    """From a job's thread, right after its write (a form's ``write``, a queue
+    of steps): the watcher takes the write as this process's own, and every
+    view subscribed reads again (``node``'s own callback ignores it)."""
+    the_door = door(node)
+    for change in changes:
+        the_door.campaign_changed(CampaignChanged(change, node))
+
+
+def file_work(node: DOMNode, job: Callable[[], T], *,
+              group: str,
+              done: Callable[[T], object] | None = None,
+              failed: Callable[[Exception], object] | None = None,
+              title: str = "Not done",
+              exclusive: bool = False,
+              errors: tuple[type[Exception], ...] = (StoreError,)) -> Worker[None]:
+    """Run ``job()`` (work on campaign files, none open) in a worker thread of
+    ``node``; ``done`` and ``failed`` as for ``store_work``."""
+    def run() -> tuple[T, tuple[Change, ...]]:
+        return job(), ()
+
+    return _work(node, run, group=group, done=done, failed=failed, title=title,
+                 exclusive=exclusive, errors=errors, what=None, the_door=None)
+
+
+def _diagnosed(what: str, job: Callable[[CampaignDB], T], db: CampaignDB) -> T:
+    from ka_tui.store.load_failure import load_failure
+
+    try:
+        return job(db)
+    except Exception as error:  # noqa: BLE001 - any failure: one message, named
+        raise load_failure(what, error, db) from error
+
+
+def _work(node: DOMNode, run: Callable[[], tuple[T, tuple[Change, ...]]], *, group: str,
+          done: Callable[[T], object] | None, failed: Callable[[Exception], object] | None,
+          title: str, exclusive: bool, errors: tuple[type[Exception], ...],
+          what: str | None, the_door: Door | None) -> Worker[None]:
     app = node.app
 
-    def finish(result: T) -> None:
-        if done is not None:
+    def finish(worker: Worker[None], got: tuple[T, tuple[Change, ...]]) -> None:
+        result, changes = got
+        if done is not None and not worker.is_cancelled:
             done(result)
         for change in changes:
-            door(node).campaign_changed(CampaignChanged(change, node))
+            (the_door or door(node)).campaign_changed(CampaignChanged(change, node))
 
-    def fail(error: Exception) -> None:
+    def fail(worker: Worker[None], error: Exception) -> None:
+        if worker.is_cancelled:
+            return
         if failed is not None:
             failed(error)
         else:
-            door(node).show_store_error(title, error)
+            (the_door or door(node)).show_store_error(title, error)
 
-    def run() -> None:
+    def thread() -> None:
+        worker: Worker[None] = get_current_worker()
         try:
-            result = job(door(node).campaign_db())
+            got = run()
         except errors as error:
-            app.call_from_thread(fail, error)
-            return
-        app.call_from_thread(finish, result)
+            if what is not None and not isinstance(error, StoreError):
+                from ka_tui.store.load_failure import load_failure  # before the job: no file
 
-    return node.run_worker(run, thread=True, group=group, exclusive=exclusive,
+                error = load_failure(what, error)
+            app.call_from_thread(fail, worker, error)
+            return
+        app.call_from_thread(finish, worker, got)
+
+    return node.run_worker(thread, thread=True, group=group, exclusive=exclusive,
                            exit_on_error=False)

@@ -302,12 +302,17 @@ def preview_days(db: CampaignDB, days: int) -> TimePreview:
             raise ValidationError("days", str(e)) from None
 
 
-def advance(db: CampaignDB, days: int, *, expect: date | None = None) -> TimePreview:
+def advance(db: CampaignDB, days: int, *, expect: date | None = None,
+            seen: TimePreview | None = None) -> TimePreview:
     """Advance the campaign ``days`` days in ONE transaction: people rest and
     heal, repairs progress (a finished one clears the aircraft's damage),
     aircraft are refuelled and rearmed, the date moves, and a journal entry
     says what changed. ``expect``: the date the preview was made on (refused
-    if the campaign moved meanwhile)."""
+    if the campaign moved meanwhile). ``seen``: the preview the GM saw;
+    refused if the same preview made inside the transaction differs (another
+    window wounded someone, queued or finished a repair, moved the date)."""
+    if seen is not None:
+        expect = seen.start if expect is None else expect
     with db.batch() as s:
         start = _day_in(s)
         if expect is not None and expect != start:
@@ -318,6 +323,10 @@ def advance(db: CampaignDB, days: int, *, expect: date | None = None) -> TimePre
         jobs = _jobs(_in(s), open_only=True)
         try:
             result = preview(start, days, people, jobs, opts)
+            if seen is not None and preview(start, seen.days, people, jobs, opts) != seen:
+                raise StoreError("what the days change was changed in another window "
+                                 "since the preview; nothing written: look at the new "
+                                 "preview and confirm again")
         except ValueError as e:
             raise ValidationError("days", str(e)) from None
         for old, p in zip(people, result.people):

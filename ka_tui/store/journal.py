@@ -35,14 +35,19 @@ def add(db: CampaignDB, kind: str, text: str, *, day: str | None = None,
         characters: Iterable[int] = (), aircraft: Iterable[int] = (),
         mission: int | None = None, at: str | None = None) -> Entry:
     """Append one entry (its own transaction, or the caller's ``db.batch()``);
-    ``day`` defaults to the campaign's date. ``EventRefused`` names a bad entry."""
-    if day is None:
-        with db.plain_read() as read:
-            row = read.execute("SELECT day FROM campaign_day WHERE id = 1").fetchone()
-        day = str(row[0]) if row else ""
-    payload = {"day": day, "text": text.strip("\n"), "characters": sorted(set(characters)),
-               "aircraft": sorted(set(aircraft)), "mission": mission}
-    stored = ev.append(db, JOURNAL, LogEvent(kind, payload), None, at=at)
+    ``day`` defaults to the campaign's date, read in that transaction (time
+    advanced in another window meanwhile dates the entry on the new day).
+    ``EventRefused`` names a bad entry. An entry appends at the end whatever is
+    there (a note depends on no earlier entry)."""
+    with db.batch() as s:
+        if day is None:
+            with db.plain_read() as read:  # inside the batch: its own transaction
+                found = read.execute("SELECT day FROM campaign_day WHERE id = 1").fetchone()
+            day = str(found[0]) if found else ""
+        payload = {"day": day, "text": text.strip("\n"),
+                   "characters": sorted(set(characters)),
+                   "aircraft": sorted(set(aircraft)), "mission": mission}
+        stored = ev.append(db, JOURNAL, LogEvent(kind, payload), None, at=at)
     return entry_of(stored.seq, stored.kind, stored.payload)
 
 

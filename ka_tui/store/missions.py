@@ -43,7 +43,7 @@ from ka_tui.store.campaign_state import (
     _in,
     _sql,
 )
-from ka_tui.store.errors import NotFound, ValidationError
+from ka_tui.store.errors import NotFound, StoreError, ValidationError
 from ka_tui.store.limits import NAME_MAX, TEXT_MAX
 from ka_tui.store.plain_read import PlainRead
 from ka_tui.store.rows_to_rules import plane_of
@@ -252,8 +252,11 @@ def create_mission(db: CampaignDB, name: str, day: str, kind: str = "patrol", br
 
 
 def update_mission(db: CampaignDB, mission_id: int, name: str, day: str, kind: str,
-                   briefing: str, members: Sequence[tuple[int, int | None]]) -> None:
-    """Edit a planned mission (the ready-check again); one transaction."""
+                   briefing: str, members: Sequence[tuple[int, int | None]], *,
+                   expect: Mission | None = None) -> None:
+    """Edit a planned mission (the ready-check again); one transaction.
+    ``expect``: the mission as the form read it; refused (naming the field)
+    if another window changed it since."""
     name, day, kind, briefing = _clean(name, day, kind, briefing)
     with db.batch() as s:
         row = _sql(s, "SELECT status FROM mission WHERE id = ?", (mission_id,)).first()
@@ -261,9 +264,29 @@ def update_mission(db: CampaignDB, mission_id: int, name: str, day: str, kind: s
             raise NotFound(f"no mission with id {mission_id}")
         if row[0] != "planned":
             raise ValidationError("status", f"the mission was {row[0]}: it cannot be edited")
+        if expect is not None:
+            _check_unchanged(_mission(_in(s), mission_id), expect)
         _sql(s, "UPDATE mission SET name = ?, day = ?, kind = ?, briefing = ? WHERE id = ?",
              (name, day, kind, briefing, mission_id))
         _put_members(s, db, mission_id, day, members)
+
+
+def _check_unchanged(now: Mission, seen: Mission) -> None:
+    """The mission as it is inside the write transaction against the one a
+    form was opened on: ``ValidationError`` on the first field another window
+    changed meanwhile."""
+    def people(m: Mission) -> list[tuple[int, int | None]]:
+        return sorted((x.character_id, x.aircraft_id) for x in m.members)
+
+    for field, a, b in (("name", now.name, seen.name), ("day", now.day, seen.day),
+                        ("kind", now.kind, seen.kind),
+                        ("briefing", now.briefing, seen.briefing),
+                        ("pilots", people(now), people(seen))):
+        if a != b:
+            label = "people" if field == "pilots" else field
+            raise ValidationError(field, f"the mission's {label} was changed in another "
+                                         "window since this form opened; nothing saved: "
+                                         "escape, and edit it again")
 
 
 def abort_mission(db: CampaignDB, mission_id: int, why: str = "") -> None:
@@ -286,9 +309,13 @@ def link(db: CampaignDB, mission_id: int, *, battle_id: int | None = None,
     if (battle_id is None) == (fight_id is None):
         raise ValidationError("link", "link one battle or one fight")
     with db.batch() as s:
-        row = _sql(s, "SELECT name, day FROM mission WHERE id = ?", (mission_id,)).first()
+        row = _sql(s, "SELECT name, day, status FROM mission WHERE id = ?",
+                   (mission_id,)).first()
         if row is None:
             raise NotFound(f"no mission with id {mission_id}")
+        if row[2] != "planned":
+            raise ValidationError("status", f"the mission was {row[2]}: nothing more is "
+                                            "linked to it")
         table, lid = ("battle", battle_id) if battle_id is not None else ("fight", fight_id)
         head = _sql(s, f"SELECT name FROM {table} WHERE id = ?", (lid,)).first()
         if head is None:
@@ -307,7 +334,8 @@ def start_battle(db: CampaignDB, mission_id: int, placements: Sequence[Any], **k
     given placements) and link it — one transaction. Returns the battle id."""
     from ka_tui.store import battles
 
-    with db.batch():
+    with db.batch() as s:
+        s.connection()  # the write lock first: the reads below see the file as it is
         mission = get_mission(db, mission_id)
         if mission.status is not MissionStatus.PLANNED:
             raise ValidationError("status", f"the mission was {mission.status.value}")
@@ -361,13 +389,18 @@ def _member_pilots(m: Mission, names: dict[int, str]) -> list[Any]:
     return [DebriefPilot(x.character_id, x.name) for x in m.members]
 
 
-def confirm_debrief(db: CampaignDB, mission_id: int, notes: str = "") -> Debrief:
+def confirm_debrief(db: CampaignDB, mission_id: int, notes: str = "", *,
+                    seen: Sequence[str] | None = None) -> Debrief:
     """Confirm the debrief: ONE transaction writes the mission flown with its
     summary and notes, the journal entries (the mission, each kill, each death,
-    each wound), and puts the mission's damaged aircraft in the repair queue."""
+    each wound), and puts the mission's damaged aircraft in the repair queue.
+    ``seen``: the debrief's lines as the GM confirmed them; refused if the
+    debrief computed inside the transaction says otherwise (a battle or fight
+    of the mission moved on, or was linked, in another window)."""
     if len(notes) > TEXT_MAX:
         raise ValidationError("notes", f"at most {TEXT_MAX} characters")
     with db.batch() as s:
+        s.connection()  # the write lock first: the reads below see the file as it is
         m = get_mission(db, mission_id)
         if m.status is not MissionStatus.PLANNED:
             raise ValidationError("status", f"the mission was already {m.status.value}")
@@ -375,6 +408,10 @@ def confirm_debrief(db: CampaignDB, mission_id: int, notes: str = "") -> Debrief
         if d.open_battles:
             raise ValidationError("battles", "end its battles first: "
                                              + ", ".join(d.open_battles))
+        if seen is not None and list(seen) != list(d.lines):
+            raise StoreError("the debrief changed in another window since it was shown "
+                             "(a battle or fight of the mission); nothing written: "
+                             "escape and look at it again")
         _sql(s, "UPDATE mission SET status = 'flown', debrief = ?, debrief_notes = ? "
                 "WHERE id = ?", (json.dumps(asdict(d), sort_keys=True), notes, mission_id))
         people = [x.character_id for x in m.members]
@@ -416,7 +453,7 @@ def debrief_markdown(db: CampaignDB, mission_id: int) -> str:
 
     m = get_mission(db, mission_id)
     d = debrief_of(db, mission_id) if m.status is MissionStatus.PLANNED else None
-    lines = d.lines if d is not None else _stored_lines(m.debrief)
+    lines = d.lines if d is not None else stored_lines(m.debrief)
     intro = [f"*{m.kind.value}, {m.day}, {m.status.value}*", "", *(
         [m.briefing, ""] if m.briefing else []), "**Debrief**", "",
         *(f"- {x.strip()}" for x in lines)]
@@ -426,7 +463,7 @@ def debrief_markdown(db: CampaignDB, mission_id: int) -> str:
                     intro=intro)
 
 
-def _stored_lines(data: dict[str, Any]) -> list[str]:
+def stored_lines(data: dict[str, Any]) -> list[str]:
     from ka_tui.rules.campaign.missions import DebriefPilot, DebriefPlane
 
     if not data:

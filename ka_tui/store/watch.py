@@ -1,12 +1,13 @@
-"""Watch a campaign file for writes by another process (issue 14).
+"""Watch a campaign file for writes by another process (live views).
 
 One plain ``sqlite3`` connection asks ``PRAGMA data_version`` a few times a
 second: SQLite changes that number when any *other* connection commits to
 the file (another ka-tui process, or this one's own pooled connections), and
 reading it touches no table, so an idle watch costs next to nothing. When it
-moves, a few small reads (``fingerprints``) say what changed — the roster,
-the house rules, the roll log, a fight, a battle — and ``on_change`` gets the
-set of those names (``Change`` values in ``screens/door.py``).
+moves, a few small reads (``fingerprints``, the reads of ``store/changes.py``'s
+``WATCHED``) say what changed — the roster, the house rules, the roll log, a
+fight, a battle, the campaign's missions, date, repairs and journal — and
+``on_change`` gets the set of those ``Change`` members.
 
 Plain ``sqlite3``; no SQLModel. The thread is a daemon and stops on ``stop()``.
 """
@@ -17,31 +18,24 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Mapping
 
-# area -> the reads whose rows make its fingerprint (small tables; only read
-# after ``data_version`` moved)
-_AREAS: Mapping[str, tuple[str, ...]] = {
-    "roster": ("SELECT * FROM character", "SELECT * FROM skill", "SELECT * FROM weapon",
-               "SELECT * FROM aircraft", "SELECT * FROM aircraft_crew"),
-    "house_rules": ("SELECT house_rules FROM campaign",),
-    "rolls": ("SELECT count(*), max(id) FROM roll_log",),
-    "fight": ("SELECT id, status FROM fight",
-              ("SELECT count(*), max(id), total(length(payload)), max(created_at) "
-               "FROM fight_event")),
-    "battle": ("SELECT id, status FROM battle",
-               ("SELECT count(*), max(id), total(length(payload)), max(created_at) "
-                "FROM battle_event")),
-}
+from ka_tui.store.changes import WATCHED, Change
 
 DEFAULT_INTERVAL = 0.25  # seconds between two looks: a change shows within ~0.3 s
 
 
+def _known(areas: Iterable[str]) -> list[Change]:
+    """The ``Change`` members named in ``areas`` (names no change has: dropped)."""
+    return [Change(a) for a in areas if a in WATCHED]
+
+
 def fingerprints(con: sqlite3.Connection, areas: Iterable[str] | None = None) -> dict[str, int]:
-    """A hash per area of what the file holds now (one read transaction)."""
+    """A hash per change (``Change`` keys) of what the file holds now (one read
+    transaction); ``areas``: only these changes."""
     out: dict[str, int] = {}
     con.execute("BEGIN")
     try:
-        for area in (_AREAS if areas is None else [a for a in areas if a in _AREAS]):
-            reads = _AREAS[area]
+        for area in (list(WATCHED) if areas is None else _known(areas)):
+            reads = WATCHED[area]
             rows: list[object] = []
             for sql in reads:
                 try:
@@ -55,11 +49,11 @@ def fingerprints(con: sqlite3.Connection, areas: Iterable[str] | None = None) ->
 
 
 class CampaignWatcher:
-    """Calls ``on_change(areas)`` from its own thread after another connection
-    commits a change to the campaign (``areas``: names from ``_AREAS``)."""
+    """Calls ``on_change(changes)`` from its own thread after another connection
+    commits to the campaign (``changes``: the ``Change`` members it touched)."""
 
     def __init__(self, connect: Callable[[], sqlite3.Connection],
-                 on_change: Callable[[frozenset[str]], object], *,
+                 on_change: Callable[[frozenset[Change]], object], *,
                  interval: float = DEFAULT_INTERVAL,
                  baseline: Callable[[], Mapping[str, int] | None] | None = None,
                  written: Iterable[str] = ()) -> None:
@@ -77,7 +71,7 @@ class CampaignWatcher:
         self._lock = threading.Lock()
         self._seen: dict[str, int] = {}
         # areas written here before the baseline was in: taken as seen on top of it
-        self._written: set[str] = {a for a in written if a in _AREAS}
+        self._written: set[str] = set(_known(written))
         self._started_seeing = False
         self.polls = 0  # looks taken (benchmarks/propagation.py)
 
@@ -86,7 +80,7 @@ class CampaignWatcher:
         the file as it is now as seen, so the write does not come back as
         another process's. Called before the views re-read, so a change
         another process makes from now on is still reported."""
-        if area not in _AREAS:
+        if area not in WATCHED:
             return
         with self._lock:
             if not self._started_seeing:  # the baseline is not in yet: on top of it
@@ -150,7 +144,7 @@ class CampaignWatcher:
     def _look(self, con: sqlite3.Connection) -> None:
         prints = fingerprints(con)
         with self._lock:
-            changed = frozenset(a for a, h in prints.items() if self._seen.get(a) != h)
+            changed = frozenset(Change(a) for a, h in prints.items() if self._seen.get(a) != h)
             self._seen = prints
         if changed:
             self._on_change(changed)

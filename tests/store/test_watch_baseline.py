@@ -1,4 +1,4 @@
-"""The watcher started from the startup read's fingerprints (issue 13: first
+"""The watcher started from the startup read's fingerprints (the first
 frame): the app starts watching 0.5 s after the first frame, so a change
 another process commits between the read and the watch's start must still be
 reported (``CampaignWatcher(..., baseline=...)``, store/watch.py).
@@ -81,7 +81,7 @@ def _polled(watcher: CampaignWatcher, looks: int) -> Callable[[], bool]:
 
 def test_a_change_committed_before_the_watch_starts_is_reported_from_the_baseline(
         demo_db: Path, watch: Callable[..., tuple[CampaignWatcher, Reports]]) -> None:
-    """issue 13: first frame. The read's fingerprints, then another connection's
+    """First frame. The read's fingerprints, then another connection's
     commit, then the watch: the roster hears of it without a key press."""
     base = _prints(demo_db)
     commit_sql(demo_db, "UPDATE character SET strength = strength + 1 WHERE id = 1")
@@ -95,7 +95,7 @@ def test_a_change_committed_before_the_watch_starts_is_reported_from_the_baselin
 
 def test_without_a_baseline_the_same_change_is_taken_as_seen(
         demo_db: Path, watch: Callable[..., tuple[CampaignWatcher, Reports]]) -> None:
-    """issue 13: first frame. What the baseline is for: a watch that starts from
+    """First frame. What the baseline is for: a watch that starts from
     the file as it finds it misses a commit made before it started."""
     commit_sql(demo_db, "UPDATE character SET strength = strength + 1 WHERE id = 1")
     watcher, reports = watch()
@@ -111,7 +111,7 @@ def test_without_a_baseline_the_same_change_is_taken_as_seen(
 def test_the_area_changed_before_the_start_is_the_one_reported(
         demo_db: Path, watch: Callable[..., tuple[CampaignWatcher, Reports]],
         area: str, sql: str) -> None:
-    """issue 13: first frame. Not only the roster: each area is compared."""
+    """First frame. Not only the roster: each area is compared."""
     base = _prints(demo_db)
     commit_sql(demo_db, sql)
     assert _prints(demo_db)[area] != base[area], "the write changed the area"
@@ -122,7 +122,7 @@ def test_the_area_changed_before_the_start_is_the_one_reported(
 
 def test_a_baseline_equal_to_the_file_reports_nothing_and_later_changes_still_show(
         demo_db: Path, watch: Callable[..., tuple[CampaignWatcher, Reports]]) -> None:
-    """issue 13: first frame. Nothing changed since the read: nothing to tell."""
+    """First frame. Nothing changed since the read: nothing to tell."""
     base = _prints(demo_db)
     watcher, reports = watch(baseline=lambda: base)
     assert _until(_polled(watcher, 4))
@@ -134,7 +134,7 @@ def test_a_baseline_equal_to_the_file_reports_nothing_and_later_changes_still_sh
 
 def test_the_baseline_may_wait_for_the_read_in_the_watch_thread(
         demo_db: Path, watch: Callable[..., tuple[CampaignWatcher, Reports]]) -> None:
-    """issue 13: first frame. The app's baseline waits for the startup read's
+    """First frame. The app's baseline waits for the startup read's
     future; a change committed while it waits is still reported."""
     base = _prints(demo_db)
     ready = threading.Event()
@@ -156,7 +156,7 @@ def test_the_baseline_may_wait_for_the_read_in_the_watch_thread(
 
 def test_a_baseline_that_gives_none_takes_the_file_as_it_is(
         demo_db: Path, watch: Callable[..., tuple[CampaignWatcher, Reports]]) -> None:
-    """issue 13: first frame. The startup read failed (the app's baseline is
+    """First frame. The startup read failed (the app's baseline is
     None): the roster reads again itself, so the watch starts from the file."""
     commit_sql(demo_db, "UPDATE character SET strength = strength + 1 WHERE id = 1")
     watcher, reports = watch(baseline=lambda: None)
@@ -166,9 +166,9 @@ def test_a_baseline_that_gives_none_takes_the_file_as_it_is(
 
 def test_a_write_of_this_process_taken_as_seen_is_not_reported_back(
         demo_db: Path, watch: Callable[..., tuple[CampaignWatcher, Reports]]) -> None:
-    """issue 14 (touched by issue 13's change to watch.py): ``written_here``
-    takes the area as it is now as seen, so this process's own write does not
-    come back as another process's; another process's later write does."""
+    """``written_here`` takes the area as it is now as seen, so this process's
+    own write does not come back as another process's; another process's later
+    write does."""
     # 0.3 s between looks: room for the write and written_here right after one
     watcher, reports = watch(baseline=lambda: _prints(demo_db), interval=0.3)
     assert _until(_polled(watcher, 1))  # a look has just been taken
@@ -184,7 +184,7 @@ def test_a_write_of_this_process_taken_as_seen_is_not_reported_back(
 
 def test_this_process_s_write_before_the_baseline_is_in_is_not_reported_back(
         demo_db: Path, watch: Callable[..., tuple[CampaignWatcher, Reports]]) -> None:
-    """issue 13 (review): this process writes and says so while the watch still
+    """This process writes and says so while the watch still
     waits for the startup read's fingerprints: its own write is not reported
     back as another process's (every view would read again for nothing)."""
     base = _prints(demo_db)
@@ -205,7 +205,7 @@ def test_this_process_s_write_before_the_baseline_is_in_is_not_reported_back(
 
 
 def test_areas_written_before_the_watch_was_made_are_taken_as_seen(demo_db: Path) -> None:
-    """issue 13 (review): the app's write in the half second before its watch
+    """The app's write in the half second before its watch
     starts (``written=``) is this process's, not another's."""
     base = _prints(demo_db)
     commit_sql(demo_db, "UPDATE character SET strength = strength + 1 WHERE id = 1")

@@ -1,4 +1,4 @@
-"""The air-battle screen (issue 10) through the real app and a real SQLite file.
+"""The air-battle screen through the real app and a real SQLite file.
 
 One short battle played with the keyboard over the demo roster on the coast
 map: two aircraft a side; the Il-2 stalls at the start of the turn (R-3.2)
@@ -415,7 +415,7 @@ async def test_an_illegal_plan_is_refused_with_the_engines_reason(demo_db: Path)
 
 
 async def test_setup_edits_a_map_and_saves_it_in_the_campaign(demo_db: Path) -> None:
-    """Issue 10 maps: e at setup opens the map editor; ctrl+s there stores the
+    """Maps: e at setup opens the map editor; ctrl+s there stores the
     map in the campaign (a built-in map as a new one) and setup flies over it."""
     app, _ = make_app(demo_db)
     async with app.run_test(size=SIZE) as pilot:
@@ -446,7 +446,7 @@ async def test_setup_edits_a_map_and_saves_it_in_the_campaign(demo_db: Path) -> 
 
 async def test_a_step_written_meanwhile_by_another_window_is_not_overwritten(
         demo_db: Path) -> None:
-    """The one event log (issue 9): each write names the position it expects;
+    """The one event log: each write names the position it expects;
     when another window wrote first, the screen says so and reloads that state."""
     from ka_tui.rules.core.dice import ScriptedDice
     from ka_tui.store import battles
@@ -454,7 +454,7 @@ async def test_a_step_written_meanwhile_by_another_window_is_not_overwritten(
 
     battle_id = seed_battle(demo_db)
     app, dice = make_app(demo_db)
-    app.watch_interval = None  # a screen that has not seen the other write yet (issue 14)
+    app.watch_interval = None  # a screen that has not seen the other write yet
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_air(pilot)
         await wait_for(pilot, lambda: screen.runner is not None)

@@ -1,4 +1,4 @@
-"""Snapshots of the air-battle screen at 80x24 (issue 10): setup with a refusal,
+"""Snapshots of the air-battle screen at 80x24: setup with a refusal,
 a move with its path preview and the checks' odds (R-9), shooting with the
 target's odds (RULES-NOTES D), the reach overlay (R-3.1, R-3.4) and the end-phase
 report (R-1.4). Faces come from the test's queue (default 6), so they are

@@ -1,4 +1,4 @@
-"""The aircraft form (issue 4): snapshots with errors, and Pilot tests through the
+"""The aircraft form: snapshots with errors, and Pilot tests through the
 real app that edit a card and check the database (S0 §Flight card, §Traits,
 §Altitude explained; R-3.4 turn mode)."""
 

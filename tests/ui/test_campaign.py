@@ -3,7 +3,7 @@ plan a mission with the demo's people, refuse an unfit pilot, fly it (its
 battle started from the mission and played with scripted dice through
 rules/air/battle + store/battles), debrief, see the service record and the
 journal change, advance time and see a wound heal and a repair finish; the app
-is quit and opened again between the steps (issue 15)."""
+is quit and opened again between the steps."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Snapshots of the campaign mode at 80×24 (issue 15): the overview, a
+"""Snapshots of the campaign mode at 80×24: the overview, a
 mission, its debrief, a service record, the time-advance preview, the journal."""
 
 from __future__ import annotations

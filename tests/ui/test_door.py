@@ -1,4 +1,4 @@
-"""The one door from a screen to the app (issue 9, ``ka_tui/screens/door.py``)
+"""The one door from a screen to the app (``ka_tui/screens/door.py``)
 and its "campaign changed" signal, through the real app and a real file.
 
 Rules cited: RULES-NOTES A ``crit_fail_rule`` (S0 §Skills: a 1 is a critical
@@ -108,7 +108,7 @@ async def _flip_crit_fail_rule(pilot: Pilot[Any], rule: CritFailRule) -> None:
 
 async def test_a_saved_house_rule_reaches_the_open_roller_and_close_combat(
         demo_db: Path) -> None:
-    """Issue 9's second bug: roller and close combat open, ``s``, change
+    """A bug once seen: roller and close combat open, ``s``, change
     ``skills.crit_fail_rule`` (RULES-NOTES A), ``ctrl+s``; the roller's next
     odds and result, and the next fight's odds, follow the new rule."""
     app = KaApp(demo_db)

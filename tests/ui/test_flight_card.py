@@ -1,4 +1,4 @@
-"""Flight card widget (issue 4): snapshots of several cards and plain-text checks
+"""Flight card widget: snapshots of several cards and plain-text checks
 that stress and test boxes read without colour (S0 §Flight card, §Altitude explained)."""
 
 from __future__ import annotations

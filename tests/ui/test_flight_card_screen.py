@@ -1,4 +1,4 @@
-"""The flight-card screen through the real app (issue 4): opened from the roster,
+"""The flight-card screen through the real app: opened from the roster,
 live status from the database (R-1.4), stepping between aircraft, the profile
 library's copy into the campaign, and profile export / import files."""
 
@@ -40,7 +40,7 @@ def campaign(db_path: Path) -> tuple[Path, int, int]:
         bob = roster.add_character(db, name="Bob Hale", role="crew", wounds=4,
                                    conscious=False)
         roster.assign_pilot(db, tempest.id, ann.id)
-    # A campaign from before seats came from the profile (issue 12 #6): a crewman
+    # A campaign from before seats came from the profile: a crewman
     # on a single-seat fighter, which the store now refuses; the card still shows him.
     con = sqlite3.connect(db_path)
     with con:
@@ -128,7 +128,7 @@ async def test_library_copies_a_profile_into_the_campaign(campaign):
         await until(pilot, lambda: _card(app).profile == SPITFIRE)  # the preview follows
         await pilot.press("c")
         await until(pilot, lambda: isinstance(app.screen, CopyNameDialog))
-        await pilot.press("enter")  # the name offered (issue 12 #23)
+        await pilot.press("enter")  # the name offered (a free one)
         await until(pilot, lambda: isinstance(app.screen, FlightCardScreen)
                     and _card(app).profile == SPITFIRE)
         new_id = app.screen.aircraft_id
@@ -196,7 +196,7 @@ async def test_import_of_a_bad_file_shows_why_and_adds_nothing(campaign, tmp_pat
 
 
 async def test_card_actions_are_in_the_command_palette(campaign):
-    """Export / import are reachable from the palette (issue 4)."""
+    """Export / import are reachable from the palette."""
     from ka_tui.app import binding_commands
 
     db_path, tempest, _ = campaign

@@ -1,4 +1,4 @@
-"""The map editor (issue 10): terrain and heights (R-6.1), strips and carriers (R-10)
+"""The map editor: terrain and heights (R-6.1), strips and carriers (R-10)
 edited with the keyboard, the map returned by ``dismiss``; the text map imported
 and exported, a bad line refused with its line and column and nothing changed."""
 

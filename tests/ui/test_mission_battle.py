@@ -1,4 +1,4 @@
-"""A mission's air battle started from the mission (issue 15): in the
+"""A mission's air battle started from the mission: in the
 mission view ``s`` opens the air mode's setup with the mission's aircraft
 already on side Blue; the GM puts the enemy on Red, places both, and the
 battle, once started, is linked to the mission in the campaign file."""

@@ -1,9 +1,9 @@
-"""Players send their aircraft's move plans (issue 14), with real app
+"""Players send their aircraft's move plans, with real app
 instances on one real campaign file: the GM's ``KaApp`` on the air-battle
 screen and two players' ``PlayerApp``s, each with its own connection and the
 live watcher (store/watch.py), as separate processes would have.
 
-The flight model is plan, reveal, execute (issue 14): each player plans his
+The flight model is plan, reveal, execute: each player plans his
 own aircraft (R-1.2; R-3 … R-10 checked by the engine) and sends it; the GM
 sees who has sent, executes the plan (pre-filled) and everyone sees the move.
 A player never sees another aircraft's plan (asserted on the rendered text).
@@ -69,7 +69,7 @@ async def gm_air(pilot: Pilot[Any]) -> AirScreen:
     return screen
 
 
-async def test_issue14_a_plan_sent_reaches_the_gm_live_is_executed_and_stays_secret(
+async def test_a_plan_sent_reaches_the_gm_live_is_executed_and_stays_secret(
         demo_db: Path) -> None:
     """Arthur builds his Tempest's plan with the GM's keys and sends it: the
     GM's air screen says "1 of 4 plans in: Arthur" within one second, no key
@@ -133,7 +133,7 @@ async def test_issue14_a_plan_sent_reaches_the_gm_live_is_executed_and_stays_sec
     assert kinds(demo_db)[-3:] == ["plan_sent", "plan_sent", "move_committed"]
 
 
-async def test_issue14_only_the_pilot_sends_and_not_before_the_turn(demo_db: Path) -> None:
+async def test_only_the_pilot_sends_and_not_before_the_turn(demo_db: Path) -> None:
     """Sam crews the Beaufighter: he sees the battle, plans nothing. Kasia
     pilots it: Red moves second (R-1.2) but she may plan now."""
     sam, kasia = PlayerApp(demo_db, "Sam"), PlayerApp(demo_db, "Kasia")
@@ -164,7 +164,7 @@ def test_issue14_the_player_plan_pane_snapshot(demo_db: Path, snap_compare: Any)
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
-def test_issue14_the_gms_runner_fills_from_sent_plans_and_keeps_his_edits(
+def test_the_gms_runner_fills_from_sent_plans_and_keeps_his_edits(
         demo_db: Path) -> None:
     """The GM's runner fills an aircraft's plan from the one sent; a reload
     keeps what he changed, unless the player sends a newer plan."""
@@ -189,7 +189,7 @@ def test_issue14_the_gms_runner_fills_from_sent_plans_and_keeps_his_edits(
         assert newer.plan_text(TEMPEST) == "F F L F F"   # the newer plan sent wins
 
 
-async def test_issue14_a_gm_step_after_a_plan_he_has_not_seen_is_refused_and_reloads(
+async def test_a_gm_step_after_a_plan_he_has_not_seen_is_refused_and_reloads(
         demo_db: Path) -> None:
     """The GM's screen (not watching here, so it stays behind) moves the
     Tempest after Arthur's plan landed: the write is refused with the clear

@@ -1,4 +1,4 @@
-"""Players at their own terminals (issue 14), with real app instances on one
+"""Players at their own terminals, with real app instances on one
 real campaign file: the GM's ``KaApp`` and players' ``PlayerApp``s, each with
 its own connection and the live watcher (store/watch.py), as separate
 processes would have.
@@ -69,7 +69,7 @@ async def player_ready(pilot: Pilot[Any]) -> PlayerScreen:
     return screen
 
 
-async def test_issue14_cards_from_players_reach_the_gm_live_and_stay_secret(
+async def test_cards_from_players_reach_the_gm_live_and_stay_secret(
         demo_db: Path) -> None:
     """Kasia sends her card: the GM's screen says so within one second, with
     no key pressed there. Olga's card never shows on Kasia's screens before
@@ -121,7 +121,7 @@ async def test_issue14_cards_from_players_reach_the_gm_live_and_stay_secret(
     assert fid == 1
 
 
-async def test_issue14_a_card_changes_until_the_reveal(demo_db: Path) -> None:
+async def test_a_card_changes_until_the_reveal(demo_db: Path) -> None:
     start_fight(demo_db)
     kasia = PlayerApp(demo_db, "Kasia Nowak")
     async with kasia.run_test(size=SIZE) as pk:
@@ -134,7 +134,7 @@ async def test_issue14_a_card_changes_until_the_reveal(demo_db: Path) -> None:
     assert kinds(demo_db)[-2:] == ["card_entered", "card_changed"]
 
 
-async def test_issue14_a_stale_player_send_is_refused_and_reloads(demo_db: Path) -> None:
+async def test_a_stale_player_send_is_refused_and_reloads(demo_db: Path) -> None:
     """Two writers after the same state: the GM reveals while Kasia's view
     (not watching here, so it stays stale) changes her card. The reveal
     lands; her change is refused with the reason, her screen reloads to the
@@ -159,7 +159,7 @@ async def test_issue14_a_stale_player_send_is_refused_and_reloads(demo_db: Path)
     assert "card_changed" not in kinds(demo_db)
 
 
-def test_issue14_a_player_can_only_send_his_own_card(demo_db: Path) -> None:
+def test_a_player_can_only_send_his_own_card(demo_db: Path) -> None:
     from ka_tui.store import players
     from ka_tui.store.players import NotYours
 
@@ -180,8 +180,8 @@ def test_issue14_a_player_can_only_send_his_own_card(demo_db: Path) -> None:
     assert "card_entered" not in kinds(demo_db)
 
 
-async def test_issue14_two_window_form_sequence_loses_nothing(demo_db: Path) -> None:
-    """Issue 14's sequence in two real windows: B opens Kasia's form; A sets
+async def test_two_window_form_sequence_loses_nothing(demo_db: Path) -> None:
+    """No lost update in two real windows: B opens Kasia's form; A sets
     K-points 10 and saves; B changes Strength and saves: K stays 10."""
     cid = _ids(demo_db)["Kasia Nowak"]
     with open_campaign(demo_db) as db:
@@ -207,7 +207,7 @@ async def test_issue14_two_window_form_sequence_loses_nothing(demo_db: Path) -> 
         (10, strength + 1)]
 
 
-def test_issue14_a_watcher_costs_nothing_until_the_file_changes(demo_db: Path) -> None:
+def test_a_watcher_costs_nothing_until_the_file_changes(demo_db: Path) -> None:
     """The watch is ``PRAGMA data_version``; its own reads change nothing, and
     a commit from another connection is reported as the area it touched."""
     import sqlite3
@@ -237,7 +237,7 @@ def test_issue14_a_watcher_costs_nothing_until_the_file_changes(demo_db: Path) -
     assert seen == [frozenset({"roster"})]
 
 
-def test_issue14_play_refuses_an_unknown_name_and_an_unwritable_campaign(
+def test_play_refuses_an_unknown_name_and_an_unwritable_campaign(
         demo_db: Path, capsys: Any, monkeypatch: Any) -> None:
     from ka_tui.cli import main
 
@@ -250,8 +250,8 @@ def test_issue14_play_refuses_an_unknown_name_and_an_unwritable_campaign(
     assert "cannot be written by you" in capsys.readouterr().err
 
 
-async def test_issue14_the_roll_log_follows_another_window_without_a_key(demo_db: Path) -> None:
-    """Every view is live (issue 14): a roll made in window A appears in
+async def test_the_roll_log_follows_another_window_without_a_key(demo_db: Path) -> None:
+    """Every view is live: a roll made in window A appears in
     window B's roll log, with no key pressed in B."""
     from ka_tui.screens.roller.screen import RollerScreen
     from ka_tui.widgets.roll_log_pane import RollLogPane
@@ -271,7 +271,7 @@ async def test_issue14_the_roll_log_follows_another_window_without_a_key(demo_db
         await wait_for(pb, lambda: pane.total == before + 1, timeout=5)
 
 
-async def test_issue13_a_player_gets_the_gms_redraw(demo_db: Path) -> None:
+async def test_a_player_gets_the_gms_redraw(demo_db: Path) -> None:
     """Players over SSH get the same redraw as the GM (ctrl+l, the palette)."""
     app = PlayerApp(demo_db, "Arthur")
     async with app.run_test(size=SIZE) as pilot:
@@ -281,7 +281,7 @@ async def test_issue13_a_player_gets_the_gms_redraw(demo_db: Path) -> None:
         assert any(b.action == "redraw" for b in PlayerApp.BINDINGS)
 
 
-async def test_issue13_panes_2_3_and_4_are_built_or_read_when_first_shown(
+async def test_panes_2_3_and_4_are_built_or_read_when_first_shown(
         demo_db: Path) -> None:
     """The player's first frame is his sheet: the fight pane (rules, card
     editor), the flight card and the battle map come when first shown."""
@@ -309,7 +309,7 @@ async def test_issue13_panes_2_3_and_4_are_built_or_read_when_first_shown(
         assert screen.pane == "battles"
 
 
-def test_issue13_the_plan_key_table_names_each_step_the_gms_map_plans() -> None:
+def test_the_plan_key_table_names_each_step_the_gms_map_plans() -> None:
     """The player's bindings come from the light table; the GM's map adds the
     step each key plans (R-3: the plan's steps): the same codes, once each."""
     from ka_tui.screens.air.keys import STEPS

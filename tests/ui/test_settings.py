@@ -85,7 +85,7 @@ async def test_toggle_a_flag_and_save_writes_the_campaign(demo_db: Path) -> None
 async def test_edit_a_list_as_a_table_shows_the_error_and_keeps_the_old_value(
         demo_db: Path) -> None:
     """RULES-NOTES D range band modifiers: a list edited a row at a time
-    (issue 12 item 17); a wrong row is refused at the field (item 8)."""
+    ; a wrong row is refused at the field."""
     app = KaApp(demo_db)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_settings(pilot)

@@ -61,3 +61,90 @@ async def test_an_expected_error_reaches_failed_and_nothing_is_published(
         await settle(pilot)
     assert [str(e) for e in errors] == ["the disk is full"]
     assert done == [] and published == []
+
+
+async def test_a_job_that_wrote_nothing_publishes_nothing(demo_db: Path) -> None:
+    app = KaApp(demo_db)
+    published: list[CampaignChanged] = []
+    got: list[int] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        door(screen).on_campaign_changed(screen, published.append)
+        for n in (0, 2):
+            store_work(screen, lambda db, n=n: n, group=f"test{n}", done=got.append,
+                       publish=Change.CAMPAIGN, wrote=bool)
+        await wait_for(pilot, lambda: len(got) == 2)
+        await settle(pilot)
+    assert sorted(got) == [0, 2]
+    assert [c.change for c in published] == [Change.CAMPAIGN]
+
+
+async def test_a_failed_read_is_one_message_for_the_gm(demo_db: Path) -> None:
+    """``diagnose``: any error of the job (not only the store's) reaches
+    ``failed`` as ``load_failure``'s one message."""
+    app = KaApp(demo_db)
+    errors: list[Exception] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+
+        def job(db: CampaignDB) -> None:
+            raise KeyError("face")
+
+        store_work(app.screen, job, group="test", failed=errors.append,
+                   diagnose="the roll log")
+        await wait_for(pilot, lambda: bool(errors))
+    assert isinstance(errors[0], StoreError)
+    assert str(errors[0]).startswith("Cannot load the roll log (KeyError: 'face').")
+
+
+async def test_a_read_superseded_by_a_newer_one_hands_nothing_back(demo_db: Path) -> None:
+    """``exclusive``: the older read of a group, still running when a newer one
+    starts, never shows over it."""
+    app = KaApp(demo_db)
+    shown: list[str] = []
+    release = threading.Event()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+
+        def slow(db: CampaignDB) -> str:
+            release.wait(10)
+            return "old"
+
+        store_work(app.screen, slow, group="view", exclusive=True, done=shown.append)
+        store_work(app.screen, lambda db: "new", group="view", exclusive=True,
+                   done=shown.append)
+        await wait_for(pilot, lambda: shown == ["new"])
+        release.set()
+        await settle(pilot)
+    assert shown == ["new"]
+
+
+async def test_the_watcher_takes_a_jobs_write_as_this_processs_own(demo_db: Path) -> None:
+    """The write is taken as seen in the worker, right after the commit: no
+    ``CampaignChanged`` from ELSEWHERE comes back for it, however soon the
+    watcher looks, even while ``done`` keeps the app's thread busy (a long
+    repaint: the watcher looks meanwhile)."""
+    import time
+
+    from ka_tui.screens.door import ELSEWHERE
+    from ka_tui.store import journal
+
+    app = KaApp(demo_db)
+    app.watch_interval = 0.01
+    published: list[CampaignChanged] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        door(screen).on_campaign_changed(screen, published.append)
+        await wait_for(pilot, lambda: app._watcher is not None and app._watcher.polls > 2)
+        for n in range(5):
+            store_work(screen, lambda db, n=n: journal.note(db, f"note {n}"),
+                       group=f"note{n}", publish=Change.CAMPAIGN,
+                       done=lambda _: time.sleep(0.1))
+            await wait_for(pilot, lambda n=n: len(published) == n + 1)
+        polls = app._watcher.polls
+        await wait_for(pilot, lambda: app._watcher is not None
+                       and app._watcher.polls > polls + 5)
+    assert [c.source for c in published] == [screen] * 5
+    assert all(c.source is not ELSEWHERE for c in published)

@@ -1,9 +1,10 @@
 """What every part of the air-battle screen shares: its state, the door to the
-app (the campaign and the dice, one place), and the panes it writes to.
+app (the dice, one place), and the panes it writes to.
 
 ``AirScreen`` (screen.py) is built from ``BattleIO`` (io.py: loading, the
 ordered writes) and ``TypedInput`` (typed.py: a typed plan, the table's dice),
-both on this base.
+both on this base; ``host.py`` says what the helpers that take the screen
+(``placing.py``, ``overlays.py``, ``keys.py``) ask of it.
 """
 
 from __future__ import annotations
@@ -17,16 +18,14 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ka_tui.rules.core.dice import Dice
-from ka_tui.screens.door import Change, CampaignChanged, door
+from ka_tui.screens.door import door
 from ka_tui.screens.air.runner import PendingStep, Runner
 from ka_tui.widgets.air_panel import AircraftPanel
 from ka_tui.widgets.hex_map import HexMap
 
 if TYPE_CHECKING:
+    from ka_tui.screens.air.placement import Placement
     from ka_tui.store.battles import LoadedBattle
-    from ka_tui.screens.air.placing import Placement
-    from ka_tui.store.db import CampaignDB
-
 
 class AirBase(Screen[None]):
     def __init__(self, *, dice: Dice | None = None) -> None:
@@ -53,16 +52,9 @@ class AirBase(Screen[None]):
         (``app.air_dice`` in tests, random in play)."""
         return self._dice or door(self).dice("air")
 
-    def campaign_db(self) -> CampaignDB:
-        return door(self).campaign_db()
-
     @property
     def ascii(self) -> bool:
         return door(self).ascii_glyphs
-
-    def roster_changed(self) -> None:
-        """After the outcome was written back: the roster shows it (any thread)."""
-        door(self).campaign_changed(CampaignChanged(Change.ROSTER, source=self))
 
     # -- reading the map and writing the panes ---------------------------------
 

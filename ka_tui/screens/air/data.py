@@ -1,4 +1,5 @@
-"""What the air-battle screen reads and writes, called from worker threads:
+"""What the air-battle screen reads and writes, as jobs for ``store_work``
+(each takes the open campaign and runs in a worker thread):
 ``store/battles.py`` (one event per transaction, undo drops the last, the
 outcome written back at the end) and ``store/maps.py`` (the campaign's maps).
 One small place, so the screen never reaches into the store elsewhere.
@@ -15,6 +16,7 @@ from ka_tui.rules.air.units import AirUnit
 from ka_tui.store.battles import (
     AircraftCandidate, BattleOutcome, BattleSummary, LoadedBattle, StartPosition,
 )
+from ka_tui.store.errors import StoreError
 
 if TYPE_CHECKING:
     from ka_tui.store.db import CampaignDB
@@ -51,6 +53,18 @@ def map_choices(db: CampaignDB) -> list[MapChoice]:
             + [MapChoice(name, text) for name, text in BUILTIN_MAPS])
 
 
+def setup_choices(db: CampaignDB) -> tuple[list[AircraftCandidate], list[MapChoice]]:
+    """What a new battle's setup offers: the aircraft that may fly, the maps."""
+    try:
+        cands = load_candidates(db)
+    except Exception as error:  # noqa: BLE001 - shown to the GM
+        raise StoreError(f"cannot read the roster: {error}") from error
+    try:
+        return cands, map_choices(db)
+    except Exception as error:  # noqa: BLE001 - shown to the GM
+        raise StoreError(f"cannot read the maps: {error}") from error
+
+
 def list_battles(db: CampaignDB) -> list[BattleSummary]:
     from ka_tui.store import battles
 
@@ -67,6 +81,12 @@ def load_battle(db: CampaignDB, battle_id: int) -> LoadedBattle:
     from ka_tui.store import battles
 
     return battles.load_battle(db, battle_id)
+
+
+def open_battle(db: CampaignDB, battle_id: int | None) -> LoadedBattle | None:
+    """Battle ``battle_id``, or (None) the newest still open; None: none is."""
+    bid = battle_id if battle_id is not None else newest_open(db)
+    return None if bid is None else load_battle(db, bid)
 
 
 def start_battle(db: CampaignDB, units: Sequence[AirUnit], aircraft: dict[str, int],

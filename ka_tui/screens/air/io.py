@@ -1,43 +1,47 @@
-"""Loading a battle and saving each step, in order (issue 10): every step is
-one transaction through ``data.py`` (``store/battles``), written by one worker
-in the order the steps were done; a refused write (another window wrote
-first) reloads the battle and says so.
+"""Loading a battle and saving each step, in order: every step is one
+transaction through ``data.py`` (``store/battles``), written by one
+``store_work`` job that drains the queue in the order the steps were done; a
+refused write (another window wrote first) reloads the battle and says so.
 
-Live (issue 14): a ``Change.BATTLE`` from another process (a player's plan,
-a second GM window) reads the battle again and shows it without a key,
-keeping the selection and the plans being built; never while this screen's
-own writes are on their way (the read would be older than the screen)."""
+Live: a ``Change.BATTLE`` from another process (a player's plan, a second GM
+window) reads the battle again and shows it without a key, keeping the
+selection and the plans being built; never while this screen's own writes
+are on their way (the read would be older than the screen)."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from textual import work
 from textual.widgets import Static
 
+from ka_tui.screens.air import data
 from ka_tui.screens.air.base import AirBase
 from ka_tui.screens.door import CampaignChanged, Change, door
+from ka_tui.screens.store_work import announce, store_work
 from ka_tui.widgets.hex_map import HexMap
 
 if TYPE_CHECKING:
     from ka_tui.store.battles import LoadedBattle
+    from ka_tui.store.db import CampaignDB
+
+
+@dataclass(frozen=True)
+class Drained:
+    """How a drain of the write queue ended: ``error`` the write refused (the
+    rest of the queue dropped) in battle ``battle_id``."""
+
+    error: Exception | None = None
+    battle_id: int | None = None
 
 
 class BattleIO(AirBase):
 
-    @work(thread=True, exclusive=True, group="air-load", exit_on_error=False)
     def load(self, battle_id: int | None) -> None:
-        from ka_tui.screens.air import data
-
-        try:
-            db = self.campaign_db()
-            bid = battle_id if battle_id is not None else data.newest_open(db)
-            loaded = None if bid is None else data.load_battle(db, bid)
-        except Exception as error:  # noqa: BLE001 - shown to the GM
-            self.app.call_from_thread(self._status, f"cannot read the battle: {error}")
-            return
-        self.app.call_from_thread(self.show_loaded, loaded)
+        store_work(self, lambda db: data.open_battle(db, battle_id), group="air-load",
+                   exclusive=True, done=self.show_loaded, errors=(Exception,),
+                   failed=lambda e: self._status(f"cannot read the battle: {e}"))
 
     def show_loaded(self, loaded: LoadedBattle | None) -> None:
         from ka_tui.screens.air.runner import Runner
@@ -78,45 +82,54 @@ class BattleIO(AirBase):
 
     def _write(self, battle_id: int, what: str, event: dict[str, Any] | None,
                expect: int = 0) -> None:
-        """Queue a write; one worker writes them in order (each its own transaction)."""
+        """Queue a write; one job writes them in order (each its own transaction)."""
         with self._write_lock:
             self._writes.append((battle_id, what, event, expect))
             if self._writing:
                 return
             self._writing = True
-        self.run_worker(self._drain, thread=True, group="air-write", exit_on_error=False)
+        store_work(self, self._drain, group="air-write", done=self._drained,
+                   failed=self._not_drained, errors=(Exception,))
 
-    def _drain(self) -> None:
-        from ka_tui.screens.air import data
-
+    def _drain(self, db: CampaignDB) -> Drained:
+        """Write the queue, oldest first, until it is empty or a write is refused."""
         while True:
             with self._write_lock:
-                done = not self._writes
-                if done:
+                if not self._writes:
                     self._writing = False
-                else:
-                    battle_id, what, event, expect = self._writes.pop(0)
-            if done:
-                if self._live_wanted:   # a change came in while writing
-                    self.app.call_from_thread(self._live_again)
-                return
+                    return Drained()
+                battle_id, what, event, expect = self._writes.pop(0)
             try:
-                db = self.campaign_db()
                 if what == "commit":
                     assert event is not None
                     data.commit(db, battle_id, event)
                 else:
                     data.undo(db, battle_id, expect)
-                # issue 14: this process's own write, not another's (the watcher
-                # takes it as seen); other modes (the roster) read again
-                door(self).campaign_changed(CampaignChanged(Change.BATTLE, self))
             except Exception as error:  # noqa: BLE001 - shown; the screen reloads
                 with self._write_lock:
                     self._writes.clear()
-                self.app.call_from_thread(self._status, f"NOT SAVED: {error}; reloading")
-                self.app.call_from_thread(self.load, battle_id)
+                    self._writing = False
+                return Drained(error, battle_id)
+            # this process's own write, not another's (the watcher takes it as
+            # seen); other modes (the roster) read again
+            announce(self, Change.BATTLE)
 
-    # -- live (issue 14) -------------------------------------------------------
+    def _drained(self, end: Drained) -> None:
+        if end.error is not None:
+            self._status(f"NOT SAVED: {end.error}; reloading")
+            self.load(end.battle_id)
+        if self._live_wanted:   # a change came in while writing
+            self._live_again()
+
+    def _not_drained(self, error: Exception) -> None:
+        """The campaign could not be had: nothing of the queue was written."""
+        with self._write_lock:
+            battle_id = self._writes[0][0] if self._writes else None
+            self._writes.clear()
+            self._writing = False
+        self._drained(Drained(error, battle_id))
+
+    # -- live ---------------------------------------------------------------------
 
     def watch_battles(self) -> None:
         door(self).on_campaign_changed(self, self._battle_changed)
@@ -132,17 +145,11 @@ class BattleIO(AirBase):
                 return   # the drain asks again when its writes are done
         self._live_load(None if self.loaded is None else self.loaded.battle_id)
 
-    @work(thread=True, exclusive=True, group="air-live", exit_on_error=False)
     def _live_load(self, battle_id: int | None) -> None:
-        from ka_tui.screens.air import data
-
-        try:
-            db = self.campaign_db()
-            bid = battle_id if battle_id is not None else data.newest_open(db)
-            loaded = None if bid is None else data.load_battle(db, bid)
-        except Exception:  # noqa: BLE001 - the next change or key reads again
-            return
-        self.app.call_from_thread(self._live_loaded, loaded)
+        # a failed read is left alone: the next change or key reads again
+        store_work(self, lambda db: data.open_battle(db, battle_id), group="air-live",
+                   exclusive=True, done=self._live_loaded, errors=(Exception,),
+                   failed=lambda e: None)
 
     def _live_loaded(self, loaded: LoadedBattle | None) -> None:
         with self._write_lock:

@@ -7,8 +7,6 @@ the aircraft being placed.
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.binding import Binding
 
 from ka_tui.rules.air.move_plan import (
@@ -16,10 +14,8 @@ from ka_tui.rules.air.move_plan import (
     TurnRight, WaterMethanol,
 )
 from ka_tui.rules.air.turn import Phase
+from ka_tui.screens.air.host import PlanningView
 from ka_tui.screens.air.plan_key_table import PLAN_KEYS
-
-# ``AirScreen`` (screens/air/screen.py), typed loosely: that module imports this one.
-AirScreen = Any
 
 # the step each plan key adds (None: a command; plan_key_table.py: the keys)
 STEPS: dict[str, Step | None] = {
@@ -56,7 +52,7 @@ PALETTE_HELP = {
 PLACING = {"left", "right", "thrust_up", "thrust_down", "climb", "dive"}
 
 
-def plan_key(screen: AirScreen, code: str) -> None:
+def plan_key(screen: PlanningView, code: str) -> None:
     if screen.placement is not None:
         screen.placement.key(screen, code)
         return
@@ -82,7 +78,7 @@ def plan_key(screen: AirScreen, code: str) -> None:
     screen.refresh_overlays()
 
 
-def _figure(screen: AirScreen, uid: str) -> None:
+def _figure(screen: PlanningView, uid: str) -> None:
     from ka_tui.rules.air.aerobatics import FigureKind
     from ka_tui.rules.air.move_plan import Figure
     from ka_tui.screens.air.setup import FigureMenu
@@ -100,7 +96,7 @@ def _figure(screen: AirScreen, uid: str) -> None:
 
 
 
-def enabled(screen: AirScreen, action: str) -> bool:
+def enabled(screen: PlanningView, action: str) -> bool:
     runner, placing = screen.runner, screen.placement is not None
     if action in ("new_battle", "list_battles"):
         return not placing

@@ -4,22 +4,18 @@ with their odds (all from the engine through ``Runner``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ka_tui.rules.air.hexgrid import Hex
 from ka_tui.rules.air.reach import readout
 from ka_tui.rules.air.shooting import preview_shot
 from ka_tui.rules.air.turn import Phase
 from ka_tui.screens.air import views
+from ka_tui.screens.air.host import PlanningView
 from ka_tui.screens.air.runner import Runner
 from ka_tui.widgets.air_panel import readout_lines, unit_lines
 from ka_tui.widgets.hex_map import HexMap, ReachMark
 
-# ``AirScreen`` (screens/air/screen.py), typed loosely: that module imports this one.
-AirScreen = Any
 
-
-def show_overlays(screen: AirScreen, runner: Runner) -> None:
+def show_overlays(screen: PlanningView, runner: Runner) -> None:
     hex_map = screen.query_one(HexMap)
     sel = screen.selected()
     u = runner.unit(sel)
@@ -59,7 +55,7 @@ def show_overlays(screen: AirScreen, runner: Runner) -> None:
             detail = [f"{u.id} cannot shoot {t.id}: {why}", runner.ram_line(u.id, t.id)]
     plans_in = runner.plans_in()
     if plans_in and not runner.plan_ahead:
-        detail = [plans_in, *detail]   # issue 14: who has sent, never what
+        detail = [plans_in, *detail]   # who has sent a plan, never what
     marks: dict[Hex, ReachMark] = {}
     if screen.show_reach and u is not None:
         r = runner.reach(u.id)   # cached by the runner for this state

@@ -1,7 +1,7 @@
 """The plan keys of the air battle, as data (code, key, description): the GM's
 map (``keys.py``, which adds the step each key plans) and the player's plan
-pane bind the same keys (issue 14). Light: the player's screen declares its
-bindings from it without loading the air engine (issue 13: first frame)."""
+pane bind the same keys. Light: the player's screen declares its
+bindings from it without loading the air engine (a light first frame)."""
 
 from __future__ import annotations
 

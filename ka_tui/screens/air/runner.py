@@ -52,7 +52,7 @@ class Runner:
     battle: Battle
     plans: dict[str, Plan] = field(default_factory=dict)
     evasive: set[str] = field(default_factory=set)
-    # a player's view (issue 14): his aircraft plans ahead, while another side
+    # a player's view: his aircraft plans ahead, while another side
     # moves (``rules/air/plans.plan_window``); the GM plans who moves now
     plan_ahead: bool = False
     # the plans players sent (``plan_sent``), and which one each plan being
@@ -65,7 +65,7 @@ class Runner:
         self.take_sent()
 
     def take_sent(self) -> list[str]:
-        """Read the plans in from the log (issue 14) and fill each aircraft's
+        """Read the plans in from the log and fill each aircraft's
         plan from its newest one not filled yet (a plan sent again replaces
         what was built from the older one). Returns the units filled now."""
         self.sent = sent_plans(self.battle.events)

@@ -1,4 +1,4 @@
-"""Air battle (issue 10; R-1 … R-10): the hex map, the selected aircraft and
+"""Air battle (R-1 … R-10): the hex map, the selected aircraft and
 the turn runner, Initiative → Movement → Shooting → Heat → End.
 
 A line always says what happens next and who acts (``turn.what_next``); ``g``
@@ -77,7 +77,7 @@ class AirScreen(TypedInput, BattleIO):
     def on_mount(self) -> None:
         self.query_one("#air-log-view").display = False
         self.query_one("#air-cmd").display = False
-        self.watch_battles()   # issue 14: live
+        self.watch_battles()   # live: another window's or player's writes show
         self.load(None)
 
     # -- what the screen shows -------------------------------------------------
@@ -93,7 +93,7 @@ class AirScreen(TypedInput, BattleIO):
         hex_map.set_aircraft(MapAircraft(u.id, u.hex, u.facing, u.side, u.altitude, u.speed,
                                          u.id[:4]) for u in r.state.units
                              if not (u.destroyed or u.crashed))
-        plans_in = r.plans_in().split(":")[0].split(";")[0]   # the count (issue 14)
+        plans_in = r.plans_in().split(":")[0].split(";")[0]   # the count of plans sent in
         self.query_one("#air-phases", Static).update(
             Content(views.phase_bar(r.state.turn, r.phase_key(), ascii=self.ascii)
                     + (f" · {plans_in}" if plans_in else "")))
@@ -140,7 +140,9 @@ class AirScreen(TypedInput, BattleIO):
 
     def action_go(self) -> None:
         if self.placement is not None:
-            self.placement.place(self)
+            from ka_tui.screens.air.placing import place
+
+            place(self)
             return
         self._run(self.dice)
 
@@ -258,7 +260,7 @@ class AirScreen(TypedInput, BattleIO):
         start_setup(self)
 
     def open_setup(self, preset: AirPreset) -> None:
-        """The new-battle setup pre-filled (a mission's battle, issue 15)."""
+        """The new-battle setup pre-filled (a mission's battle)."""
         from ka_tui.screens.air.placing import start_setup
 
         start_setup(self, preset)

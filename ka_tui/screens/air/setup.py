@@ -1,4 +1,4 @@
-"""New air battle: aircraft and sides from the roster, and the map (issue 10).
+"""New air battle: aircraft and sides from the roster, and the map.
 
 Keys: up/down move, ``1``–``4`` put the highlighted aircraft on side Blue,
 Red, Green or Yellow, ``0`` takes it out, ``m`` the next map, ``ctrl+s`` goes
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -21,9 +22,13 @@ from textual.widgets.option_list import Option
 
 from ka_tui.rules.air.aerobatics import FIGURES, FigureKind
 from ka_tui.screens.air.data import MapChoice
-from ka_tui.screens.door import AirPreset, door
+from ka_tui.screens.door import AirPreset
+from ka_tui.screens.store_work import store_work
 from ka_tui.store.battles import AircraftCandidate, BattleSummary
 from ka_tui.widgets.quiet_footer import QuietFooter
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
 
 SIDES = ("Blue", "Red", "Green", "Yellow")
 
@@ -32,7 +37,7 @@ SIDES = ("Blue", "Red", "Green", "Yellow")
 class SetupChoice:
     picked: tuple[tuple[AircraftCandidate, str], ...]     # (aircraft, side)
     map: MapChoice
-    mission_id: int | None = None                 # a mission's battle (issue 15)
+    mission_id: int | None = None                 # a mission's battle
 
     @property
     def map_name(self) -> str:
@@ -168,20 +173,16 @@ class AirSetupScreen(ModalScreen[SetupChoice | None]):
                 n += 1
             name = f"{choice.name} ({n})"
 
-        def run() -> None:
+        def job(db: CampaignDB) -> MapChoice:
             from ka_tui.store import maps
 
-            try:
-                saved = maps.save_map(door(self).campaign_db(), name, text,
-                                      map_id=choice.map_id)
-            except Exception as error:  # noqa: BLE001 - shown at the map line
-                self.app.call_from_thread(self._map_saved, None, f"map NOT saved: {error}")
-                return
-            self.app.call_from_thread(self._map_saved,
-                                      MapChoice(saved.name, saved.text, saved.id),
-                                      f"map saved in the campaign: {saved.name}")
+            saved = maps.save_map(db, name, text, map_id=choice.map_id)
+            return MapChoice(saved.name, saved.text, saved.id)
 
-        self.run_worker(run, thread=True, group="air-setup", exit_on_error=False)
+        store_work(self, job, group="air-setup", errors=(Exception,),  # shown at the map line
+                   done=lambda saved: self._map_saved(
+                       saved, f"map saved in the campaign: {saved.name}"),
+                   failed=lambda e: self._map_saved(None, f"map NOT saved: {e}"))
 
     def _map_saved(self, choice: MapChoice | None, message: str) -> None:
         if choice is not None:

@@ -1,17 +1,16 @@
-"""The flight-card screen: one campaign aircraft's card (issue 4).
+"""The flight-card screen: one campaign aircraft's card.
 
 Opened from the roster (``f``) with ``open_flight_card(screen, aircraft_id)``
 and later by a key from the tactical view. Keys: ``e`` edit (the aircraft
 form), ``n``/``p`` next / previous aircraft, ``t`` trait rule text, ``l`` the
 profile library, ``x``/``i`` export / import a profile file (also in the
-command palette), ``escape`` back. Database reads run in a worker thread.
+command palette), ``escape`` back. Database reads are ``store_work`` jobs.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -20,10 +19,13 @@ from textual.widgets import Footer, Static
 from ka_tui.screens.aircraft.form import open_aircraft_form
 from ka_tui.screens.aircraft.library import ProfileLibraryScreen, export_dialog, import_dialog
 from ka_tui.screens.door import CampaignChanged, Change, door
-from ka_tui.store.load_failure import load_failure
+from ka_tui.screens.store_work import store_work
 from ka_tui.store.aircraft_view import AircraftView, aircraft_ids, load_aircraft_view
 from ka_tui.widgets.flight_card import FlightCard
 from ka_tui.widgets.quiet_footer import QuietFooter
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
 
 
 class FlightCardScreen(Screen[None]):
@@ -66,17 +68,15 @@ class FlightCardScreen(Screen[None]):
     def on_mount(self) -> None:
         self.load()
 
-    @work(thread=True, exclusive=True, group="flight-card", exit_on_error=False)
     def load(self) -> None:
-        try:
-            db = door(self).campaign_db()
-            view = load_aircraft_view(db, self.aircraft_id)
-            ids = [i for i, _ in aircraft_ids(db)]
-        except Exception as error:  # noqa: BLE001 — any failure: one message (issue 11)
-            self.app.call_from_thread(self._failed, str(load_failure(
-                f"aircraft {self.aircraft_id}", error, door(self))))
-            return
-        self.app.call_from_thread(self._show, view, ids)
+        aircraft_id = self.aircraft_id
+
+        def job(db: CampaignDB) -> tuple[AircraftView, list[int]]:
+            return load_aircraft_view(db, aircraft_id), [i for i, _ in aircraft_ids(db)]
+
+        store_work(self, job, group="flight-card", exclusive=True,
+                   done=lambda got: self._show(*got), failed=lambda e: self._failed(str(e)),
+                   diagnose=f"aircraft {aircraft_id}")
 
     def _failed(self, message: str) -> None:
         self.query_one("#card-loading", Static).update(message)

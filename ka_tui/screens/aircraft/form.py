@@ -1,4 +1,4 @@
-"""Add / edit an aircraft: the ONE aircraft form (issue 4), also used by the roster.
+"""Add / edit an aircraft: the ONE aircraft form, also used by the roster.
 
 Four tabs (ctrl+t cycles): *Card* (S0 §Flight card: class, engines, Move,
 dive maximum, Roll/Loop/Immelmann, ceiling and test echelons, Firepower, Hull,
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from rich.text import Text
 from textual import events
@@ -51,6 +51,7 @@ from ka_tui.rules.air.flight_status import FlightStatus
 from ka_tui.rules.air.profiles import LIBRARY
 from ka_tui.rules.air.traits import TRAIT_RULES
 from ka_tui.screens.door import door
+from ka_tui.screens.store_work import store_work
 from ka_tui.store.rows_to_rules import from_profile
 from ka_tui.store.aircraft_view import AircraftView, load_aircraft_view
 from ka_tui.store.errors import StoreError
@@ -66,6 +67,9 @@ from ka_tui.widgets.form_fields import (
 )
 from ka_tui.widgets.form_tabs import FormTabs
 from ka_tui.widgets.quiet_footer import QuietFooter
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
 
 Values = dict[str, Any]
 V = TypeVar("V")
@@ -286,7 +290,7 @@ def _turn_mode_check(text: Any) -> str | None:
 
 
 def _columns(fields: Sequence[FormField]) -> Horizontal:
-    """Two columns; tab goes down the first, then the second (issue 12 #20)."""
+    """Two columns; tab goes down the first, then the second."""
     half = (len(fields) + 1) // 2
     return Horizontal(Vertical(*fields[:half], classes="form-column"),
                       Vertical(*fields[half:], classes="form-column"),
@@ -578,34 +582,27 @@ def open_aircraft_form(screen: Screen[Any], aircraft: Values | None,
     roster), else they are read too."""
     aircraft_id = None if aircraft is None else aircraft["id"]
     taken = None if taken_names is None else list(taken_names)
-    screen.run_worker(lambda: _load_and_open(screen, aircraft_id, on_saved, taken),
-                      thread=True, exclusive=True, group="aircraft-form",
-                      exit_on_error=False)
 
+    def job(db: CampaignDB) -> tuple[AircraftView | None, list[str]]:
+        from ka_tui.store import roster  # the write half (SQLModel): loaded on use only
 
-def _load_and_open(screen: Screen[Any], aircraft_id: int | None,
-                   on_saved: Callable[[int | None], None],
-                   taken: list[str] | None = None) -> None:
-    from ka_tui.store import roster  # the write half (SQLModel): loaded on use only
-
-    try:
-        db = door(screen).campaign_db()
         view = None if aircraft_id is None else load_aircraft_view(db, aircraft_id)
-        if taken is None:
-            taken = [a.name for a in roster.list_aircraft(db)]
-    except StoreError as error:
-        screen.app.call_from_thread(screen.notify, str(error), title="Aircraft",
-                                    severity="error")
-        return
+        return view, taken if taken is not None else [a.name for a in roster.list_aircraft(db)]
 
     def write(values: Values) -> int:
+        from ka_tui.store import roster
+
         try:
-            return roster.save_aircraft(db, {**aircraft_columns(values),
-                                             "id": values.get("id")})
+            return roster.save_aircraft(door(screen).campaign_db(),
+                                        {**aircraft_columns(values), "id": values.get("id")})
         except StoreError:
             raise
         except Exception as error:  # noqa: BLE001 - the form must never hang on "Saving…"
             raise StoreError(f"the aircraft could not be saved ({error})") from error
 
-    form = AircraftForm(view, write=write, taken_names=taken)
-    screen.app.call_from_thread(screen.app.push_screen, form, on_saved)
+    def show(got: tuple[AircraftView | None, list[str]]) -> None:
+        view, names = got
+        screen.app.push_screen(AircraftForm(view, write=write, taken_names=names), on_saved)
+
+    store_work(screen, job, group="aircraft-form", exclusive=True, done=show,
+               failed=lambda e: screen.notify(str(e), title="Aircraft", severity="error"))

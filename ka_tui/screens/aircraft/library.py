@@ -1,8 +1,8 @@
-"""The library of ready aircraft profiles and the profile file dialogs (issue 4).
+"""The library of ready aircraft profiles and the profile file dialogs.
 
 ``ProfileLibraryScreen``: the ready profiles (``rules/air/profiles.py``) with the
 highlighted one's flight card; ``c``/enter asks for the new aircraft's name (a
-free one offered, issue 12 #23) and copies the profile into the campaign (fuel
+free one offered) and copies the profile into the campaign (fuel
 and ammunition full), ``x`` exports it, ``X`` the
 whole library, ``i`` imports a profile file. Every action is also in the
 command palette. Dismisses with the id of the aircraft copied (or None).
@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -28,6 +27,7 @@ from textual.widgets.option_list import Option
 from ka_tui.rules.air.aircraft import AircraftProfile
 from ka_tui.rules.air.profiles import LIBRARY
 from ka_tui.screens.door import door
+from ka_tui.screens.store_work import store_work
 from ka_tui.store.errors import StoreError, ValidationError
 from ka_tui.store.limits import NAME_MAX
 from ka_tui.store.profiles_io import (
@@ -36,6 +36,9 @@ from ka_tui.store.profiles_io import (
 from ka_tui.widgets.flight_card import FlightCard
 from ka_tui.widgets.form_fields import CheckField, FormScreen, TextField
 from ka_tui.widgets.quiet_footer import QuietFooter
+
+if TYPE_CHECKING:
+    from ka_tui.store.db import CampaignDB
 
 Values = dict[str, Any]
 
@@ -115,29 +118,27 @@ class ProfileLibraryScreen(ModalScreen[int | None]):
     def action_copy(self) -> None:
         self._ask_name(self.current)
 
-    @work(thread=True, exclusive=True, group="library-copy", exit_on_error=False)
     def _ask_name(self, profile: AircraftProfile) -> None:
         """Read the names in use (off the UI thread), then ask for the name."""
-        from ka_tui.store import roster  # the write half (SQLModel): loaded on use only
+        def names(db: CampaignDB) -> list[str]:
+            from ka_tui.store import roster  # the write half (SQLModel): loaded on use only
 
-        db = door(self).campaign_db()
-        try:
-            taken = roster.taken_aircraft_names(db)
-        except StoreError as error:
-            self.app.call_from_thread(self.notify, str(error), title="Not copied",
-                                      severity="error")
-            return
+            return roster.taken_aircraft_names(db)
 
         def write(values: Values) -> int:
-            return int(roster.copy_profile(db, profile, values["name"]))
+            from ka_tui.store import roster
+
+            return int(roster.copy_profile(door(self).campaign_db(), profile, values["name"]))
 
         def done(new_id: int | None) -> None:
             if new_id is not None:
                 self.notify(f"{profile.name} copied into the campaign.", timeout=3)
                 self.dismiss(new_id)
 
-        dialog = CopyNameDialog(profile.name, taken, write=write)
-        self.app.call_from_thread(self.app.push_screen, dialog, done)
+        store_work(self, names, group="library-copy", exclusive=True,
+                   done=lambda taken: self.app.push_screen(
+                       CopyNameDialog(profile.name, taken, write=write), done),
+                   failed=lambda e: self.notify(str(e), title="Not copied", severity="error"))
 
     def action_export_one(self) -> None:
         export_dialog(self, (self.current,))
@@ -154,7 +155,7 @@ class ProfileLibraryScreen(ModalScreen[int | None]):
 
 
 class CopyNameDialog(FormScreen[Any]):
-    """The name of the aircraft a library profile becomes (issue 12 #23)."""
+    """The name of the aircraft a library profile becomes (a free one offered)."""
 
     HELP_TITLE = "Copy into campaign"
     DRAWN_FIELDS = True

@@ -1,2 +1,2 @@
-"""Campaign mode (``5``/``F5``, issue 15): overview, missions, debrief,
+"""Campaign mode (``5``/``F5``): overview, missions, debrief,
 service records, repairs, time and the journal."""

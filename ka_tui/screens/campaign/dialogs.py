@@ -1,11 +1,16 @@
 """The campaign mode's dialogs: mission form, debrief, time advance, GM note.
 
-Each writes through the store in its worker (one transaction per save); a
-refusal shows beside its field (``ValidationError.field``)."""
+Each writes through the store in its worker (one transaction per save: the
+form's save worker runs ``write``; the note is a ``store_work`` job) and
+announces ``Change.CAMPAIGN`` (and ``ROSTER`` when the roster shows it); a
+refusal shows beside its field (``ValidationError.field``). Each write is
+refused when another window changed what it is based on since the dialog
+opened: the mission as the form read it, the debrief as shown, the preview.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -13,12 +18,17 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
-from ka_tui.rules.campaign.missions import MissionKind
-from ka_tui.screens.door import door
+from ka_tui.rules.campaign.missions import Debrief, MissionKind
+from ka_tui.screens.door import Change, door
+from ka_tui.screens.store_work import announce, store_work
 from ka_tui.store import campaign_state, journal, missions
-from ka_tui.store.errors import StoreError, ValidationError
 from ka_tui.widgets.form_fields import ChoiceField, FormScreen, IntField, TextField
 from ka_tui.widgets.quiet_footer import QuietFooter
+
+if TYPE_CHECKING:
+    from ka_tui.rules.campaign.journal import Entry
+    from ka_tui.rules.campaign.timeline import TimePreview
+    from ka_tui.store.db import CampaignDB
 
 
 class MissionForm(FormScreen[Any]):
@@ -52,11 +62,15 @@ class MissionForm(FormScreen[Any]):
         db = door(self).campaign_db()
         members = missions.parse_members(missions.roster_names(db), values["pilots"])
         if self.mission is None:
-            return missions.create_mission(db, values["name"], values["day"], values["kind"],
-                                           values["briefing"], members)
-        missions.update_mission(db, self.mission.id, values["name"], values["day"],
-                                values["kind"], values["briefing"], members)
-        return self.mission.id
+            mission_id = missions.create_mission(db, values["name"], values["day"],
+                                                 values["kind"], values["briefing"], members)
+        else:
+            mission_id = self.mission.id
+            missions.update_mission(db, mission_id, values["name"], values["day"],
+                                    values["kind"], values["briefing"], members,
+                                    expect=self.mission)
+        announce(self, Change.CAMPAIGN)
+        return mission_id
 
 
 class DebriefForm(FormScreen[Any]):
@@ -82,9 +96,12 @@ class DebriefForm(FormScreen[Any]):
             yield Static("ctrl+s: confirm and write   escape: back", classes="form-status")
         yield QuietFooter()
 
-    def write(self, values: dict[str, Any]) -> Any:
-        return missions.confirm_debrief(door(self).campaign_db(), self.mission.id,
-                                        values["notes"])
+    def write(self, values: dict[str, Any]) -> Debrief:
+        done = missions.confirm_debrief(door(self).campaign_db(), self.mission.id,
+                                        values["notes"], seen=self.lines)
+        # the roster's sortie and kill counts come from the flown missions
+        announce(self, Change.CAMPAIGN, Change.ROSTER)
+        return done
 
 
 class TimeForm(FormScreen[Any]):
@@ -100,7 +117,7 @@ class TimeForm(FormScreen[Any]):
     def __init__(self, days: int = 1) -> None:
         super().__init__()
         self.days = days
-        self.start: Any = None
+        self.preview: TimePreview | None = None  # the last preview shown
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="form-box") as box:
@@ -120,19 +137,31 @@ class TimeForm(FormScreen[Any]):
             self._preview(value)
 
     def _preview(self, days: int) -> None:
-        try:
-            p = campaign_state.preview_days(door(self).campaign_db(), days)
-        except StoreError as e:
-            self.query_one("#time-preview", Static).update(str(e))
-            return
-        self.start = p.start
+        """What ``days`` days change, read in a worker (the newest wins)."""
+        store_work(self, lambda db: campaign_state.preview_days(db, days),
+                   group="time-preview", exclusive=True, done=self._show_preview,
+                   failed=lambda e: self.query_one("#time-preview", Static).update(str(e)))
+
+    def _show_preview(self, p: TimePreview) -> None:
+        self.preview = p
         lines = [p.summary, *(f"  {c.text}" for c in p.changes)] if p.changes else \
             [p.summary, "  nothing heals or finishes in that time"]
         self.query_one("#time-preview", Static).update("\n".join(lines))
 
-    def write(self, values: dict[str, Any]) -> Any:
-        return campaign_state.advance(door(self).campaign_db(), int(values["days"]),
-                                      expect=self.start)
+    def write(self, values: dict[str, Any]) -> TimePreview:
+        done = campaign_state.advance(door(self).campaign_db(), int(values["days"]),
+                                      seen=self.preview)
+        # wounds, K-points and the aircraft's damage, fuel and ammo: the roster's too
+        announce(self, Change.CAMPAIGN, Change.ROSTER)
+        return done
+
+    def _failed(self, message: str, field: str | None) -> None:
+        """Refused (the campaign moved on in another window): the preview is
+        read again, so the GM sees what confirming now does."""
+        super()._failed(message, field)
+        days = self.query_one(IntField).value
+        if isinstance(days, int) and 1 <= days <= 365:
+            self._preview(days)
 
 
 class NoteScreen(ModalScreen[Any]):
@@ -172,13 +201,22 @@ class NoteScreen(ModalScreen[Any]):
     def action_cancel(self) -> None:
         self.dismiss(None)
 
+    saving = False
+
     def action_save(self) -> None:
-        text = self.query_one(TextArea).text
-        status = self.query_one("#note-status", Static)
-        try:
-            entry = journal.note(door(self).campaign_db(), text, mission=self.mission)
-        except (ValidationError, StoreError) as e:
-            status.update(str(e))
-            status.add_class("-error")
+        if self.saving:
             return
-        self.dismiss(entry)
+        self.saving = True
+        text, mission = self.query_one(TextArea).text, self.mission
+
+        def job(db: CampaignDB) -> Entry:
+            return journal.note(db, text, mission=mission)
+
+        store_work(self, job, group="note-save", done=self.dismiss, failed=self._refused,
+                   publish=Change.CAMPAIGN)
+
+    def _refused(self, error: Exception) -> None:
+        self.saving = False
+        status = self.query_one("#note-status", Static)
+        status.update(str(error))
+        status.add_class("-error")

@@ -1,39 +1,57 @@
-"""Campaign mode (``5``/``F5``, issue 15): the campaign between battles.
+"""Campaign mode (``5``/``F5``): the campaign between battles.
 
 Views (one key each): ``o`` overview (date, next mission, readiness of every
 person and aircraft, each with why), ``m`` missions (filter, plan, open),
 ``v`` service records, ``p`` repairs (queue, write off), ``j`` journal
 (search / filter by character, aircraft, mission; GM notes); ``t`` advances
-time after a preview. Reads run in a worker (plain sqlite3, no SQLModel);
-every write is one store call (one transaction), then ``CampaignChanged``.
+time after a preview. Every read and write is a ``store_work`` job
+(``data.py``: plain sqlite3 reads, one store call per write, one
+transaction), announced as ``Change.CAMPAIGN`` (and ``ROSTER`` when it
+changes what the roster shows: the date's wounds and K-points, a write-off);
+the views read again on another window's or process's change.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Header, Input, Static
 
-from ka_tui.rules.campaign.missions import MissionKind
+from ka_tui.rules.campaign.missions import MissionStatus
 from ka_tui.screens.campaign import view
+from ka_tui.screens.campaign.data import (
+    JOURNAL_ROWS,
+    MissionRead,
+    ViewRead,
+    read_mission,
+    read_view,
+    write_markdown,
+)
 from ka_tui.screens.door import AirPreset, CampaignChanged, Change, door
-from ka_tui.store import campaign_state, journal, missions
-from ka_tui.store.load_failure import load_failure
+from ka_tui.screens.store_work import store_work
+from ka_tui.store import campaign_state, missions
+from ka_tui.store.campaign_state import RepairSummary
 from ka_tui.store.errors import StoreError
 from ka_tui.widgets.fast_table import FastTable
 from ka_tui.widgets.quiet_footer import QuietFooter
 
 if TYPE_CHECKING:
+    from ka_tui.rules.campaign.journal import Entry
     from ka_tui.store.db import CampaignDB
 
 VIEWS = ("overview", "missions", "records", "repairs", "journal")
-JOURNAL_ROWS = 500   # the newest entries shown; the filter reaches every entry
+
+# What the campaign's views show, so what they read again on: everything
+# but the roll log (a mission's battles and fights, its people, the house
+# rules' campaign options).
+SHOWN = frozenset(Change) - {Change.ROLLS}
 
 
 def _table(id: str, columns: list[tuple[str, int]]) -> FastTable:
@@ -43,26 +61,16 @@ def _table(id: str, columns: list[tuple[str, int]]) -> FastTable:
     return t
 
 
-def parse_filter(text: str, names: missions.RosterNames) -> dict[str, Any]:
-    """Journal filter text: ``@name`` a character or aircraft, ``#n`` a
-    mission id, the rest searched in the entries' text."""
-    out: dict[str, Any] = {}
-    words = []
-    for word in text.split():
-        if word.startswith("#") and word[1:].isdigit():
-            out["mission"] = int(word[1:])
-        elif word.startswith("@") and len(word) > 1:
-            key = word[1:].replace("_", " ")
-            cid = names.person(key)
-            if cid is not None:
-                out["character"] = cid
-            else:
-                aid = names.plane(key)
-                out["aircraft"] = aid if aid is not None else -1
-        else:
-            words.append(word)
-    out["search"] = " ".join(words)
-    return out
+def markdown_file(node: DOMNode, mission_id: int | None = None) -> None:
+    """Write the journal (or one mission's debrief) as Markdown beside the
+    campaign file, in a worker; a notification says where (or why not)."""
+    if door(node).db_path is None:
+        return
+    said = "Journal" if mission_id is None else "Debrief"
+    app = node.app
+    store_work(node, lambda db: write_markdown(db, mission_id), group="campaign-markdown",
+               done=lambda path: app.notify(f"{said} written to {path}."),
+               failed=lambda error: app.notify(str(error), severity="error"))
 
 
 class CampaignScreen(Screen[None]):
@@ -93,9 +101,9 @@ class CampaignScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.current = "overview"
-        self._journal: list[Any] = []
-        self._repairs: list[Any] = []
-        self._names: missions.RosterNames | None = None
+        self._journal: list[Entry] = []
+        self._repairs: list[RepairSummary] = []
+        self.day: str | None = None  # the campaign's date as last read
         self.loaded = 0          # loads done (tests and benchmarks wait on it)
 
     def compose(self) -> ComposeResult:
@@ -139,60 +147,39 @@ class CampaignScreen(Screen[None]):
         self.load()
 
     def _changed(self, change: CampaignChanged) -> None:
-        if change.source is not self:
+        if change.source is not self and change.change in SHOWN:
             self.load()
 
     # -- loading ---------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="campaign-load", exit_on_error=False)
     def load(self) -> None:
-        view_name = self.current
-        try:
-            db = door(self).campaign_db()
-            if self._names is None:
-                self._names = missions.roster_names(db)
-            data = self._read(db, view_name)
-        except StoreError as error:
-            self.app.call_from_thread(self._failed, error)
-            return
-        self.app.call_from_thread(self._show, view_name, data)
-
-    def _read(self, db: CampaignDB, name: str) -> Any:
-        if name == "overview":
-            return campaign_state.overview(db)
-        if name == "missions":
-            text = self.query_one("#missions-filter", Input).value.strip().casefold()
-            status = next((s for s in ("planned", "flown", "aborted") if s == text), None)
-            kind = next((k.value for k in MissionKind if k.value == text), None)
-            return missions.list_missions(db, status=status, kind=kind,
-                                          search="" if status or kind else text)
-        if name == "records":
-            return campaign_state.service_records(db)
-        if name == "repairs":
-            return campaign_state.repairs(db)
-        text = self.query_one("#journal-filter", Input).value
-        assert self._names is not None
-        return journal.entries(db, newest_first=True, limit=JOURNAL_ROWS,
-                               **parse_filter(text, self._names))
+        """Read the view shown (its filter as typed now), in a worker."""
+        name = self.current
+        text = self.query_one(f"#{name}-filter", Input).value \
+            if name in ("missions", "journal") else ""
+        store_work(self, lambda db: read_view(db, name, text), group="campaign-load",
+                   exclusive=True, done=self._show, failed=self._failed,
+                   diagnose="the campaign")
 
     def _failed(self, error: Exception) -> None:
-        self.query_one("#overview-head", Static).update(str(load_failure("the campaign", error)))
+        self.query_one("#overview-head", Static).update(str(error))
 
-    def _show(self, name: str, data: Any) -> None:
-        if name == "overview":
-            self.query_one("#overview-head", Static).update(view.overview_head(data))
-            self.query_one("#overview-table", FastTable).set_rows(view.overview_rows(data))
-        elif name == "missions":
-            self.query_one("#missions-table", FastTable).set_rows(view.mission_rows(data))
-        elif name == "records":
-            self.query_one("#records-table", FastTable).set_rows(view.record_rows(data))
-        elif name == "repairs":
-            self._repairs = data
-            self.query_one("#repairs-table", FastTable).set_rows(view.repair_rows(data))
+    def _show(self, got: ViewRead) -> None:
+        self.day = got.day
+        if got.name == "overview":
+            self.query_one("#overview-head", Static).update(view.overview_head(got.data))
+            self.query_one("#overview-table", FastTable).set_rows(view.overview_rows(got.data))
+        elif got.name == "missions":
+            self.query_one("#missions-table", FastTable).set_rows(view.mission_rows(got.data))
+        elif got.name == "records":
+            self.query_one("#records-table", FastTable).set_rows(view.record_rows(got.data))
+        elif got.name == "repairs":
+            self._repairs = got.data
+            self.query_one("#repairs-table", FastTable).set_rows(view.repair_rows(got.data))
             self._detail_repair()
         else:
-            self._journal = data
-            self.query_one("#journal-table", FastTable).set_rows(view.journal_rows(data))
+            self._journal = got.data
+            self.query_one("#journal-table", FastTable).set_rows(view.journal_rows(got.data))
             self._detail_journal()
         self.loaded += 1
 
@@ -243,7 +230,7 @@ class CampaignScreen(Screen[None]):
         self.query_one("#repairs-detail", Static).update(
             view.repair_text(row) if row else "Nothing damaged.")
 
-    def _repair_row(self) -> Any:
+    def _repair_row(self) -> RepairSummary | None:
         key = self.query_one("#repairs-table", FastTable).cursor_key
         return next((r for r in self._repairs if str(r.plane.id) == key), None)
 
@@ -259,7 +246,9 @@ class CampaignScreen(Screen[None]):
         elif tid == "overview-table" and key.startswith("c"):
             self.app.push_screen(RecordScreen(int(key[1:])))
         elif tid == "repairs-table":
-            self._write(lambda db: campaign_state.queue_repair(db, int(key)), "Queued for repair")
+            aid = int(key)
+            self._write(lambda db: campaign_state.queue_repair(db, aid), "Queued for repair",
+                        Change.CAMPAIGN)
 
     def open_mission(self, mission_id: int) -> None:
         def back(_: None) -> None:
@@ -269,15 +258,14 @@ class CampaignScreen(Screen[None]):
 
     # -- writes ------------------------------------------------------------------
 
-    def _write(self, action: Any, done: str) -> None:
-        try:
-            action(door(self).campaign_db())
-        except StoreError as e:
-            self.notify(str(e), title="Not done", severity="warning")
-            return
-        self.notify(done)
-        door(self).campaign_changed(CampaignChanged(Change.ROSTER, self))
-        self.load()
+    def _write(self, job: Callable[[CampaignDB], object], said: str,
+               *changes: Change) -> None:
+        def done(_: object) -> None:
+            self.notify(said)
+            self.load()
+
+        store_work(self, job, group="campaign-write", done=done, publish=changes,
+                   failed=lambda e: self.notify(str(e), title="Not done", severity="warning"))
 
     def action_write_off(self) -> None:
         row = self._repair_row() if self.current == "repairs" else None
@@ -285,12 +273,15 @@ class CampaignScreen(Screen[None]):
             return
         from ka_tui.screens.confirm import ConfirmScreen
 
+        plane = row.plane
+
         def answered(yes: bool | None) -> None:
             if yes:
-                self._write(lambda db: campaign_state.write_off(db, row.plane.id),
-                            f"{row.plane.name} written off")
+                # the aircraft's damage says lost: the roster shows it too
+                self._write(lambda db: campaign_state.write_off(db, plane.id),
+                            f"{plane.name} written off", Change.CAMPAIGN, Change.ROSTER)
 
-        self.app.push_screen(ConfirmScreen(f"Write {row.plane.name} off? It can no longer "
+        self.app.push_screen(ConfirmScreen(f"Write {plane.name} off? It can no longer "
                                            "fly.", yes="Write off"), answered)
 
     def action_new(self) -> None:
@@ -299,17 +290,20 @@ class CampaignScreen(Screen[None]):
         if self.current == "journal":
             self.app.push_screen(NoteScreen(), self._after_write)
             return
-        day = campaign_state.campaign_day(door(self).campaign_db()).isoformat()
-        self.app.push_screen(MissionForm(day), self._after_mission)
+        if self.day is not None:   # every view's read brings the date
+            self.app.push_screen(MissionForm(self.day), self._after_mission)
+            return
+        store_work(self, lambda db: campaign_state.campaign_day(db).isoformat(),
+                   group="campaign-load",
+                   done=lambda day: self.app.push_screen(MissionForm(day),
+                                                         self._after_mission))
 
-    def _after_mission(self, mission_id: Any) -> None:
+    def _after_mission(self, mission_id: int | None) -> None:
         if isinstance(mission_id, int):
-            door(self).campaign_changed(CampaignChanged(Change.ROSTER, self))
             self.open_mission(mission_id)
 
-    def _after_write(self, result: Any) -> None:
+    def _after_write(self, result: object) -> None:
         if result is not None:
-            door(self).campaign_changed(CampaignChanged(Change.ROSTER, self))
             self.load()
 
     def action_advance(self) -> None:
@@ -318,30 +312,7 @@ class CampaignScreen(Screen[None]):
         self.app.push_screen(TimeForm(), self._after_write)
 
     def action_markdown(self) -> None:
-        path = write_markdown(self)
-        if path is not None:
-            self.notify(f"Journal written to {path}.")
-
-
-def write_markdown(node: Any, mission_id: int | None = None) -> Path | None:
-    """Write the journal (or one mission's debrief) as Markdown beside the
-    campaign file; returns the path."""
-    d = door(node)
-    if d.db_path is None:
-        return None
-    db = d.campaign_db()
-    if mission_id is None:
-        text = journal.journal_markdown(db, f"Journal: {d.db_path.stem}")
-        path = d.db_path.with_name(f"{d.db_path.stem}-journal.md")
-    else:
-        text = missions.debrief_markdown(db, mission_id)
-        path = d.db_path.with_name(f"{d.db_path.stem}-mission-{mission_id}.md")
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as e:
-        node.notify(f"cannot write {path}: {e.strerror}", severity="error")
-        return None
-    return path
+        markdown_file(self)
 
 
 class MissionScreen(Screen[None]):
@@ -375,7 +346,8 @@ class MissionScreen(Screen[None]):
         super().__init__()
         self.mission_id = mission_id
         self.mission: missions.Mission | None = None
-        self.lines: list[str] = []
+        self.lines: list[str] = []       # the debrief lines shown
+        self.debrief: list[str] = []     # the debrief a confirmation is based on
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -385,38 +357,41 @@ class MissionScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.sub_title = "Mission"
-        door(self).on_campaign_changed(
-            self, lambda change: None if change.source is self else self.load())
+        door(self).on_campaign_changed(self, self._changed)
         self.load()
 
+    def _changed(self, change: CampaignChanged) -> None:
+        if change.source is not self and change.change in SHOWN:
+            self.load()
+
     def load(self) -> None:
-        db = door(self).campaign_db()
-        try:
-            self.mission = missions.get_mission(db, self.mission_id)
-            if self.mission.status.value == "planned":
-                self.lines = missions.debrief_of(db, self.mission_id).lines \
-                    if self.mission.links else []
-            else:
-                self.lines = missions._stored_lines(self.mission.debrief)
-        except StoreError as e:
-            self.query_one("#mission-text", Static).update(str(e))
-            return
-        self.query_one("#mission-text", Static).update(
-            view.mission_text(self.mission, self.lines))
+        mission_id = self.mission_id
+        store_work(self, lambda db: read_mission(db, mission_id), group="mission-load",
+                   exclusive=True, done=self._show, failed=self._failed)
+
+    def _failed(self, error: Exception) -> None:
+        self.query_one("#mission-text", Static).update(str(error))
+
+    def _show(self, got: MissionRead) -> None:
+        self.mission, self.lines, self.debrief = got.mission, got.shown, got.debrief
+        self.query_one("#mission-text", Static).update(view.mission_text(got.mission,
+                                                                         got.shown))
 
     def action_close(self) -> None:
         self.dismiss(None)
 
     def _planned(self) -> bool:
-        if self.mission is None or self.mission.status.value != "planned":
+        if self.mission is None or self.mission.status is not MissionStatus.PLANNED:
             self.notify("The mission is no longer planned.", severity="warning")
             return False
         return True
 
-    def _done(self, result: Any) -> None:
-        if result is not None:
-            door(self).campaign_changed(CampaignChanged(Change.ROSTER, self))
+    def _done(self, result: object) -> None:
         self.load()
+
+    def _write(self, job: Callable[[CampaignDB], object]) -> None:
+        store_work(self, job, group="mission-write", done=self._done, publish=Change.CAMPAIGN,
+                   failed=lambda e: self.notify(str(e), severity="warning"))
 
     def action_edit(self) -> None:
         from ka_tui.screens.campaign.dialogs import MissionForm
@@ -428,8 +403,7 @@ class MissionScreen(Screen[None]):
         from ka_tui.screens.campaign.dialogs import DebriefForm
 
         if self._planned() and self.mission is not None:
-            lines = missions.debrief_of(door(self).campaign_db(), self.mission_id).lines
-            self.app.push_screen(DebriefForm(self.mission, lines), self._done)
+            self.app.push_screen(DebriefForm(self.mission, self.debrief), self._done)
 
     def action_fly(self) -> None:
         """The mission's battle: mode 4's setup with its aircraft on Blue (the
@@ -445,32 +419,37 @@ class MissionScreen(Screen[None]):
         played already)."""
         if not self._planned():
             return
-        db = door(self).campaign_db()
-        found = missions.unlinked(db, what)
-        if found is None:
-            self.notify(f"No {what} to link: every {what} is in a mission.",
-                        severity="warning")
-            return
-        try:
+        mission_id = self.mission_id
+
+        def job(db: CampaignDB) -> bool:
+            found = missions.unlinked(db, what)
+            if found is None:
+                return False
             if what == "battle":
-                missions.link(db, self.mission_id, battle_id=found)
+                missions.link(db, mission_id, battle_id=found)
             else:
-                missions.link(db, self.mission_id, fight_id=found)
-        except StoreError as e:
-            self.notify(str(e), severity="warning")
-            return
-        self._done(True)
+                missions.link(db, mission_id, fight_id=found)
+            return True
+
+        def done(linked: bool) -> None:
+            if not linked:
+                self.notify(f"No {what} to link: every {what} is in a mission.",
+                            severity="warning")
+            self.load()
+
+        store_work(self, job, group="mission-write", done=done, publish=Change.CAMPAIGN,
+                   wrote=bool, failed=lambda e: self.notify(str(e), severity="warning"))
 
     def action_abort(self) -> None:
         from ka_tui.screens.confirm import ConfirmScreen
 
         if not self._planned():
             return
+        mission_id = self.mission_id
 
         def answered(yes: bool | None) -> None:
             if yes:
-                missions.abort_mission(door(self).campaign_db(), self.mission_id)
-                self._done(True)
+                self._write(lambda db: missions.abort_mission(db, mission_id))
 
         self.app.push_screen(ConfirmScreen("Abort this mission?", yes="Abort"), answered)
 
@@ -480,9 +459,7 @@ class MissionScreen(Screen[None]):
         self.app.push_screen(NoteScreen(self.mission_id), self._done)
 
     def action_markdown(self) -> None:
-        path = write_markdown(self, self.mission_id)
-        if path is not None:
-            self.notify(f"Debrief written to {path}.")
+        markdown_file(self, self.mission_id)
 
 
 class RecordScreen(Screen[None]):
@@ -508,12 +485,26 @@ class RecordScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.sub_title = "Service record"
-        try:
-            [rec] = campaign_state.service_records(door(self).campaign_db(), self.character_id)
-        except (StoreError, ValueError) as e:
-            self.query_one("#record-text", Static).update(str(e))
-            return
-        self.query_one("#record-text", Static).update(view.record_text(rec))
+        door(self).on_campaign_changed(self, self._changed)
+        self.load()
+
+    def _changed(self, change: CampaignChanged) -> None:
+        if change.source is not self and change.change in SHOWN:
+            self.load()
+
+    def load(self) -> None:
+        cid = self.character_id
+
+        def job(db: CampaignDB) -> str:
+            try:
+                [rec] = campaign_state.service_records(db, cid)
+            except ValueError as e:
+                raise StoreError(str(e)) from None
+            return view.record_text(rec)
+
+        text = self.query_one("#record-text", Static)
+        store_work(self, job, group="record-load", exclusive=True, done=text.update,
+                   failed=lambda e: text.update(str(e)))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -1,1 +1,1 @@
-"""The player's own view (issue 14): ``PlayerScreen``."""
+"""The player's own view: ``PlayerScreen``."""

@@ -1,4 +1,4 @@
-"""The player's air-battle pane (issue 14): his aircraft's move plan, sent to
+"""The player's air-battle pane: his aircraft's move plan, sent to
 the GM, who executes it.
 
 The pane is the GM's planning view for one aircraft: the same ``Runner``
@@ -69,6 +69,7 @@ class AirPlanPane(Vertical):
         self.placement = None
         self.hold_detail = False
         self.show_reach = False
+        self.show_start = False
 
     def compose(self) -> ComposeResult:
         yield Static("", id="plan-head")

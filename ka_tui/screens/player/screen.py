@@ -1,4 +1,4 @@
-"""A player's own view of the campaign (issue 14; ``ka-tui play --as NAME``).
+"""A player's own view of the campaign (``ka-tui play --as NAME``).
 
 Four panes on number keys: 1 the character's sheet (characteristics, skills,
 weapons), 2 his close combat, 3 his aircraft's flight card, 4 the air
@@ -11,7 +11,7 @@ pilots: from the turn's start until it moves he builds its plan with the
 GM's keys, sees path, costs and odds, and enter sends it for the GM to
 execute (changeable until then). Panes 2, 3 and 4 are built or read the
 first time they are shown (``fight_pane.py``, ``air_plan.py``): the first
-frame is the sheet, with nothing of the rules engine loaded for it (issue 13).
+frame is the sheet, with nothing of the rules engine loaded for it.
 
 What this screen shows of a fight or battle comes only from
 ``store/players.py``, which projects the logs through ``rules/cqc/log.py``
@@ -40,11 +40,13 @@ from ka_tui.screens.player.card_actions import CardActions
 from ka_tui.screens.player.panes import PlayerLoaded
 from ka_tui.screens.player.plan_actions import PlanActions
 from ka_tui.screens.player.sheet import SheetPanes
+from ka_tui.screens.store_work import store_work
 from ka_tui.widgets.quiet_footer import QuietFooter
 
 if TYPE_CHECKING:
     from ka_tui.rules.cqc.log import FightProgress
     from ka_tui.store.battles import LoadedBattle
+    from ka_tui.store.db import CampaignDB
     from ka_tui.store.player_data import Player, PlayerBattle, PlayerFight, PlayerView
 
 PANES = ("sheet", "fight", "aircraft", "battles")
@@ -146,17 +148,17 @@ class PlayerScreen(SheetPanes, CardActions, PlanActions, Screen[None]):
             return
         self._loaded(view, True)
 
-    @work(thread=True, exclusive=True, group="player-load", exit_on_error=False)
     def _read(self, first: bool) -> None:
-        from ka_tui.store import players
+        name, fights, battles = self.player_name, self.fight_index, self.battle_index
 
-        try:
-            view = players.player_view(door(self).campaign_db(), self.player_name,
-                                       self.fight_index, self.battle_index)
-        except Exception as error:  # noqa: BLE001 — one message, never a traceback
-            self.app.call_from_thread(self._failed, error)
-            return
-        self.app.call_from_thread(self._loaded, view, first)
+        def job(db: CampaignDB) -> PlayerView:
+            from ka_tui.store import players
+
+            return players.player_view(db, name, fights, battles)
+
+        store_work(self, job, group="player-load", exclusive=True,
+                   done=lambda view: self._loaded(view, first), failed=self._failed,
+                   errors=(Exception,))  # one message, never a traceback
 
     def _failed(self, error: Exception) -> None:
         self.busy = False
@@ -234,7 +236,7 @@ class PlayerScreen(SheetPanes, CardActions, PlanActions, Screen[None]):
 
     async def _mount_pane(self, pane: str) -> None:
         """Panes 2 and 4 the first time they are shown, filled from what was read
-        (their rules, card editor and map load then: issue 13, first frame)."""
+        (their rules, card editor and map load then, not for the first frame)."""
         if self.query(f"#pane-{pane}") or pane not in ("fight", "battles"):
             return
         widget: Widget
