@@ -16,7 +16,10 @@ was written returns it and publishes itself from ``done``.
 Only the errors in ``errors`` (``StoreError`` by default) are expected;
 anything else ends the worker as Textual reports it (``exit_on_error=False``
 keeps the app running). Without ``failed`` an expected error is shown with
-the door's ``show_store_error``.
+the door's ``show_store_error``. ``explain(error)``, when given, runs in the
+worker thread on an expected error and returns the error ``failed`` gets (a
+read's failure worded with ``damage.load_failure``, which may look into the
+file).
 """
 
 from __future__ import annotations
@@ -43,7 +46,8 @@ def store_work(node: DOMNode, job: Callable[[CampaignDB], T], *,
                publish: Change | Iterable[Change] = (),
                title: str = "Not saved",
                exclusive: bool = False,
-               errors: tuple[type[Exception], ...] = (StoreError,)) -> Worker[None]:
+               errors: tuple[type[Exception], ...] = (StoreError,),
+               explain: Callable[[Exception], Exception] | None = None) -> Worker[None]:
     """Run ``job(db)`` in a worker thread of ``node``; see the module doc."""
     changes = (publish,) if isinstance(publish, Change) else tuple(publish)
     app = node.app
@@ -64,7 +68,7 @@ def store_work(node: DOMNode, job: Callable[[CampaignDB], T], *,
         try:
             result = job(door(node).campaign_db())
         except errors as error:
-            app.call_from_thread(fail, error)
+            app.call_from_thread(fail, error if explain is None else explain(error))
             return
         app.call_from_thread(finish, result)
 

@@ -61,3 +61,26 @@ async def test_an_expected_error_reaches_failed_and_nothing_is_published(
         await settle(pilot)
     assert [str(e) for e in errors] == ["the disk is full"]
     assert done == [] and published == []
+
+
+async def test_explain_words_the_error_in_the_worker_thread(demo_db: Path) -> None:
+    """A read's failure is worded off the app's thread (``load_failure`` may
+    look into the file); ``failed`` gets the worded error."""
+    app = KaApp(demo_db)
+    threads: dict[str, int] = {}
+    errors: list[Exception] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+
+        def job(db: CampaignDB) -> None:
+            raise ValueError("bad row")
+
+        def explain(error: Exception) -> Exception:
+            threads["explain"] = threading.get_ident()
+            return StoreError(f"Cannot load the test: {error}")
+
+        store_work(app.screen, job, group="test", failed=errors.append,
+                   errors=(Exception,), explain=explain)
+        await wait_for(pilot, lambda: bool(errors))
+    assert [str(e) for e in errors] == ["Cannot load the test: bad row"]
+    assert threads["explain"] != threading.main_thread().ident
