@@ -67,10 +67,10 @@ class InOrder:
             self._waiting.popleft()()
 
 
-def releasing(line: InOrder, hold: Hold, call: Callable[[Callable[[], None]], object],
+def releasing(call: Callable[[Callable[[], None]], object], release: Callable[[], None],
               job: Callable[[D], T], *,
               expected: tuple[type[BaseException], ...] = ()) -> Callable[[D], T]:
-    """``job``, releasing ``hold`` (through ``call``: on the app's thread) if
+    """``job``, calling ``release`` (through ``call``: on the app's thread) if
     it raises an error not ``expected``: such an error reaches neither the
     write's ``done`` nor its ``failed``, and the line must not wait for ever."""
 
@@ -80,7 +80,7 @@ def releasing(line: InOrder, hold: Hold, call: Callable[[Callable[[], None]], ob
         except expected:
             raise
         except BaseException:
-            call(lambda: line.release(hold))
+            call(release)
             raise
 
     return run

@@ -294,7 +294,8 @@ class RollerScreen(Screen[None]):
             failed(error)
             self.writes.release(hold)
 
-        store_work(self, releasing(self.writes, hold, self.app.call_from_thread, job,
+        store_work(self, releasing(self.app.call_from_thread,
+                                   lambda: self.writes.release(hold), job,
                                    expected=(StoreError,)),
                    group="roll-log-write", done=finish, failed=fail,
                    publish=() if publish is None else publish)
