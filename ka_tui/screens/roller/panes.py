@@ -30,6 +30,16 @@ class RollForm(Vertical):
     the GM is typing. Always repainted when set: the fields' own checks clear
     their errors as the GM types, and the view puts them back."""
 
+    DEFAULT_CSS = """
+    RollForm {
+        width: 44;
+        height: auto;
+    }
+    RollForm RollTextField > Input {
+        width: 22;
+    }
+    """
+
     view: reactive[FormView | None] = reactive(None, always_update=True, init=False)
 
     def compose(self) -> ComposeResult:
@@ -69,6 +79,15 @@ class RollForm(Vertical):
 class FacesField(RollTextField):
     """The faces the table's dice show: ``r`` still rolls, other letters reach
     the keys (``v``, ``w``, ``/``)."""
+
+    DEFAULT_CSS = """
+    FacesField {
+        height: 1;
+    }
+    FacesField > Input {
+        width: 30;
+    }
+    """
 
     view: reactive[FacesView | None] = reactive(None, always_update=True, init=False)
 
