@@ -287,12 +287,16 @@ class RollerScreen(Screen[None]):
         hold = self.writes.hold()
 
         def finish(result: T) -> None:
-            done(result)
-            self.writes.release(hold)
+            try:
+                done(result)
+            finally:
+                self.writes.release(hold)
 
         def fail(error: Exception) -> None:
-            failed(error)
-            self.writes.release(hold)
+            try:
+                failed(error)
+            finally:
+                self.writes.release(hold)
 
         store_work(self, releasing(self.app.call_from_thread,
                                    lambda: self.writes.release(hold), job,
