@@ -150,7 +150,7 @@ class RollLogPane(Vertical):
         self._update_title()
 
     def _cells(self, roll: LoggedRoll) -> list[Text]:
-        """A row's cells; a struck roll (issue 12 item 25) reads ``STRUCK`` in its
+        """A row's cells; a struck roll (kept, marked struck) reads ``STRUCK`` in its
         result and is drawn struck through and dim (readable without colour)."""
         result = f"STRUCK {roll.result}" if roll.struck else roll.result
         cells = (time_cell(roll, self._with_date), roll.who, roll.what, result,

@@ -14,7 +14,7 @@ from ka_tui.rules.core.roll_choices import (
     RollChoice, Setup, Side, character_of_row, choice_label, distinct_names, faces_hint,
     faces_problem, notation_for, skill_of_row, tiebreaks,
 )
-from ka_tui.widgets.dice_panel import die_mark, need_text, opposed_lines, log_summary
+from ka_tui.widgets.dice_text import die_mark, need_text, opposed_lines, log_summary
 from ka_tui.widgets.roll_log_pane import time_cells
 from ka_tui.store.roll_log import LoggedRoll
 

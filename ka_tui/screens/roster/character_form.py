@@ -122,7 +122,7 @@ class SkillForm(FormScreen[Values]):
 
     def _show_kind(self, kind: str) -> None:
         """S0 §Skills: a Passive skill adds its number to a d12 Base or
-        characteristic roll; it has no level, no upgrades (issue 12 #7)."""
+        characteristic roll; it has no level, no upgrades."""
         passive = kind == "passive"
         for selector in self._PASSIVE_HIDDEN:
             self.query_one(selector).set_class(passive, "-passive-hidden")
@@ -223,11 +223,11 @@ class CharacterForm(TabbedFormScreen[Any]):
 
     TAB_ORDER = ("tab-main", "tab-skills", "tab-weapons")  # ctrl+t cycles them
     # Focus the first field as the form composes, not later: keys typed before the
-    # form finished opening then go to it in order (issue 12 #1).
+    # form finished opening then go to it in order.
     AUTO_FOCUS = "#input-name"
 
     BINDINGS = [
-        # priority: run by the app before the next key is routed (issue 12 #1)
+        # priority: run by the app before the next key is routed
         Binding("ctrl+t", "next_tab", "Next tab", id="character_form.next_tab",
                 priority=True),
         Binding("a", "add_row", "Add", id="character_form.add"),
@@ -282,7 +282,7 @@ class CharacterForm(TabbedFormScreen[Any]):
                                     check=unique_name_check(self.taken_names))
                     yield ChoiceField("Role", [(r.capitalize(), r) for r in ROLES],
                                       c.get("role", "ground"), key="role")
-                    # Two columns, tab goes DOWN each one (issue 12 #20).
+                    # Two columns, tab goes DOWN each one.
                     with Horizontal(classes="form-columns"):
                         with Vertical(classes="form-column"):
                             for key in _LEFT:
@@ -295,7 +295,7 @@ class CharacterForm(TabbedFormScreen[Any]):
                     yield TextField("Notes", c.get("notes", ""), key="notes",
                                     max_length=TEXT_MAX)
                 # Built when first shown (ensure_pane): the first view is the
-                # Character tab, and a form opens faster without them (issue 13).
+                # Character tab, and a form opens faster without them.
                 yield TabPane("Skills", id="tab-skills")
                 yield TabPane("Weapons", id="tab-weapons")
             yield Static("", classes="form-status")

@@ -5,22 +5,22 @@ the pilot (again: no pilot), ``space``/``c`` toggles him as crew, ctrl+s saves
 both in one transaction (a character seated elsewhere moves here; the list
 shows where he was). Pilots are listed first. The seats come from the profile's
 class (``store.field_checks.CREW_SEATS``): a single-seat fighter refuses crew and
-a full aircraft another one, with the reason (issue 12 #6); the store checks the
-same on save.
+a full aircraft another one, with the reason; the store checks the same on
+save (``roster_reads.set_seats``, through ``store_work``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from ka_tui.store.errors import StoreError
+from ka_tui.screens.store_work import store_work
+from ka_tui.store import roster_reads
 from ka_tui.store.field_checks import crew_error, seats_text
 from ka_tui.widgets.fast_table import FastTable
 from ka_tui.widgets.form_fields import LightModal
@@ -62,8 +62,7 @@ class CrewScreen(LightModal[bool]):
     }
     """
 
-    def __init__(self, aircraft: Row, characters: Sequence[Row], others: Sequence[Row],
-                 write: Callable[[int | None, list[int]], None]) -> None:
+    def __init__(self, aircraft: Row, characters: Sequence[Row], others: Sequence[Row]) -> None:
         super().__init__()
         self.aircraft = aircraft
         self.pilot: int | None = aircraft.get("pilot_id")
@@ -71,7 +70,6 @@ class CrewScreen(LightModal[bool]):
         self.characters = sorted(characters, key=lambda c: (c["role"] != "pilot",
                                                             c["name"].casefold()))
         self.seat_elsewhere = _seats(others, exclude=aircraft["id"])
-        self.write = write
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
@@ -142,19 +140,11 @@ class CrewScreen(LightModal[bool]):
         self.dismiss(False)
 
     def action_save(self) -> None:
-        self._save(self.pilot, list(self.crew))
-
-    @work(thread=True, exclusive=True, group="crew-save", exit_on_error=False)
-    def _save(self, pilot: int | None, crew: list[int]) -> None:
-        try:
-            self.write(pilot, crew)
-        except StoreError as error:
-            self.app.call_from_thread(self._failed, str(error))
-            return
-        self.app.call_from_thread(self.dismiss, True)
-
-    def _failed(self, message: str) -> None:
-        self._status(f"Not saved: {message}", error=True)
+        """Pilot and crew in one transaction; the roster reads them again."""
+        aircraft_id, pilot, crew = int(self.aircraft["id"]), self.pilot, list(self.crew)
+        store_work(self, lambda db: roster_reads.set_seats(db, aircraft_id, pilot, crew),
+                   group="crew-save", exclusive=True, done=lambda _: self.dismiss(True),
+                   failed=lambda error: self._status(f"Not saved: {error}", error=True))
 
 
 def _seats(aircraft: Sequence[Row], *, exclude: int) -> dict[int, str]:

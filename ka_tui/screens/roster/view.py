@@ -1,8 +1,8 @@
 """What the roster shows: table columns and the detail-pane text.
 
-Light (no store, no SQLModel) so the roster's first frame stays fast; the
-store calls live in ``roster_data.py`` and run in worker threads. Rows are
-plain dicts of model field names.
+Light (no store, no SQLModel, no Textual) so the roster's first frame stays
+fast; the store calls live in ``store/roster_reads.py`` and run in worker
+threads. Rows are plain dicts of model field names.
 """
 
 from __future__ import annotations
@@ -11,8 +11,6 @@ import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-from rich.text import Text
 
 from ka_tui.rules.core.skills import Level, Skill, SkillKind, pool_of
 from ka_tui.store.limits import LEVEL_NAMES
@@ -25,7 +23,6 @@ __all__ = [
     "CHARACTER_COLUMNS",
     "Column",
     "RosterData",
-    "Text",
     "aircraft_detail",
     "character_detail",
     "in_progress_line",
@@ -117,7 +114,7 @@ CHARACTER_COLUMNS: tuple[Column, ...] = (
     Column("W", 1, lambda r: live_wounds(r)),
     Column("Now", 5, now),
     Column("Seat", 12, seat_text, max_width=26, optional=2),
-    # issue 15: service record counts, shown where the table has room
+    # the service record's counts, shown where the table has room
     Column("Sort", 4, lambda r: r.get("sorties", 0), optional=3),
     Column("Kills", 5, lambda r: r.get("kills", 0), optional=3),
 )
@@ -134,7 +131,7 @@ AIRCRAFT_COLUMNS: tuple[Column, ...] = (
 
 
 def search_text(r: Row, tab: str, aircraft: Sequence[Row] = ()) -> str:
-    """What the roster filter looks in (issue 12, item 16), casefolded: name,
+    """What the roster filter looks in, casefolded: name,
     role, status words, seat and the aircraft sat in; for an aircraft its
     class, engine, traits, pilot and crew, status."""
     if tab == "aircraft":
@@ -172,7 +169,7 @@ def search_text(r: Row, tab: str, aircraft: Sequence[Row] = ()) -> str:
 
 
 def matches(row: Row, text: str, needle: str) -> bool:
-    """The roster filter (issue 12, item 16): every word of ``needle`` is part of
+    """The roster filter: every word of ``needle`` is part of
     the row's name or begins a word of its ``search_text`` (``/Bf 109``, ``/pilot
     wounded``; ``/seated`` does not find the unseated)."""
     name = str(row["name"]).casefold()
@@ -237,12 +234,12 @@ def character_detail(c: Row, extra: Row | None, width: int = 30) -> str:
     if c.get("notes"):
         lines.append(f"[dim]{escape(c['notes'])}[/]")
     if extra is not None and extra.get("service"):
-        lines.append(escape(str(extra["service"])))   # issue 15: the service record
+        lines.append(escape(str(extra["service"])))   # the service record
     return "\n".join(lines)
 
 
 def _where_now(c: Row) -> list[str]:
-    """Issue 12, item 18: his seat and the open fight or battle he is in, live."""
+    """His seat and the open fight or battle he is in, live."""
     out = []
     if c.get("fight_id") is not None:
         state = ("K 0, out of the fight (RULES-NOTES B)" if c.get("fight_out")
@@ -317,7 +314,7 @@ _BASE_LABELS = (("Wpn", "base_weapons"), ("Tec", "base_tech"), ("Sur", "base_sur
 
 def aircraft_detail(a: Row, characters: Sequence[Row]) -> str:
     """A compact summary of an aircraft (S0 §Flight card, R-3…R-10 fields); in an
-    open battle its live hull (issue 12, item 18); the pilot's state."""
+    open battle its live hull; the pilot's state."""
     people = {c["id"]: c for c in characters}
     pilot_row = people.get(a.get("pilot_id")) if a.get("pilot_id") else None
     pilot = "none" if pilot_row is None else str(pilot_row["name"])
@@ -371,7 +368,7 @@ BATTLE_KEY = "4"
 
 def in_progress_line(open_logs: Sequence[InProgress], fight_key: str = FIGHT_KEY,
                      battle_key: str = BATTLE_KEY) -> str:
-    """Issue 12, item 22: what is still going on when the campaign opens, e.g.
+    """What is still going on when the campaign opens, e.g.
     ``Fight in progress: A vs B, round 2 — 3 resumes it``. The app opens on the
     roster; this line says where the GM left off and the key that goes there
     (each mode resumes its newest open fight or battle)."""
