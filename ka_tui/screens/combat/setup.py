@@ -2,7 +2,7 @@
 roster; one character may face several. Returns the pairs as character ids.
 
 Long names are cut in the list (the highlighted one is shown whole below
-it) and wrap in the Pairs panel (issue 12 item 9).
+it) and wrap in the Pairs panel.
 
 Keys: up/down move, enter picks the highlighted character (the first pick
 waits for an opponent, the second makes the pair), x drops the last pair,
@@ -30,8 +30,8 @@ ROW_WIDTH = 44  # the people list is 46 columns wide at 80x24 (box 78, pairs 28)
 
 
 def cut(text: str, width: int, ascii_glyphs: bool = False) -> str:
-    """``text`` in at most ``width`` columns, a mark where it was cut (issue 12
-    item 9: a long name no longer pushes the columns into the Pairs panel)."""
+    """``text`` in at most ``width`` columns, a mark where it was cut (a long
+    name never pushes the columns into the Pairs panel)."""
     if len(text) <= width:
         return text
     return text[:width - 1] + ("~" if ascii_glyphs else "…")
@@ -39,15 +39,7 @@ def cut(text: str, width: int, ascii_glyphs: bool = False) -> str:
 
 class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
     HELP_TITLE = "New close combat"
-    DEFAULT_CSS = """
-    FightSetupScreen { align: center middle; }
-    #setup-box { width: 78; height: 20; border: round $primary; padding: 0 1;
-                 border-title-color: $text; }
-    #setup-lists { height: 1fr; }
-    #setup-people { width: 1fr; height: 1fr; }
-    #setup-pairs { width: 28; height: 1fr; padding: 0 1; }
-    #setup-status { height: 3; color: $text-muted; }
-    """
+    CSS_PATH = "setup.tcss"
 
     BINDINGS = [
         Binding("enter", "pick", "Pick", id="combat_setup.pick"),
@@ -187,13 +179,10 @@ class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
 
 class FightListScreen(ModalScreen[int | None]):
     """The campaign's fights, newest first: enter opens one, h shows its
-    whole history (issue 12 item 12: an ended fight is more than "(ended)")."""
+    whole history (an ended fight is more than "(ended)")."""
 
     HELP_TITLE = "Fights"
-    DEFAULT_CSS = """
-    FightListScreen { align: center middle; }
-    #fights-box { width: 70; height: 16; border: round $primary; }
-    """
+    CSS_PATH = "setup.tcss"
     BINDINGS = [Binding("h", "history", "History", id="combat_list.history"),
                 Binding("escape", "cancel", "Cancel", id="combat_list.cancel")]
 
