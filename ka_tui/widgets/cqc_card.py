@@ -86,6 +86,9 @@ class CqcCardEditor(Widget, can_focus=True):
 
     draft: reactive[CardDraft | None] = reactive(None, layout=True)
     refusal: reactive[str] = reactive("", layout=True)  # a change it did not take, and why
+    # one more each time the card changes (as ``Changed`` is posted): a screen
+    # that must follow at once, before the next key, watches it
+    changes: reactive[int] = reactive(0, repaint=False, init=False)
 
     class Changed(Message):
         """The card changed (the screen refreshes its status line)."""
@@ -106,14 +109,16 @@ class CqcCardEditor(Widget, can_focus=True):
         ``cards``); blank cards attack with ``weapon`` when he still holds it."""
         self.show_draft(CardDraft.start(fight, owner, options, cards, weapon=weapon))
 
-    def show_draft(self, draft: CardDraft) -> None:
-        """Edit ``draft`` from its first row and card (a card to fill in)."""
+    def show_draft(self, draft: CardDraft, *, quiet: bool = False) -> None:
+        """Edit ``draft`` (a card to fill in); ``quiet``: no change announced
+        (the screen says itself what the new card costs)."""
         self.refusal = ""
-        self._set(draft)
+        self._set(draft, changed=not quiet)
 
     def _set(self, draft: CardDraft, *, changed: bool = True) -> None:
         self.draft = draft
         if changed:
+            self.changes += 1
             self.post_message(self.Changed(self))
 
     def _change(self, draft: CardDraft | Unchanged) -> None:

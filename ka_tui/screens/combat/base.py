@@ -19,11 +19,13 @@ from ka_tui.screens.combat.panes import FacesField, LinesView, StatusLine, StepB
 from ka_tui.screens.combat.runner import CombatRunner
 from ka_tui.screens.combat.steps import step_view
 from ka_tui.screens.door import door
+from ka_tui.screens.ordered_keys import KeyOrder
 from ka_tui.widgets.cqc_card import CqcCardEditor
 from ka_tui.widgets.quiet_footer import QuietFooter
 
 if TYPE_CHECKING:
     from ka_tui.rules.cqc.log import FightProgress
+    from ka_tui.widgets.cqc_draft import CardDraft
 
 
 class CombatBase(Screen[None]):
@@ -31,6 +33,7 @@ class CombatBase(Screen[None]):
         super().__init__()
         self._dice = dice
         self.runner = CombatRunner()
+        self.key_order = KeyOrder(self, self.runner.keys)  # no key lost while saving
 
     # -- what tests and the app read -----------------------------------------
 
@@ -68,14 +71,16 @@ class CombatBase(Screen[None]):
             with VerticalScroll(id="pane-card"):
                 yield LinesView(id="card-note")
                 yield CqcCardEditor(id="card", ascii_glyphs=self.ascii)
-        yield FacesField()
+        yield FacesField(entered=self.faces_entered)
         yield StatusLine(id="status")
         yield QuietFooter(compact=True)
 
     # -- showing the runner ----------------------------------------------------
 
-    def show(self) -> None:
-        """Every pane from the runner's step (``steps.step_view``)."""
+    def show(self, *, refused: str = "", typed: CardDraft | None = None) -> None:
+        """Every pane from the runner's step (``steps.step_view``); ``refused``:
+        why the last write was not saved; ``typed``: the card the GM was
+        typing, kept when it is still the one to fill in."""
         view = step_view(self.runner, ascii_glyphs=self.ascii)
         self.sub_title = view.title
         self.query_one(StepBar).step = view.bar
@@ -89,7 +94,8 @@ class CombatBase(Screen[None]):
             self._info(view.info)
         editor = self.query_one(CqcCardEditor)
         if view.card is not None:
-            editor.show_draft(view.card)
+            editor.show_draft(self.runner.keep_card(typed, view.card) or view.card,
+                              quiet=True)
             note = self.query_one("#card-note", LinesView)
             note.display = True
             note.lines = view.note or ()
@@ -102,11 +108,37 @@ class CombatBase(Screen[None]):
                   "blank": self.query_one("#pane-info")}.get(view.focus)
         if target is not None:
             self.set_focus(target)
-        if view.broken:
-            self._status(view.broken, error=True)
-            if self.runner.step is FightStep.PLAN:
-                self.runner.stale_note = view.broken
+        for note_text in (view.broken, refused):
+            if note_text:
+                self._status(note_text, error=True)
+                if self.runner.step is FightStep.PLAN:  # over the card's first change
+                    self.runner.stale_note = note_text
+        if view.card is not None:
+            self.card_changed()
         self.refresh_bindings()
+
+    def faces_entered(self, text: str) -> None:
+        """Enter in the dice field (``CombatScreen`` takes the faces)."""
+
+    def card_changed(self) -> None:
+        """The card changed (or a new one is up): what it costs, or why it
+        cannot be handed in; a refused write's message stays once over it."""
+        draft = self.query_one(CqcCardEditor).draft
+        r = self.runner
+        if draft is None or r.step is not FightStep.PLAN:
+            return
+        if r.stale_note:
+            note, r.stale_note = r.stale_note, ""
+            self._status(note, error=True)
+            return
+        errors = draft.errors()
+        name = draft.fighter.name
+        if errors:
+            self._status(f"{name}: {draft.budget_text()} · cannot hand in: "
+                         f"{errors[0].message}", error=True)
+        else:
+            self._status(f"{name}: {draft.budget_text()} · enter: hand in the card "
+                         "(it stays hidden)")
 
     def _info(self, lines: tuple[Content, ...]) -> None:
         self.query_one("#info", LinesView).lines = lines

@@ -53,15 +53,17 @@ class FightIO(CombatBase):
     def _read(self, job: Callable[[CampaignDB], object], title: str, what: str,
               then: Callable[..., None], *, to_info: bool = False) -> None:
         """A read in a worker, then ``then(result)``; a failure named (in the
-        pane too, with ``to_info``)."""
+        pane too, with ``to_info``). Keys typed meanwhile wait for it."""
         def done(result: object) -> None:
             if isinstance(result, Exception):
                 if to_info:
                     self._info((Content(str(result)),))
                 self._failed(title, result)
-            else:
-                then(result)
+                return
+            then(result)
+            self.key_order.end()
 
+        self.key_order.begin()
         store_work(self, job, group="combat-load", exclusive=True, done=done,
                    failed=lambda error: done(load_failure_of(what, error, None)))
 
@@ -93,21 +95,18 @@ class FightIO(CombatBase):
         editor = self.query_one(CqcCardEditor)
         typed = editor.draft if self.runner.step is FightStep.PLAN else None
         self.runner.show_live(read)
-        self.show()
-        if typed is not None and editor.draft is not None \
-                and self.runner.step is FightStep.PLAN:
-            editor.draft = self.runner.keep_card(typed, editor.draft)
+        self.show(typed=typed)
         self.post_message(FightSaved())
 
     # -- writing -------------------------------------------------------------------
 
     def _write(self, write: Write) -> None:
         """One step in a worker (one event, one transaction), then the fight
-        read again from the file and shown."""
+        read again from the file and shown; the keys typed meanwhile wait."""
         from ka_tui.store.errors import StoreError
         from ka_tui.store.fights import FightLogError
 
-        self.runner.busy = True
+        self.key_order.begin()
         fight_id = self.runner.fight_id()
         store_work(self, lambda db: run_write(db, write, fight_id), group="combat-write",
                    done=lambda read: self._written(write, read),
@@ -117,12 +116,11 @@ class FightIO(CombatBase):
     def _written(self, write: Write, read: FightRead) -> None:
         if read.refused is not None:  # nothing written: the fight as it is now
             self.runner.show(read)
-            self.show()
             self.notify(str(read.refused), title=write.title, severity="error")
-            self._status(str(read.refused), error=True)
-            if self.runner.step is FightStep.PLAN:  # the card's first change would hide it
-                self.runner.stale_note = str(read.refused)
+            self.show(refused=str(read.refused))
             self.post_message(FightSaved())
+            self._dropped(self.key_order.drop())
+            self.key_order.end()
             return
         self.runner.written(write, read)
         self.show()
@@ -134,12 +132,20 @@ class FightIO(CombatBase):
         if write.done:
             self.notify(write.done)
         self.post_message(FightSaved())
+        self.key_order.end()
 
     def _failed(self, title: str, error: Exception) -> None:
-        self.runner.busy = False
         self.notify(str(error), title=title, severity="error")
         self._status(f"{title}: {error}", error=True)
+        self._dropped(self.key_order.drop())
+        self.key_order.end()
 
+    def _dropped(self, count: int) -> None:
+        """Keys typed for a step that did not happen are not played on what
+        the file holds instead; say so."""
+        if count:
+            self.notify(f"{count} key(s) typed after it were not used.",
+                        title="Keys not used", severity="warning")
 
 
 def load_failure_of(what: str, error: Exception, db: CampaignDB | None) -> Exception:

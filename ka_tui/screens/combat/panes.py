@@ -9,12 +9,16 @@ table's faces (steps 1 and 4). The player's fight pane shows the same bar.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from textual.app import ComposeResult
 from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Static
 
 from ka_tui.screens.combat.report import step_bar
-from ka_tui.screens.roller.fields import RollTextField
+from ka_tui.screens.ordered_keys import OrderedInput
+from ka_tui.screens.roller.fields import RollKeyInput, RollTextField
 
 FACE_CHARS = r"[0-9 ,;]"
 
@@ -68,13 +72,34 @@ class StatusLine(Static):
         self.update(Content(text).stylize("bold $error" if error else "$text-muted"))
 
 
-class FacesField(RollTextField):
-    """The faces the table's dice show (steps 1 and 4), checked at the field."""
+class FacesInput(OrderedInput, RollKeyInput):
+    """The faces typed in the screen's key order; enter hands them to the
+    screen at once (not by a message the next key would overtake)."""
 
-    def __init__(self) -> None:
-        super().__init__("Dice", key="dice", allowed=FACE_CHARS,
-                         placeholder="table's faces, or r to roll", label_width=6,
-                         id="field-dice")
+    def __init__(self, *, entered: Callable[[str], None], **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.entered = entered
+
+    async def action_submit(self) -> None:
+        self.entered(self.value)
+
+
+class FacesField(RollTextField):
+    """The faces the table's dice show (steps 1 and 4), checked at the field;
+    ``entered`` takes them when enter is pressed."""
+
+    PLACEHOLDER = "table's faces, or r to roll"
+
+    def __init__(self, *, entered: Callable[[str], None]) -> None:
+        super().__init__("Dice", key="dice", allowed=FACE_CHARS, placeholder=self.PLACEHOLDER,
+                         label_width=6, id="field-dice")
+        self.entered = entered
+
+    def compose(self) -> ComposeResult:
+        yield self.compose_label()
+        yield FacesInput(entered=self.entered, placeholder=self.PLACEHOLDER, compact=True,
+                         select_on_focus=False, id=f"input-{self.key}", allowed=FACE_CHARS)
+        yield self.compose_error()
 
     def on_mount(self) -> None:  # (Textual calls the base class's on_mount too)
         self.display = False
@@ -82,6 +107,11 @@ class FacesField(RollTextField):
     @property
     def text(self) -> str:
         return self.input.value
+
+    def validate_value(self) -> str:
+        """The screen checks the faces as they are typed (the engine names the
+        die each one is for): the field keeps the error it was given."""
+        return self.error
 
     def set_error(self, message: str | None) -> None:
         """The error, laid out again so a long one wraps whole at 80 columns

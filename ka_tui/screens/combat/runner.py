@@ -16,6 +16,8 @@ rule ``cqc.initiative_reroll``: a later round opens with step 1 again
 (``gm_asks``: ``reorder``), never under ``once``.
 
 A step that cannot be done raises ``Declined`` with the reason to show.
+Keys typed while a step is being saved wait in ``keys`` (``KeyQueue``) and
+take effect, in order, once the fight is shown as the save left it.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from ka_tui.rules.cqc import (
 )
 from ka_tui.rules.cqc.log import FightProgress, FightStep, card_order
 from ka_tui.screens.combat.permits import Permit, permit
+from ka_tui.screens.key_queue import KeyQueue
 from ka_tui.widgets.cqc_draft import CardDraft
 
 if TYPE_CHECKING:
@@ -150,7 +153,7 @@ class CombatRunner:
     reordering: bool = False    # the GM asked to re-roll this round's order
     detail: bool = False        # step 5 shows every die of the opposed tests
     loaded: bool = False
-    busy: bool = False          # a write is on its way
+    keys: KeyQueue = field(default_factory=KeyQueue)  # keys typed while a save is on its way
     weapons: dict[str, str | None] = field(default_factory=dict)
     redo: Redo | None = None
     shown: int = 0              # times a fight was shown (a live read begun before is stale)
@@ -166,12 +169,21 @@ class CombatRunner:
             self.weapons = dict(read.weapons)
             read = read.progress
         self.loaded = True
-        self.busy = False
         self.shown += 1
         self.progress = read
         self.stale_note = ""
         self.moved_on = moved_on
         self.reordering = reorder and read is not None
+
+    @property
+    def busy(self) -> bool:
+        """A save or a read is on its way (the keys typed meanwhile wait)."""
+        return self.keys.busy
+
+    @property
+    def settled(self) -> bool:
+        """Nothing on its way, and no key waiting for it."""
+        return self.keys.settled
 
     @property
     def step(self) -> FightStep | None:

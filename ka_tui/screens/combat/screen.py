@@ -24,7 +24,10 @@ shows the fight's whole history, round by round, and exports it
 (``screens/history.py``). Each fighter's card starts with the weapon of his
 last card. Every read and write of the campaign runs in a worker
 (``screens/store_work.py``); the fight follows other windows and the
-players' cards live.
+players' cards live. No key is lost: the screen takes every key in the
+order typed (``screens/ordered_keys.KeyOrder``), and those typed while a
+step is saved wait for it (``screens/key_queue.py``), so typing speed never
+changes the result.
 
 The dice are injectable: ``CombatScreen(dice=…)`` or the door's
 ``dice("combat")`` (``app.combat_dice`` in tests). A fight plays under the
@@ -36,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from textual import events
 from textual.containers import VerticalScroll
 from textual.widgets import ContentSwitcher, Input
 
@@ -46,7 +50,6 @@ from ka_tui.screens.combat.panes import FacesField
 from ka_tui.screens.combat.permits import ENDED_NOTE
 from ka_tui.screens.combat.runner import Declined, Write
 from ka_tui.screens.door import door
-from ka_tui.screens.roller.fields import RollTextField
 from ka_tui.widgets.cqc_card import CqcCardEditor
 
 if TYPE_CHECKING:
@@ -63,9 +66,16 @@ class CombatScreen(FightIO):
     def on_mount(self) -> None:
         self.sub_title = "Close combat"
         door(self).on_campaign_changed(self, self._fight_changed_elsewhere)
+        # followed at once, before the next key (a message would come after it)
+        self.watch(self.query_one(CqcCardEditor), "changes", self.card_changed, init=False)
+        self.watch(self.query_one(FacesField).input, "value", self._faces_typed, init=False)
         self.load()
 
     # -- keys ----------------------------------------------------------------------
+
+    async def on_key(self, event: events.Key) -> None:
+        """Every key in the order typed, those typed during a save after it."""
+        await self.key_order.key(event)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.runner.permit(action).state
@@ -99,44 +109,21 @@ class CombatScreen(FightIO):
             self._try(lambda: r.round_rolled(self.dice), at_dice=True)
 
     def action_focus_dice(self) -> None:
-        self.query_one("#input-dice", Input).focus()
+        self.set_focus(self.query_one("#input-dice", Input))  # at once: the next key types
 
-    def on_form_field_changed(self, event: RollTextField.Changed) -> None:
-        if event.key != "dice":
-            return
-        text = self.query_one(FacesField).text
+    def _faces_typed(self, text: str) -> None:
         if self.runner.step is FightStep.ROLL:
             self._hint_next_die(text)
         elif self.runner.step is FightStep.ORDER:
             self._dice_error(None)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id != "input-dice":
-            return
-        event.stop()
+    def faces_entered(self, text: str) -> None:
+        """Enter in the dice field: the table's faces for this step."""
         r = self.runner
         if r.step is FightStep.ORDER:
-            self._try(lambda: r.order_typed(event.value), at_dice=True)
+            self._try(lambda: r.order_typed(text), at_dice=True)
         elif r.step is FightStep.ROLL:
-            self._try(lambda: r.round_typed(event.value), at_dice=True)
-
-    def on_cqc_card_editor_changed(self, event: CqcCardEditor.Changed) -> None:
-        draft = event.editor.draft
-        r = self.runner
-        if draft is None or r.step is not FightStep.PLAN:
-            return
-        if r.stale_note:  # a refused write: its message stays until the next key
-            note, r.stale_note = r.stale_note, ""
-            self._status(note, error=True)
-            return
-        errors = draft.errors()
-        name = draft.fighter.name
-        if errors:
-            self._status(f"{name}: {draft.budget_text()} · cannot hand in: "
-                         f"{errors[0].message}", error=True)
-        else:
-            self._status(f"{name}: {draft.budget_text()} · enter: hand in the card "
-                         "(it stays hidden)")
+            self._try(lambda: r.round_typed(text), at_dice=True)
 
     def action_card_done(self) -> None:
         draft = self.query_one(CqcCardEditor).draft
@@ -183,7 +170,7 @@ class CombatScreen(FightIO):
         r = self.runner
         if r.progress is None or r.busy:
             return
-        from ka_tui.screens.confirm import ConfirmScreen
+        from ka_tui.screens.combat.undo_question import UndoQuestion
 
         write = r.undo()
 
@@ -193,8 +180,7 @@ class CombatScreen(FightIO):
             else:
                 self._status("Nothing undone.")
 
-        self.app.push_screen(ConfirmScreen(r.undo_question(), yes="Undo", no="Keep",
-                                           title="Undo round"), answered)
+        self.key_order.push(UndoQuestion(r.undo_question()), answered)
 
     def action_undo_refused(self) -> None:
         """An ended fight's outcome is on the roster; say so."""
@@ -216,7 +202,7 @@ class CombatScreen(FightIO):
 
         fight_id = self.runner.fight_id()
         if fight_id is not None:
-            self.app.push_screen(HistoryScreen(LogRef.fight(fight_id)))
+            self.key_order.push(HistoryScreen(LogRef.fight(fight_id)))
 
     def action_page(self, direction: int) -> None:
         pane = self.query_one(ContentSwitcher).current or "pane-info"
@@ -250,7 +236,7 @@ class CombatScreen(FightIO):
             if pairs:
                 self._write(self.runner.start(pairs))
 
-        self.app.push_screen(FightSetupScreen(candidates), chosen)
+        self.key_order.push(FightSetupScreen(candidates), chosen)
 
     def action_list_fights(self) -> None:
         def job(db: CampaignDB) -> list[tuple[int, str, str]] | Exception:
@@ -274,4 +260,4 @@ class CombatScreen(FightIO):
             if fight_id:
                 self.load(fight_id)
 
-        self.app.push_screen(FightListScreen(fights), chosen)
+        self.key_order.push(FightListScreen(fights), chosen)

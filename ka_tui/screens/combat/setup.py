@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -21,6 +22,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ka_tui.screens.door import door
+from ka_tui.screens.ordered_keys import KeyOrder, PickList
 from ka_tui.store.fights import Candidate
 from ka_tui.widgets.quiet_footer import QuietFooter
 
@@ -61,11 +63,14 @@ class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
         self.pairs: list[tuple[int, int]] = []
         self.pending: int | None = None
         self.message = ""
+        self.key_order = KeyOrder(self)
+        self.key_order.begin()  # keys typed before it is up wait for it
 
     def compose(self) -> ComposeResult:
         with Vertical(id="setup-box"):
             with Horizontal(id="setup-lists"):
-                yield OptionList(*self._options(), id="setup-people", compact=True)
+                yield PickList(*self._options(), id="setup-people", compact=True,
+                               chosen=self._pick)
                 yield Static("", id="setup-pairs")
             yield Static("", id="setup-status")
         yield QuietFooter(compact=True)
@@ -73,9 +78,13 @@ class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
     def on_mount(self) -> None:
         self.query_one("#setup-box").border_title = "New close combat: who fights whom"
         people = self.query_one(OptionList)
-        people.focus()
+        self.set_focus(people)
         people.highlighted = next((i for i, c in enumerate(self.candidates) if not c.unable), None)
         self._show()
+        self.key_order.end()
+
+    async def on_key(self, event: events.Key) -> None:
+        await self.key_order.key(event)
 
     @property
     def ascii(self) -> bool:
@@ -134,9 +143,11 @@ class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
 
     def action_pick(self) -> None:
         options = self.query_one(OptionList)
-        if options.highlighted is None:
-            return
-        option = options.get_option_at_index(options.highlighted)
+        if options.highlighted is not None:
+            self._pick(options.get_option_at_index(options.highlighted))
+
+    def _pick(self, option: Option) -> None:
+        """The first pick waits for an opponent, the second makes the pair."""
         if option.disabled or option.id is None:
             self.app.bell()
             return
@@ -153,10 +164,6 @@ class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
             self.pairs.append((self.pending, cid))
             self.pending = None
         self._show()
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        self.action_pick()
 
     def action_drop(self) -> None:
         if self.pending is not None:
@@ -189,16 +196,23 @@ class FightListScreen(ModalScreen[int | None]):
     def __init__(self, fights: Sequence[tuple[int, str, str]]) -> None:
         super().__init__()
         self.fights = list(fights)
+        self.key_order = KeyOrder(self)
+        self.key_order.begin()  # keys typed before it is up wait for it
 
     def compose(self) -> ComposeResult:
         with Vertical(id="fights-box"):
-            yield OptionList(*[Option(f"#{i} {name} ({status})", id=str(i))
-                               for i, name, status in self.fights], id="fights-list")
+            yield PickList(*[Option(f"#{i} {name} ({status})", id=str(i))
+                             for i, name, status in self.fights], id="fights-list",
+                           chosen=lambda option: self.dismiss(int(option.id or 0)))
         yield QuietFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#fights-box").border_title = "Fights (enter opens, h: history)"
-        self.query_one(OptionList).focus()
+        self.set_focus(self.query_one(OptionList))
+        self.key_order.end()
+
+    async def on_key(self, event: events.Key) -> None:
+        await self.key_order.key(event)
 
     def action_history(self) -> None:
         from ka_tui.screens.history import HistoryScreen
@@ -209,10 +223,6 @@ class FightListScreen(ModalScreen[int | None]):
             return
         option = options.get_option_at_index(options.highlighted)
         self.app.push_screen(HistoryScreen(LogRef.fight(int(option.id or 0))))
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        self.dismiss(int(event.option.id or 0))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
