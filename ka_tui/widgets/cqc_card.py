@@ -1,11 +1,11 @@
-"""The CQC card (S0 §Close combat step 2) as a keyboard editor, and its
-masked and revealed views.
+"""The CQC card (S0 §Close combat step 2) as a keyboard editor.
 
-The editor holds a draft: how many Basic / Deliberate / Special of each of
-the six actions, per opponent (house rule ``multi_opponent``). Every change
-is checked at once by the engine (``validate_round_cards``, ``card_budget``);
-the widget shows the engine's "spent / left" figure and its reasons and
-computes no rule itself. The screen asks ``errors`` before accepting a card.
+The editor shows and changes a ``CardDraft`` (``cqc_draft.py``): how many
+Basic / Deliberate / Special of each of the six actions, per opponent (house
+rule ``multi_opponent``). Every change is checked at once by the engine
+(``validate_round_cards``, ``card_budget``); the widget shows the engine's
+"spent / left" figure and its reasons and computes no rule itself. Whoever
+hands the card in asks ``errors`` first.
 
 Keys: ``a d f s e c`` pick the action row (Attack, Defence, Feint, diSarm,
 Evade, Control), ``up/down`` move, ``b`` (or ``+``) adds a Basic, ``D`` a
@@ -13,21 +13,17 @@ Deliberate, ``S`` makes it the Special, ``-`` takes the last one off,
 ``delete`` clears the row, ``x`` clears the card, ``w`` the weapon, ``t``
 what a Disarm takes, ``g`` disengage, ``o`` the card against the next
 opponent. No digit: the app's keys rule (a digit switches mode except in a
-text field) holds on the card too (issue 12 item 2), so a GM pressing ``1``
-for the roster never adds an action to a hidden card.
+text field) holds on the card too, so a GM pressing ``1`` for the roster
+never adds an action to a hidden card.
 
-The weapon (``w``) is the fighter's choice for his Attacks: a card carries
-it while it has an Attack (S0 §2.2: a weapon goes with an Attack), so the
-choice is never lost when the Attack row is cleared and filled again.
-``load(..., weapon=)`` starts with a choice already made (the screen passes
-the one of his last round, issue 12 item 13).
+``load(..., weapon=)`` starts with a weapon already chosen (the GM's screen
+passes the one of his last round); ``draft`` may also be set whole.
 """
 
 from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 
 from textual.binding import Binding
 from textual.content import Content
@@ -35,49 +31,17 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ka_tui.rules.cqc import (
-    ActionKind, CardError, CardLine, CqcCard, Fight, Fighter, Grade, card_budget, card_cost,
-    validate_round_cards,
-)
 from ka_tui.rules.core.options import CqcOptions, MultiOpponent
+from ka_tui.rules.cqc import (
+    ActionKind, CardError, CqcCard, Fight, Fighter, Grade, card_budget, card_cost,
+)
+from ka_tui.widgets.cqc_draft import (
+    ROWS, CardDraft, Unchanged, card_with, row_counts, row_text,
+)
 
 ROW_KEYS = {"a": ActionKind.ATTACK, "d": ActionKind.DEFENCE, "f": ActionKind.FEINT,
             "s": ActionKind.DISARM, "e": ActionKind.EVADE, "c": ActionKind.CONTROL}
 KEY_OF = {kind: key for key, kind in ROW_KEYS.items()}
-
-
-def card_with(card: CqcCard, kind: ActionKind, counts: dict[Grade, int]) -> CqcCard:
-    """``card`` with the row ``kind`` replaced by ``counts`` (card order kept)."""
-    lines = [ln for ln in card.lines if ln.kind is not kind]
-    lines += [CardLine(kind, g, n) for g, n in counts.items() if n > 0]
-    order = {(k, g): i for i, (k, g) in enumerate((k, g) for k in ActionKind for g in Grade)}
-    return replace(card, lines=tuple(sorted(lines, key=lambda ln: order[(ln.kind, ln.grade)])))
-
-
-def row_counts(card: CqcCard, kind: ActionKind) -> dict[Grade, int]:
-    return {g: card.count(kind, g) for g in Grade if card.count(kind, g)}
-
-
-def row_text(card: CqcCard, kind: ActionKind) -> str:
-    """``2x Basic, 1x Deliberate`` or ``—`` for an empty row."""
-    parts = [f"{n}x {g.label}" if n > 1 else g.label
-             for g, n in row_counts(card, kind).items()]
-    return ", ".join(parts) or "—"
-
-
-@dataclass(frozen=True)
-class Draft:
-    """The cards a fighter is filling in: one per opponent (SPLIT) or one
-    for all (EACH)."""
-
-    owner: str
-    cards: tuple[CqcCard, ...]
-
-    def card(self, i: int) -> CqcCard:
-        return self.cards[i]
-
-    def with_card(self, i: int, card: CqcCard) -> Draft:
-        return replace(self, cards=(*self.cards[:i], card, *self.cards[i + 1:]))
 
 
 class CqcCardEditor(Widget, can_focus=True):
@@ -120,11 +84,14 @@ class CqcCardEditor(Widget, can_focus=True):
         "cqc_card.next_card": "Edit the card against his next opponent (shared AP pool)",
     }
 
-    row: reactive[int] = reactive(0)
-    index: reactive[int] = reactive(0)
+    draft: reactive[CardDraft | None] = reactive(None, layout=True)
+    refusal: reactive[str] = reactive("", layout=True)  # a change it did not take, and why
+    # one more each time the card changes (as ``Changed`` is posted): a screen
+    # that must follow at once, before the next key, watches it
+    changes: reactive[int] = reactive(0, repaint=False, init=False)
 
     class Changed(Message):
-        """The draft changed (the screen refreshes its status line)."""
+        """The card changed (the screen refreshes its status line)."""
 
         def __init__(self, editor: CqcCardEditor) -> None:
             super().__init__()
@@ -132,12 +99,7 @@ class CqcCardEditor(Widget, can_focus=True):
 
     def __init__(self, *, id: str | None = None, ascii_glyphs: bool = False) -> None:
         super().__init__(id=id)
-        self.fight: Fight | None = None
-        self.options = CqcOptions()
-        self.draft: Draft | None = None
-        self.refusal = ""
         self.ascii_glyphs = ascii_glyphs
-        self.weapon_choice: str | None = None  # his Attacks' weapon (None: unarmed)
 
     # -- state ------------------------------------------------------------
 
@@ -145,66 +107,67 @@ class CqcCardEditor(Widget, can_focus=True):
              cards: Sequence[CqcCard] = (), *, weapon: str | None = None) -> None:
         """Start ``owner``'s card(s) for the round of ``fight`` (blank, or
         ``cards``); blank cards attack with ``weapon`` when he still holds it."""
-        self.fight, self.options = fight, options
-        opponents = fight.opponents_of(owner)
-        if options.multi_opponent is MultiOpponent.EACH:
-            against = opponents[:1]
-        else:
-            against = opponents
-        given = {c.against: c for c in cards}
-        held = weapon if weapon is not None and fight.fighter(owner).weapon(weapon) else None
-        self.weapon_choice = next((c.weapon for c in cards if c.weapon), held)
-        self.draft = Draft(owner, tuple(given.get(o, CqcCard(owner, o)) for o in against))
-        self.row = 0
-        self.index = 0
+        self.show_draft(CardDraft.start(fight, owner, options, cards, weapon=weapon))
+
+    def show_draft(self, draft: CardDraft, *, quiet: bool = False) -> None:
+        """Edit ``draft`` (a card to fill in); ``quiet``: no change announced
+        (the screen says itself what the new card costs)."""
         self.refusal = ""
-        self._changed()
+        self._set(draft, changed=not quiet)
+
+    def _set(self, draft: CardDraft, *, changed: bool = True) -> None:
+        self.draft = draft
+        if changed:
+            self.changes += 1
+            self.post_message(self.Changed(self))
+
+    def _change(self, draft: CardDraft | Unchanged) -> None:
+        if isinstance(draft, Unchanged):
+            self.app.bell()
+            if draft.reason:
+                self.refusal = draft.reason
+            return
+        self.refusal = ""
+        self._set(draft)
+
+    @property
+    def fight(self) -> Fight | None:
+        return self.draft.fight if self.draft is not None else None
 
     @property
     def fighter(self) -> Fighter:
-        assert self.fight is not None and self.draft is not None
-        return self.fight.fighter(self.draft.owner)
+        assert self.draft is not None
+        return self.draft.fighter
 
     @property
     def card(self) -> CqcCard:
         assert self.draft is not None
-        return self.draft.card(self.index)
+        return self.draft.card
 
     @property
     def cards(self) -> tuple[CqcCard, ...]:
         return self.draft.cards if self.draft is not None else ()
 
     @property
-    def kind(self) -> ActionKind:
-        return list(ActionKind)[self.row]
+    def weapon_choice(self) -> str | None:
+        return self.draft.weapon if self.draft is not None else None
+
+    @property
+    def row(self) -> int:
+        return self.draft.row if self.draft is not None else 0
+
+    @property
+    def index(self) -> int:
+        return self.draft.index if self.draft is not None else 0
 
     def errors(self) -> tuple[CardError, ...]:
         """The engine's reasons these cards cannot be played (S0 §2)."""
-        if self.fight is None or self.draft is None:
-            return ()
-        return validate_round_cards(self.fight, self.draft.cards, self.options)
+        return self.draft.errors() if self.draft is not None else ()
 
     def budget_text(self) -> str:
         """``spent 4 / 6, left 2`` over all his cards (they share the pool)."""
-        b = card_budget(self.cards, self.fighter.pool)
-        if b.over:
-            return f"spent {b.spent} / {b.pool}, {b.over} over"
-        return f"spent {b.spent} / {b.pool}, left {b.left}"
-
-    def _armed(self, card: CqcCard) -> CqcCard:
-        """The card with his weapon choice when it has an Attack, else none."""
-        weapon = self.weapon_choice if card.count(ActionKind.ATTACK) else None
-        return card if card.weapon == weapon else replace(card, weapon=weapon)
-
-    def _set_card(self, card: CqcCard) -> None:
         assert self.draft is not None
-        self.draft = self.draft.with_card(self.index, self._armed(card))
-        self.refusal = ""
-        self._changed()
-
-    def _changed(self) -> None:
-        self.refresh(layout=True)
-        self.post_message(self.Changed(self))
+        return self.draft.budget_text()
 
     # -- actions ----------------------------------------------------------
 
@@ -215,71 +178,40 @@ class CqcCardEditor(Widget, can_focus=True):
             return len(self.draft.cards) > 1
         return True
 
+    def _draft(self) -> CardDraft:
+        assert self.draft is not None  # check_action: no action without a draft
+        return self.draft
+
     def action_row(self, kind: str) -> None:
-        self.row = list(ActionKind).index(ActionKind(kind))
+        self._set(self._draft().at_row(ActionKind(kind)), changed=False)
 
     def action_move(self, delta: int) -> None:
-        self.row = (self.row + delta) % len(ActionKind)
+        self._set(self._draft().moved(delta), changed=False)
 
     def action_add(self, grade: str) -> None:
-        g = Grade(grade)
-        counts = row_counts(self.card, self.kind)
-        if g is Grade.SPECIAL:
-            counts = {Grade.SPECIAL: 1}  # a Special is the whole row (S0 §2: all AP)
-        else:
-            counts.pop(Grade.SPECIAL, None)
-            counts[g] = counts.get(g, 0) + 1
-        self._set_card(card_with(self.card, self.kind, counts))
+        self._change(self._draft().added(Grade(grade)))
 
     def action_remove(self) -> None:
-        counts = row_counts(self.card, self.kind)
-        if not counts:
-            self.app.bell()
-            return
-        last = list(counts)[-1]
-        counts[last] -= 1
-        self._set_card(card_with(self.card, self.kind, counts))
+        self._change(self._draft().removed())
 
     def action_clear_row(self) -> None:
-        self._set_card(card_with(self.card, self.kind, {}))
+        self._change(self._draft().cleared_row())
 
     def action_clear_card(self) -> None:
-        c = self.card
-        self._set_card(CqcCard(c.owner, c.against))
-
-    def _cycle(self, current: str | None, names: Sequence[str]) -> str | None:
-        choices: list[str | None] = [None, *names]
-        i = choices.index(current) if current in choices else 0
-        return choices[(i + 1) % len(choices)]
+        self._change(self._draft().cleared())
 
     def action_weapon(self) -> None:
-        names = [w.name for w in self.fighter.weapons]
-        if not names:
-            self.refusal = f"{self.fighter.name} has no weapon in a quick slot"
-            self.app.bell()
-            self.refresh()
-            return
-        self.weapon_choice = self._cycle(self.weapon_choice, names)
-        self._set_card(self.card)
+        self._change(self._draft().weapon_cycled())
 
     def action_disarm_pick(self) -> None:
-        assert self.fight is not None
-        opponent = self.fight.fighter(self.card.against)
-        names = [w.name for w in opponent.weapons]
-        if not names:
-            self.refusal = f"{opponent.name} has no weapon in a quick slot to take"
-            self.app.bell()
-            self.refresh()
-            return
-        self._set_card(replace(self.card, disarm_pick=self._cycle(self.card.disarm_pick, names)))
+        self._change(self._draft().disarm_cycled())
 
     def action_disengage(self) -> None:
-        self._set_card(replace(self.card, disengage=not self.card.disengage))
+        self._change(self._draft().disengage_toggled())
 
     def action_next_card(self) -> None:
         if self.draft is not None and len(self.draft.cards) > 1:
-            self.index = (self.index + 1) % len(self.draft.cards)
-            self._changed()
+            self._set(self.draft.next_card())
 
     # -- drawing ----------------------------------------------------------
 
@@ -290,22 +222,23 @@ class CqcCardEditor(Widget, can_focus=True):
         return Content("\n").join(self._lines(self.content_region.width))
 
     def _lines(self, width: int = 0) -> list[Content]:
-        if self.draft is None or self.fight is None:
+        d = self.draft
+        if d is None:
             return [Content("No card to fill in.")]
-        me, card = self.fighter, self.card
-        opp = self.fight.fighter(card.against)
-        each = self.options.multi_opponent is MultiOpponent.EACH and len(
-            self.fight.opponents_of(me.id)) > 1
+        me, card, fight = d.fighter, d.card, d.fight
+        opp = fight.fighter(card.against)
+        each = d.options.multi_opponent is MultiOpponent.EACH and len(
+            fight.opponents_of(me.id)) > 1
         against = "every opponent" if each else opp.name
-        n = len(self.draft.cards)
-        which = f"  card {self.index + 1}/{n} (o: next)" if n > 1 else ""
+        n = len(d.cards)
+        which = f"  card {d.index + 1}/{n} (o: next)" if n > 1 else ""
         out = [Content.assemble(Content(f"{me.name}").stylize("bold"),
                                 f" against {against}{which}")]
-        errors = self.errors()
+        errors = d.errors()
         bad_rows = {e.field for e in errors if e.owner == me.id}
         pointer = ">" if self.ascii_glyphs else "▸"
-        for i, kind in enumerate(ActionKind):
-            here = i == self.row
+        for i, kind in enumerate(ROWS):
+            here = i == d.row
             text = row_text(card, kind)
             if self.ascii_glyphs:
                 text = text.replace("—", "-")
@@ -327,7 +260,7 @@ class CqcCardEditor(Widget, can_focus=True):
             if here:
                 line = line.stylize("reverse", 0, 2)
             out.append(line)
-        weapon = me.weapon(self.weapon_choice)
+        weapon = me.weapon(d.weapon)
         armed = f"{weapon.name} (damage {weapon.damage})" if weapon else \
             f"unarmed (Strength {me.strength})"
         out.append(Content.assemble(
@@ -338,14 +271,14 @@ class CqcCardEditor(Widget, can_focus=True):
             Content(" [t]  ").stylize("$text-muted"),
             Content("Disengage ").stylize("$text-muted"), "yes" if card.disengage else "no",
             Content(" [g]").stylize("$text-muted")))
-        b = card_budget(self.cards, me.pool)
+        b = card_budget(d.cards, me.pool)
         budget_style = "bold reverse $error" if b.over else "bold"
         kept = f" (incl. {me.ap_retained} kept)" if me.ap_retained else ""
         out.append(Content.assemble(Content("AP: ").stylize("$text-muted"),
-                                    Content(self.budget_text()).stylize(budget_style),
+                                    Content(d.budget_text()).stylize(budget_style),
                                     Content(f"{kept} · unspent AP are lost (S0 §2)")
                                     .stylize("$text-muted")))
-        # issue 12 item 9: the reason reads whole at 80 columns (wrapped)
+        # the reason reads whole at 80 columns (wrapped)
         wrap = max(20, width) if width > 0 else 10_000
         if errors:
             cross = "x" if self.ascii_glyphs else "✗"

@@ -1,4 +1,4 @@
-"""Close-combat screen (issue 5) through the real app and a real SQLite file:
+"""The close-combat screen through the real app and a real SQLite file:
 whole fights ending in a disengage and at 0 K-points, cards refused at entry,
 masked cards, typed dice refused at the field, undo and resume after a
 restart -- each checked against the database.
@@ -12,78 +12,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
-from textual.pilot import Pilot
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Input, OptionList
 
 from ka_tui.app import KaApp
-from ka_tui.rules.core.dice import ScriptedDice
-from ka_tui.screens.combat.screen import CombatScreen
+from ka_tui.rules.core.dice import RandomDice
 from ka_tui.screens.roller.fields import RollTextField
 from ka_tui.widgets.cqc_card import CqcCardEditor
+from tests.ui.combat_pilot import (  # noqa: F401 — INIT, keys… are imported from here too
+    INIT, MIKE_WINS, SIZE, keys, kinds, make_app, mike_vs, new_fight, open_combat, text_of,
+)
 from tests.ui.pilot_helpers import rows, settle
-
-SIZE = (80, 24)
-# S0 §1: Mike's 4d12 Combat Initiative @5, then the other's Agility d12.
-INIT = [10, 10, 10, 10, 2]
-# S0 §4: Mike's 3d12+1d20 beat the other's 2d10 (which fail).
-MIKE_WINS = [8, 8, 8, 8, 2, 2]
-
-
-def kinds(db: Path) -> list[str]:
-    return [k for (k,) in rows(db, "SELECT kind FROM fight_event ORDER BY seq")]
-
-
-def make_app(db: Path, faces: list[int] | None = None) -> KaApp:
-    app = KaApp(db)
-    if faces is not None:
-        app.combat_dice = ScriptedDice.of(faces)  # type: ignore[attr-defined]
-    return app
-
-
-async def open_combat(pilot: Pilot[Any]) -> CombatScreen:
-    await settle(pilot)
-    await pilot.press("3")
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, CombatScreen) and screen.loaded
-    return screen
-
-
-async def new_fight(pilot: Pilot[Any], *pairs: tuple[str, str]) -> CombatScreen:
-    """n, then pick each pair by name in the setup list, then ctrl+s."""
-    await pilot.press("n")
-    await settle(pilot)
-    people = pilot.app.screen.query_one(OptionList)
-    names = [str(people.get_option_at_index(i).prompt) for i in range(people.option_count)]
-    for pair in pairs:
-        for name in pair:
-            people.highlighted = next(i for i, n in enumerate(names) if n.startswith(name))
-            await pilot.press("enter")
-    await pilot.press("ctrl+s")
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, CombatScreen)
-    return screen
-
-
-async def keys(pilot: Pilot[Any], *presses: str) -> None:
-    await pilot.press(*presses)
-    await settle(pilot)
-
-
-def text_of(screen: CombatScreen, selector: str) -> str:
-    return str(screen.query_one(selector, Static).render())
-
-
-async def mike_vs(pilot: Pilot[Any], other: str) -> CombatScreen:
-    screen = await open_combat(pilot)
-    screen = await new_fight(pilot, ("Mike Dunn", other))
-    assert screen.view_step == 1
-    await keys(pilot, "r")  # S0 §1 with the scripted INIT faces
-    assert screen.view_step == 2
-    return screen
 
 
 async def test_s0_close_combat_fight_ending_in_disengage(demo_db: Path) -> None:
@@ -158,7 +97,7 @@ async def test_s0_close_combat_fight_ending_at_zero_k_points(demo_db: Path) -> N
         assert "Olga Petrova takes" not in text_of(screen, "#info")
         assert "takes TT pistol" in text_of(screen, "#info")
         await keys(pilot, "enter")                    # round 2
-        # issue 12 item 13: his card starts with the Sten gun of his last card
+        # his card starts with the Sten gun of his last card
         await keys(pilot, "a", "D")
         assert editor.card.weapon == "Sten gun"
         await keys(pilot, "enter", "d", "b", "enter", "v", "r", "enter")
@@ -260,7 +199,7 @@ async def test_undo_the_last_round(demo_db: Path) -> None:
         screen = await mike_vs(pilot, "Jeanne Moreau")
         await keys(pilot, "a", "b", "enter", "d", "b", "enter", "v", "r", "enter")
         assert screen.view_step == 6
-        await keys(pilot, "u", "y")  # issue 12 item 11: asked first, y confirms
+        await keys(pilot, "u", "y")  # undo asks first, y confirms
         assert screen.view_step == 2 and screen.progress is not None
         assert screen.progress.fight.round == 1 and not screen.progress.reports
         jeanne = next(f for f in screen.progress.fight.fighters if f.name == "Jeanne Moreau")
@@ -314,8 +253,6 @@ async def test_one_character_facing_two_shares_his_pool(demo_db: Path) -> None:
     """S0 is silent on several opponents; house rule multi_opponent=split:
     one card per opponent, one AP pool (validate_split). Both pairings are
     rolled and resolved in one round."""
-    from ka_tui.rules.core.dice import RandomDice
-
     app = KaApp(demo_db)
     app.combat_dice = RandomDice(7)  # type: ignore[attr-defined]
     async with app.run_test(size=SIZE) as pilot:

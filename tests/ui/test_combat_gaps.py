@@ -1,4 +1,4 @@
-"""Close-combat rule gaps on the screen (issue 17), through the real app and
+"""Close-combat rule gaps on the screen, through the real app and
 a real SQLite file (the demo campaign in tmp_path).
 
 - S0 §Skills, Passive: Arthur Hale has no Close Combat (one d12 on Agility 5)
@@ -21,7 +21,7 @@ from ka_tui.rules.core.options import HouseRules, InitiativeReroll
 from ka_tui.store.campaign import set_house_rules
 from ka_tui.store.db import open_campaign
 from tests.ui.pilot_helpers import rows, settle
-from tests.ui.test_combat import (
+from tests.ui.combat_pilot import (
     INIT, MIKE_WINS, SIZE, keys, make_app, new_fight, open_combat, text_of,
 )
 

@@ -1,7 +1,7 @@
-"""Snapshots of the close-combat screen at 80x24 (issue 5): card entry with
+"""Snapshots of the close-combat screen at 80x24: card entry with
 the live budget and an invalid card (S0 §2), masked cards (S0 §3), the
 reveal with exact odds (S0 §4) and the round report and damage (S0 §5-6).
-Scripted dice keep them deterministic (faces as in test_combat.py)."""
+Scripted dice keep them deterministic (faces as in combat_pilot.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from tests.ui.test_combat import INIT, MIKE_WINS, SIZE, keys, make_app, mike_vs
+from tests.ui.combat_pilot import INIT, MIKE_WINS, SIZE, keys, make_app, mike_vs
 
 
 def snap(demo_db: Path, snap_compare: Any, faces: list[int], *presses: str) -> bool:

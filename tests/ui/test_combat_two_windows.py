@@ -1,4 +1,4 @@
-"""Two windows on one fight (issue 9, first bullet), with two real app
+"""Two windows on one fight, with two real app
 instances on one real SQLite file: a step taken on a stale screen is refused
 with a message, that window reloads, and the fight stays readable to the end.
 A fight already damaged that way (``tests/fixtures/two-windows-fight.db``, the
@@ -47,7 +47,7 @@ class ThenRandom:
 def window(db: Path, faces: list[int], seed: int) -> KaApp:
     app = KaApp(db)
     app.combat_dice = ThenRandom(faces, seed)  # type: ignore[attr-defined]
-    # issue 14 makes every view live; these windows stay stale on purpose, as
+    # every view is live; these windows stay stale on purpose, as
     # when a step is taken in the second before the other window's change shows
     app.watch_interval = None
     return app
@@ -74,7 +74,7 @@ def last_seq(db: Path) -> int:
 
 
 async def test_two_windows_on_one_fight_refuse_the_late_step_and_reload(demo_db: Path) -> None:
-    """The key sequence of issue 9 on windows A and B. Each late step is
+    """The key sequence a GM with two windows typed, on windows A and B. Each late step is
     refused (nothing written, a message naming the other window) and the
     late window shows the fight as the file holds it; the log replays at
     every point and holds one card per fighter and round."""

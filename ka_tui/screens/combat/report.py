@@ -41,7 +41,7 @@ def step_bar(current: int, *, ascii_glyphs: bool = False) -> Content:
 
 def short_names(fight: Fight) -> dict[str, str]:
     """Each fighter's first name where no other fighter shares it, else his
-    full name (issue 12 item 9: never "Billy vs Billy")."""
+    full name (never "Billy vs Billy")."""
     first = {f.id: (f.name.split() or [f.name])[0] for f in fight.fighters}
     seen: dict[str, int] = {}
     for name in first.values():

@@ -2,7 +2,7 @@
 roster; one character may face several. Returns the pairs as character ids.
 
 Long names are cut in the list (the highlighted one is shown whole below
-it) and wrap in the Pairs panel (issue 12 item 9).
+it) and wrap in the Pairs panel.
 
 Keys: up/down move, enter picks the highlighted character (the first pick
 waits for an opponent, the second makes the pair), x drops the last pair,
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -21,6 +22,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ka_tui.screens.door import door
+from ka_tui.screens.ordered_keys import KeyOrder, PickList
 from ka_tui.store.fights import FighterCandidate
 from ka_tui.widgets.quiet_footer import QuietFooter
 
@@ -30,8 +32,8 @@ ROW_WIDTH = 44  # the people list is 46 columns wide at 80x24 (box 78, pairs 28)
 
 
 def cut(text: str, width: int, ascii_glyphs: bool = False) -> str:
-    """``text`` in at most ``width`` columns, a mark where it was cut (issue 12
-    item 9: a long name no longer pushes the columns into the Pairs panel)."""
+    """``text`` in at most ``width`` columns, a mark where it was cut (a long
+    name never pushes the columns into the Pairs panel)."""
     if len(text) <= width:
         return text
     return text[:width - 1] + ("~" if ascii_glyphs else "…")
@@ -39,15 +41,7 @@ def cut(text: str, width: int, ascii_glyphs: bool = False) -> str:
 
 class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
     HELP_TITLE = "New close combat"
-    DEFAULT_CSS = """
-    FightSetupScreen { align: center middle; }
-    #setup-box { width: 78; height: 20; border: round $primary; padding: 0 1;
-                 border-title-color: $text; }
-    #setup-lists { height: 1fr; }
-    #setup-people { width: 1fr; height: 1fr; }
-    #setup-pairs { width: 28; height: 1fr; padding: 0 1; }
-    #setup-status { height: 3; color: $text-muted; }
-    """
+    CSS_PATH = "setup.tcss"
 
     BINDINGS = [
         Binding("enter", "pick", "Pick", id="combat_setup.pick"),
@@ -69,11 +63,14 @@ class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
         self.pairs: list[tuple[int, int]] = []
         self.pending: int | None = None
         self.message = ""
+        self.key_order = KeyOrder(self)
+        self.key_order.begin()  # keys typed before it is up wait for it
 
     def compose(self) -> ComposeResult:
         with Vertical(id="setup-box"):
             with Horizontal(id="setup-lists"):
-                yield OptionList(*self._options(), id="setup-people", compact=True)
+                yield PickList(*self._options(), id="setup-people", compact=True,
+                               chosen=self._pick)
                 yield Static("", id="setup-pairs")
             yield Static("", id="setup-status")
         yield QuietFooter(compact=True)
@@ -81,9 +78,13 @@ class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
     def on_mount(self) -> None:
         self.query_one("#setup-box").border_title = "New close combat: who fights whom"
         people = self.query_one(OptionList)
-        people.focus()
+        self.set_focus(people)
         people.highlighted = next((i for i, c in enumerate(self.candidates) if not c.unable), None)
         self._show()
+        self.key_order.end()
+
+    async def on_key(self, event: events.Key) -> None:
+        await self.key_order.key(event)
 
     @property
     def ascii(self) -> bool:
@@ -142,9 +143,11 @@ class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
 
     def action_pick(self) -> None:
         options = self.query_one(OptionList)
-        if options.highlighted is None:
-            return
-        option = options.get_option_at_index(options.highlighted)
+        if options.highlighted is not None:
+            self._pick(options.get_option_at_index(options.highlighted))
+
+    def _pick(self, option: Option) -> None:
+        """The first pick waits for an opponent, the second makes the pair."""
         if option.disabled or option.id is None:
             self.app.bell()
             return
@@ -161,10 +164,6 @@ class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
             self.pairs.append((self.pending, cid))
             self.pending = None
         self._show()
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        self.action_pick()
 
     def action_drop(self) -> None:
         if self.pending is not None:
@@ -187,29 +186,33 @@ class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
 
 class FightListScreen(ModalScreen[int | None]):
     """The campaign's fights, newest first: enter opens one, h shows its
-    whole history (issue 12 item 12: an ended fight is more than "(ended)")."""
+    whole history (an ended fight is more than "(ended)")."""
 
     HELP_TITLE = "Fights"
-    DEFAULT_CSS = """
-    FightListScreen { align: center middle; }
-    #fights-box { width: 70; height: 16; border: round $primary; }
-    """
+    CSS_PATH = "setup.tcss"
     BINDINGS = [Binding("h", "history", "History", id="combat_list.history"),
                 Binding("escape", "cancel", "Cancel", id="combat_list.cancel")]
 
     def __init__(self, fights: Sequence[tuple[int, str, str]]) -> None:
         super().__init__()
         self.fights = list(fights)
+        self.key_order = KeyOrder(self)
+        self.key_order.begin()  # keys typed before it is up wait for it
 
     def compose(self) -> ComposeResult:
         with Vertical(id="fights-box"):
-            yield OptionList(*[Option(f"#{i} {name} ({status})", id=str(i))
-                               for i, name, status in self.fights], id="fights-list")
+            yield PickList(*[Option(f"#{i} {name} ({status})", id=str(i))
+                             for i, name, status in self.fights], id="fights-list",
+                           chosen=lambda option: self.dismiss(int(option.id or 0)))
         yield QuietFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#fights-box").border_title = "Fights (enter opens, h: history)"
-        self.query_one(OptionList).focus()
+        self.set_focus(self.query_one(OptionList))
+        self.key_order.end()
+
+    async def on_key(self, event: events.Key) -> None:
+        await self.key_order.key(event)
 
     def action_history(self) -> None:
         from ka_tui.screens.history import HistoryScreen
@@ -220,10 +223,6 @@ class FightListScreen(ModalScreen[int | None]):
             return
         option = options.get_option_at_index(options.highlighted)
         self.app.push_screen(HistoryScreen(LogRef.fight(int(option.id or 0))))
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        self.dismiss(int(event.option.id or 0))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
