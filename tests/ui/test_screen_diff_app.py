@@ -6,7 +6,7 @@ fills it with garbage, so a cell the app does not redraw shows).
 
 The app runs under Pilot with Textual's headless driver told it is a terminal
 (``is_headless`` False) and keeping what it is given to write, so
-``KaApp._display`` and the shadow run exactly as on a real terminal.
+the app's ``_display`` (``textual_compat.display``) and the shadow run exactly as on a real terminal.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual._compositor import LayoutUpdate, visible_screen_stack
 from textual.drivers import headless_driver
 from textual.events import Resize
 from textual.geometry import Size
 from textual.pilot import Pilot
 
 from ka_tui.app import KaApp
+from ka_tui.textual_compat.compositor import compositor_size, full_repaint
 from ka_tui.screens.confirm import ConfirmScreen
 from ka_tui.screens.roster.screen import RosterScreen
 from tests.ui.pilot_helpers import SIZE, settle, wait_for
@@ -69,12 +69,9 @@ class _Screen:
 
 def full_repaint(app: KaApp) -> Terminal:
     """The screen as a full repaint of the current screen draws it."""
-    compositor = app.screen._compositor
-    visible_screen_stack.set(app._background_screens)
-    strips = compositor.render_strips()
-    size = compositor.size
+    size = compositor_size(app.screen)
     term = Terminal(size.width, size.height)
-    term.feed(LayoutUpdate([[s] for s in strips], size.region).render_segments(app.console))
+    term.feed(full_repaint(app))
     return term
 
 
@@ -135,7 +132,7 @@ async def test_a_dialog_opened_closed_and_resized_leaves_the_terminal_right(
             screen.catch_up().resize(width, height)
             await pilot.resize_terminal(width, height)
             await quiet(pilot)
-            assert app.screen._compositor.size == Size(width, height)
+            assert compositor_size(app.screen) == Size(width, height)
             await assert_shown(pilot, screen, f"resized to {width}x{height}")
 
         await pilot.press("n")
