@@ -21,7 +21,7 @@ from textual.geometry import Size
 from textual.pilot import Pilot
 
 from ka_tui.app import KaApp
-from ka_tui.textual_compat.compositor import compositor_size, full_repaint
+from ka_tui.textual_compat import compositor
 from ka_tui.screens.confirm import ConfirmScreen
 from ka_tui.screens.roster.screen import RosterScreen
 from tests.ui.pilot_helpers import SIZE, settle, wait_for
@@ -69,9 +69,9 @@ class _Screen:
 
 def full_repaint(app: KaApp) -> Terminal:
     """The screen as a full repaint of the current screen draws it."""
-    size = compositor_size(app.screen)
+    size = compositor.compositor_size(app.screen)
     term = Terminal(size.width, size.height)
-    term.feed(full_repaint(app))
+    term.feed(compositor.full_repaint(app))
     return term
 
 
@@ -132,7 +132,7 @@ async def test_a_dialog_opened_closed_and_resized_leaves_the_terminal_right(
             screen.catch_up().resize(width, height)
             await pilot.resize_terminal(width, height)
             await quiet(pilot)
-            assert compositor_size(app.screen) == Size(width, height)
+            assert compositor.compositor_size(app.screen) == Size(width, height)
             await assert_shown(pilot, screen, f"resized to {width}x{height}")
 
         await pilot.press("n")
