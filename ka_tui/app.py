@@ -412,7 +412,11 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
     # -- actions ----------------------------------------------------------
 
     def get_driver_class(self) -> type[Any]:
-        base = super().get_driver_class()
+        """Textual's driver, reading any bytes the terminal sends without
+        stopping (``textual_compat.terminal_input``); ASCII only with ``--ascii``."""
+        from ka_tui.textual_compat.terminal_input import tolerant_driver
+
+        base = tolerant_driver(super().get_driver_class())
         if not getattr(self, "ascii_glyphs", False):
             return base
         from ka_tui.widgets.glyphs import ascii_driver
