@@ -9,9 +9,9 @@ send a cursor move: bytes on the wire, and a screen that never looks settled).
 
 Why: Textual repaints a widget's whole region on each refresh and the whole
 screen when a dialog opens or closes; over a thin SSH link the GM waits for
-every byte. Measured (``benchmarks/tricks.py``, 80x24 pty, demo campaign):
-see the "screen shadow" rows -- a roster cursor move and the delete dialog
-opening each write a fraction of what Textual writes.
+every byte. Measured (``benchmarks/tricks.py``, 80x24 pty, demo campaign,
+on / off): a roster cursor move 0.74 / 5.4 KB, the delete dialog opening
+1.25 / 9.3 KB, the character form opening 3.4 / 7.0 KB.
 
 Switch: ``KA_TUI_TRICKS_OFF=screen-shadow`` (or ``KA_TUI_FULL_REPAINT=1``):
 every update is written whole, as Textual writes it.

@@ -12,8 +12,8 @@ Textual that changes it fails by name.
 Why: a form sends about ten bindings updates while it opens (each focus
 change, each ``refresh_bindings``); each rebuilt the same three keys (new
 widgets, each styled), and the footer's first rebuild cost two more layout
-passes of the whole form. Measured: see the "quiet footer" rows of
-``benchmarks/tricks.py`` (opening the character form).
+passes of the whole form. Measured (``benchmarks/tricks.py``, CPU from the
+key to the first frame of the character form, on / off): 113 / 135 ms.
 
 Switch: ``KA_TUI_TRICKS_OFF=quiet-footer``: the footer is Textual's.
 """
