@@ -232,18 +232,13 @@ def _parse_time(feed: Callable[[bytes], Any], data: bytes, chunk: int = 4096) ->
 
 
 def input_rows(quick: bool) -> list[Row]:
-    from codecs import getincrementaldecoder
-
-    from textual._xterm_parser import XTermParser  # the reference being measured
-
-    from ka_tui.textual_compat.terminal_input import TerminalInput
+    from ka_tui.textual_compat.terminal_input import TerminalInput, textual_input
 
     data = _typed(50_000 if quick else 200_000)
     # cut where a read of a terminal would: never inside a UTF-8 character here
     theirs, ours = [], []
     for _ in range(3 if quick else 5):
-        parser, decode = XTermParser(), getincrementaldecoder("utf-8")().decode
-        theirs.append(_parse_time(lambda b: list(parser.feed(decode(b))), data))
+        theirs.append(_parse_time(textual_input(), data))
         terminal = TerminalInput()
         ours.append(_parse_time(terminal.feed, data))
     kb = len(data) / 1024

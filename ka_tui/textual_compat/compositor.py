@@ -158,7 +158,7 @@ def compositor_size(screen: Screen[Any]) -> Size:
 def full_repaint(app: App[Any]) -> str:
     """The bytes a full repaint of the current screen writes (with the
     screens under a dialog, as Textual draws them)."""
-    from textual._compositor import visible_screen_stack
+    from textual._compositor import visible_screen_stack  # type: ignore[attr-defined]
 
     compositor = app.screen._compositor
     visible_screen_stack.set(app._background_screens)

@@ -46,8 +46,11 @@ class ShadowWriter:
     The host provides ``screen_shadow`` and calls ``forget_terminal`` when the
     terminal's content is unknown (a resize, a suspend, another program)."""
 
-    screen_shadow: UpdateRenderer
     _cursor_written: Any = None
+
+    @property
+    def screen_shadow(self) -> UpdateRenderer:
+        raise NotImplementedError("the app provides its screen shadow")
 
     def _display(self, screen: Screen[Any], renderable: Any) -> None:
         """Headless runs write nothing anyway; so does an update that changes

@@ -44,6 +44,7 @@ import codecs
 import os
 import selectors
 import time
+from collections.abc import Callable
 from typing import Any
 
 from textual import events
@@ -177,6 +178,14 @@ class TerminalInput:
         self._parser = TolerantParser(self.debug)
 
 
+def textual_input(debug: bool = False) -> Callable[[bytes], list[Message]]:
+    """Textual's own input layer (strict UTF-8, ``XTermParser``), as its
+    drivers read: the reference ``TerminalInput`` is measured against."""
+    decode = codecs.getincrementaldecoder("utf-8")().decode
+    parser = XTermParser(debug)
+    return lambda data: list(parser.feed(decode(data)))
+
+
 def _read_loop(driver: Any, fileno: int) -> None:
     """The Linux driver's input thread (Textual's ``run_input_thread``) reading
     through ``TerminalInput``, each read guarded."""
@@ -219,7 +228,7 @@ def tolerant_driver(base: type[Any]) -> type[Any]:
         return base
     if issubclass(base, LinuxDriver):
 
-        class TolerantLinuxDriver(base):  # type: ignore[misc, valid-type]
+        class TolerantLinuxDriver(base):  # type: ignore[misc]
             def run_input_thread(self) -> None:
                 _read_loop(self, self.fileno)
 
@@ -243,7 +252,7 @@ def _tolerant_web(base: type[Any]) -> type[Any]:
     from textual.drivers._byte_stream import ByteStream
     from textual.drivers.web_driver import _ExitInput
 
-    class TolerantWebDriver(base):  # type: ignore[misc, valid-type]
+    class TolerantWebDriver(base):  # type: ignore[misc]
         def run_input_thread(self) -> None:
             """Textual's ``WebDriver.run_input_thread`` reading the terminal's
             packets through ``TerminalInput``."""
