@@ -195,3 +195,21 @@ async def test_ctrl_l_writes_the_whole_screen_again_after_another_program_drew_o
         await quiet(pilot)
         await assert_shown(pilot, screen, "after ctrl+l")
         assert "Redraw the screen" in [c.title for c in app.get_system_commands(app.screen)]
+
+
+@pytest.mark.parametrize("signal", ["app_suspend_signal", "app_resume_signal"])
+async def test_suspended_or_resumed_the_next_update_is_written_whole(
+        demo_db: Path, wire: list[str], signal: str) -> None:
+    """Another program drew on the terminal while the app was suspended
+    (``App.suspend``: its suspend and resume signals): the terminal is
+    garbage now, and the next repaint sends every cell again."""
+    app = erasing_app(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await roster_on(pilot, wire)
+        await quiet(pilot)
+        await assert_shown(pilot, screen, "roster")
+        screen.catch_up().resize(*SIZE)  # the model's cells turn to garbage
+        getattr(app, signal).publish(app)
+        app.screen.refresh()
+        await quiet(pilot)
+        await assert_shown(pilot, screen, f"after {signal}")
