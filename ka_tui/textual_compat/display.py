@@ -11,7 +11,8 @@ Why: Textual repaints a widget's whole region on each refresh and the whole
 screen when a dialog opens or closes; over a thin SSH link the GM waits for
 every byte. Measured (``benchmarks/tricks.py``, 80x24 pty, demo campaign,
 on / off): a roster cursor move 0.74 / 5.4 KB, the delete dialog opening
-1.25 / 9.3 KB, the character form opening 3.4 / 7.0 KB.
+1.25 / 9.3 KB, the character form opening 3.4 / 7.0 to 21 KB (Textual's
+writes depend on how many frames the opening takes).
 
 Switch: ``KA_TUI_TRICKS_OFF=screen-shadow`` (or ``KA_TUI_FULL_REPAINT=1``):
 every update is written whole, as Textual writes it.

@@ -13,7 +13,8 @@ Why: a form sends about ten bindings updates while it opens (each focus
 change, each ``refresh_bindings``); each rebuilt the same three keys (new
 widgets, each styled), and the footer's first rebuild cost two more layout
 passes of the whole form. Measured (``benchmarks/tricks.py``, CPU from the
-key to the first frame of the character form, on / off): 113 / 135 ms.
+key to the first frame of the character form, on / off): 113 / 135 ms
+(a machine loaded 6x over: 130 / 163 ms).
 
 Switch: ``KA_TUI_TRICKS_OFF=quiet-footer``: the footer is Textual's.
 """

@@ -3,7 +3,8 @@
 Seven tricks, each with its switch (``KA_TUI_TRICKS_OFF=NAME``) and its
 figure in ``benchmarks/tricks.py``: CPU from the key to the first frame of
 the character form (18 Inputs on three tabs), with every trick on 113 ms,
-with every form trick off 310 ms; each below as "on / off" with only it off.
+with every form trick off 310 ms; each below as "on / off" with only it off
+(2 cores; in brackets a run with the machine loaded 6x over: 130 / 337 ms).
 
 ``shared-input-styles`` (``FormInput._get_component_classes``)
     Textual styles an Input's four component styles (cursor, selection,
@@ -13,18 +14,19 @@ with every form trick off 310 ms; each below as "on / off" with only it off.
     and state get the same styles, so the first computes them as Textual does
     and the others copy them; returning no names then tells the stylesheet
     there is nothing left to do. Only in a screen that offers a
-    ``shared_input_styles`` dict (the ``QUIET_OPEN`` forms). 113 / 155 ms.
+    ``shared_input_styles`` dict (the ``QUIET_OPEN`` forms). 113 / 155 ms
+    (130 / 179).
 
 ``quiet-input-open`` (``FormInput._watch_value``, ``Input._initial_value``)
     An Input built ``quiet`` does not report the value it opens with (no
     ``Changed`` message per field, each bubbling to the screen); the form
-    checks every field once as it mounts instead. 113 / 124 ms.
+    checks every field once as it mounts instead. 113 / 124 ms (130 / 146).
 
 ``fixed-input-width`` (``FormInput._watch_value``)
     Textual's Input grows its virtual width with the text, a reactive that
     asks for a layout of the whole screen on every key stroke. A field's box
     has a fixed size: the new width is set quietly and only the Input is
-    repainted. CPU per key typed in the name: 4.9 / 6.7 ms.
+    repainted. CPU per key typed in the name: 4.9 / 6.7 ms (6.7 / 7.9).
 
 ``one-layout-open`` (``OpensInOneLayout``: ``Screen._refresh_layout``,
 ``Screen._on_layout``, ``Widget._layout_required``)
@@ -33,19 +35,19 @@ with every form trick off 310 ms; each below as "on / off" with only it off.
     layout), and the screen's own mount asks again: Textual laid the whole
     form out a second time on the next frame. Only a container whose scroll
     bar may appear (``may_need_second_layout``) keeps its request.
-    113 / 122 ms.
+    113 / 122 ms (130 / 211).
 
 ``first-resize-skip`` (``OpensInOneLayout._on_resize``, ``Screen._compositor``)
     The first Resize a pushed form gets comes from its own first layout with
     that layout's size; Screen's handler would lay out the form, and the
     screen under it, again for nothing. A real terminal resize passes.
-    113 / 123 ms.
+    113 / 123 ms (130 / 180).
 
 ``single-resume-restyle`` (``DialogInternals._on_screen_resume``)
     A dialog just composed was styled node by node as it mounted; Screen's
     resume handler restyles them all again. The first resume tells it not to
-    (``ScreenResume.refresh_styles``). 113 / 124 ms (the delete dialog, a
-    few widgets: under a millisecond either way).
+    (``ScreenResume.refresh_styles``). 113 / 124 ms (130 / 179); the delete
+    dialog, a few widgets: 27 / 27 ms (37 / 41).
 
 ``light-dialog-repaint`` (``DialogInternals._compositor_refresh``,
 ``Compositor._dirty_regions``)

@@ -11,7 +11,8 @@ a pane's title (``TabPane._title``).
 Why: the eight widgets, each styled, laid out and drawn when a form opens,
 were about a fifth of the time the character form took to open. Measured
 (``benchmarks/tricks.py``, CPU from the key to the first frame of the
-character form, on / off): 113 / 237 ms.
+character form, on / off): 113 / 237 ms (a machine loaded 6x over:
+130 / 149 ms).
 
 Switch: ``KA_TUI_TRICKS_OFF=drawn-tab-row``: the forms' tabs are Textual's
 ``TabbedContent`` (same panes, ids, ``active`` and messages).

@@ -33,7 +33,7 @@ show a player a traceback with the install paths in it.
 
 Gain: the app keeps running; none in speed. Its cost (``benchmarks/tricks.py``,
 typed text, keys, mouse and Kitty sequences through it against Textual's own
-decoder and parser): about 1.25x the CPU, 5 microseconds a byte.
+decoder and parser): 1.0x to 1.25x the CPU, some microseconds a byte.
 
 Switch: ``KA_TUI_TRICKS_OFF=tolerant-input``: Textual's own input thread.
 """
