@@ -5,7 +5,8 @@ Figure, measured value, budget, ``ok`` or ``MISS``. The bare-Textual reference
 the first frames it is compared with (``startup.py``). Pseudo-terminal
 figures (first frames, forms' bytes, bytes and latency per key, memory) drive
 a fresh process on an 80x24 pty; compute figures (odds, plan validation, store)
-run headless in this process. Each module also runs alone
+run headless in this process. ``tricks.py`` shows each Textual trick
+(``ka_tui/textual_compat``) on and off. Each module also runs alone
 (``python benchmarks/keys.py``...). Exit status 1 when a row misses its budget.
 """
 
@@ -88,7 +89,8 @@ def main() -> int:
     args = parser.parse_args()
     quick = args.quick
     began = time.perf_counter()
-    from benchmarks import air_turn, keys, memory, odds, propagation, startup, store_timings
+    from benchmarks import (air_turn, keys, memory, odds, propagation, startup,
+                            store_timings, tricks)
 
     table: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="ka-bench-") as name:
@@ -104,6 +106,8 @@ def main() -> int:
         table += _guard("keys", lambda: keys.rows(campaigns.demo, folder, quick))
         print("memory...", file=sys.stderr)
         table += _guard("memory", lambda: memory.rows(campaigns.demo, campaigns.large, folder))
+        print("Textual tricks on and off...", file=sys.stderr)
+        table += _guard("tricks", lambda: tricks.rows(campaigns.demo, folder, quick))
     print("live views across processes...", file=sys.stderr)
     table += _guard("propagation", lambda: propagation.rows(quick))
     if (Path(__file__).parent / "campaign.py").exists():

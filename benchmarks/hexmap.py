@@ -130,12 +130,15 @@ async def headless(presses: int, zoom: str) -> dict[str, float]:
 
     from textual import events
 
+    from ka_tui.textual_compat.app_state import send_as_driver
+    from ka_tui.textual_compat.compositor import compositor_of
+
     app = demo_app(zoom)
     start = time.perf_counter()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         first = time.perf_counter() - start
-        compositor = app.screen._compositor
+        compositor = compositor_of(app.screen)
         render_update = compositor.render_update
         stamps: list[float] = []
 
@@ -151,7 +154,7 @@ async def headless(presses: int, zoom: str) -> dict[str, float]:
             key = LOOPS[zoom][i % len(LOOPS[zoom])]
             stamps.clear()
             t0 = time.perf_counter()
-            app._driver.send_message(events.Key(key, None))
+            send_as_driver(app, events.Key(key, None))
             while not stamps and time.perf_counter() - t0 < 2:
                 await asyncio.sleep(0.0005)
             if stamps:

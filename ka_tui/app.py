@@ -11,7 +11,6 @@ binding with an id, and a command-palette entry.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
@@ -22,8 +21,6 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rich.console import Console, ConsoleOptions, RenderResult
-from textual._compositor import CompositorUpdate
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.dom import DOMNode
@@ -39,6 +36,8 @@ from ka_tui.screens.door import (
     ChangeCallback,
     DiceMode,
 )
+from ka_tui.textual_compat.app_state import every_screen, on_app_thread
+from ka_tui.textual_compat.display import ShadowWriter
 from ka_tui.widgets.screen_diff import ScreenShadow
 
 if TYPE_CHECKING:
@@ -158,7 +157,7 @@ class WatchesCampaign:
                     self._noted[change.change] -= 1
             if not noted:
                 self._tell_watcher(change.change)
-        if threading.get_ident() != app._thread_id:
+        if not on_app_thread(app):
             app.call_from_thread(app.campaign_signal.publish, change)
         else:
             app.campaign_signal.publish(change)
@@ -174,17 +173,12 @@ class WatchesCampaign:
             app.campaign_signal.publish(CampaignChanged(Change(change), ELSEWHERE))
 
 
-# KA_TUI_FULL_REPAINT=1: write every update whole, as Textual does (to tell a
-# drawing fault of the screen shadow from one of a widget).
-_FULL_REPAINT = os.environ.get("KA_TUI_FULL_REPAINT", "") not in ("", "0")
-
-
-class ShadowedTerminal:
-    """What reaches the terminal (issue 13): every update goes through a
-    screen shadow (``widgets/screen_diff.py``), so only changed cells are
-    written; ``ctrl+l`` (or the palette's "Redraw") writes the whole screen
-    again, after another program has drawn over it. Mixed into ``KaApp``
-    and the player's app, before ``App``."""
+class ShadowedTerminal(ShadowWriter):
+    """What reaches the terminal: every update goes through a screen shadow
+    (``widgets/screen_diff.py``, written by ``textual_compat.display``), so
+    only changed cells are written; ``ctrl+l`` (or the palette's "Redraw")
+    writes the whole screen again, after another program has drawn over it.
+    Mixed into ``KaApp`` and the player's app, before ``App``."""
 
     REDRAW_BINDING = Binding("ctrl+l", "redraw", "Redraw", show=False, id="redraw")
     REDRAW_HELP = {"redraw": "Write the whole screen again (after another program, "
@@ -194,50 +188,21 @@ class ShadowedTerminal:
     def screen_shadow(self) -> ScreenShadow:
         return ScreenShadow()
 
-    _cursor_written: Any = None
-
-    def _display(self, screen: Screen[Any], renderable: Any) -> None:
-        """Headless runs write nothing anyway. An update that changes no cell
-        and leaves the cursor where it is writes nothing at all (Textual would
-        still send a cursor move: bytes on the wire, and a screen that never
-        looks settled)."""
+    def on_mount(self) -> None:
+        """Suspended (another program draws on the terminal meanwhile) and
+        resumed: the terminal's content is unknown. At once, before the
+        redraw that follows."""
         app: Any = self
-        driver = app._driver
-        if (driver is None or driver.is_inline or app.is_headless or _FULL_REPAINT
-                or not isinstance(renderable, CompositorUpdate)):
-            super()._display(screen, renderable)  # type: ignore[misc]
-            return
-        if app._batch_count or not app._running or app._closed:
-            return  # what Textual's _display does with it: nothing
-        text = self.screen_shadow.render(renderable, app.console)
-        cursor = app.screen.outer_size.clamp_offset(app.cursor_position)
-        if not text and cursor == self._cursor_written:
-            return
-        self._cursor_written = cursor
-        super()._display(screen, _RenderedUpdate(text))  # type: ignore[misc]
-
-    def _forget_terminal(self) -> None:
-        """The terminal's content and cursor are unknown: the next update is
-        written whole."""
-        self.screen_shadow.reset()
-        self._cursor_written = None
-
-    def _suspend_signal(self) -> None:
-        self._forget_terminal()  # another program draws on the terminal meanwhile
-        super()._suspend_signal()  # type: ignore[misc]
-
-    def _resume_signal(self) -> None:
-        self._forget_terminal()
-        super()._resume_signal()  # type: ignore[misc]
+        for signal in (app.app_suspend_signal, app.app_resume_signal):
+            signal.subscribe(app, lambda _: self.forget_terminal(), immediate=True)
 
     def on_driver_signal_resume(self) -> None:
         """Back from SIGSTOP/SIGCONT (``kill -STOP``, job control): the shell
-        wrote on the terminal meanwhile; Textual's own handler of the driver's
-        resume is bound to ``App._resume_signal``, not to the override above."""
+        wrote on the terminal meanwhile; Textual does not redraw by itself."""
         self.action_redraw()
 
     def on_resize(self) -> None:
-        self._forget_terminal()
+        self.forget_terminal()
 
     def redraw_command(self) -> SystemCommand:
         return SystemCommand("Redraw the screen", self.REDRAW_HELP["redraw"] + " (ctrl+l)",
@@ -245,7 +210,7 @@ class ShadowedTerminal:
 
     def action_redraw(self) -> None:
         app: Any = self
-        self._forget_terminal()
+        self.forget_terminal()
         app.screen.refresh()  # the whole screen dirty: a full update, written whole
 
 
@@ -474,7 +439,11 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
     # -- actions ----------------------------------------------------------
 
     def get_driver_class(self) -> type[Any]:
-        base = super().get_driver_class()
+        """Textual's driver, reading any bytes the terminal sends without
+        stopping (``textual_compat.terminal_input``); ASCII only with ``--ascii``."""
+        from ka_tui.textual_compat.terminal_input import tolerant_driver
+
+        base = tolerant_driver(super().get_driver_class())
         if not getattr(self, "ascii_glyphs", False):
             return base
         from ka_tui.widgets.glyphs import ascii_driver
@@ -511,8 +480,7 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
 
     async def action_quit(self) -> None:
         """Quit; first ask when a screen holds changes not saved yet (settings)."""
-        unsaved = [text for stack in self._screen_stacks.values() for screen in stack
-                   if (text := _unsaved(screen))]
+        unsaved = [text for screen in every_screen(self) if (text := _unsaved(screen))]
         from ka_tui.screens.confirm import ConfirmScreen
 
         if not unsaved or isinstance(self.screen, ConfirmScreen):
@@ -661,8 +629,8 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
         self.show_access()
 
         def reset() -> None:
-            for spec in MODE_SPECS:
-                if spec.name != "roster" and spec.name in self._screen_stacks:
+            for spec in MODE_SPECS:  # (a mode never opened has nothing to drop)
+                if spec.name != "roster":
                     self.remove_mode(spec.name)
                     self.add_mode(spec.name, _screen_factory(spec))
             while len(self.screen_stack) > 1:
@@ -750,16 +718,3 @@ def binding_commands(screen: Screen[Any]) -> Iterable[SystemCommand]:
 
 async def _run(node: Any, action: str) -> None:
     await node.app.run_action(action, node)
-
-
-class _RenderedUpdate(CompositorUpdate):
-    """A compositor update already turned into terminal bytes by the screen shadow."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        return iter(())
-
-    def render_segments(self, console: Console) -> str:
-        return self.text

@@ -127,7 +127,11 @@ class PlayerApp(WatchesCampaign, ShadowedTerminal, App[None]):
             self.push_screen(HelpScreen(key_rows(self, self.screen)))  # type: ignore[arg-type]
 
     def get_driver_class(self) -> type[Any]:
-        base = super().get_driver_class()
+        """Textual's driver, reading any bytes the terminal sends without
+        stopping (``textual_compat.terminal_input``); ASCII only with ``--ascii``."""
+        from ka_tui.textual_compat.terminal_input import tolerant_driver
+
+        base = tolerant_driver(super().get_driver_class())
         if not self.ascii_glyphs:
             return base
         from ka_tui.widgets.glyphs import ascii_driver

@@ -27,6 +27,11 @@ Screens: :class:`FormScreen` (a modal form: ctrl+s, escape, enter) and
 :class:`TabbedFormScreen` (the same over tabs: ctrl+t cycles them, a save
 refused shows the tab of the first field in error) — the character and
 aircraft forms.
+
+Opening a form fast takes tricks on Textual's internals (one layout, shared
+Input styles, quiet first values, a first Resize ignored, one restyle): they
+live in ``ka_tui/textual_compat/forms.py`` (``FormInput``,
+``OpensInOneLayout``, ``DialogInternals``), each with its switch.
 """
 
 from __future__ import annotations
@@ -34,21 +39,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
-import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
-from typing_extensions import Self
-
 from rich.style import Style
 from rich.text import Text
-from textual import events, messages, work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.color import Color
-from textual.dom import DOMNode
 from textual.containers import ScrollableContainer
-from textual.geometry import Size
 from textual.widget import Widget
 from textual.message import Message
 from textual.reactive import reactive
@@ -56,6 +56,8 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabPane
 
 from ka_tui.store.errors import StoreError, ValidationError
+from ka_tui.textual_compat.forms import DialogInternals, FormInput, OpensInOneLayout
+from ka_tui.textual_compat.tricks import Trick, trick_on
 
 V = TypeVar("V")
 Check = Callable[[Any], "str | None"]
@@ -269,67 +271,17 @@ def _drawn_styles(error_colour: str) -> dict[str, Style]:
     return _STYLES[error_colour]
 
 
-class FieldInput(Input):
-    """The Input of a text or number field.
-
-    Textual's Input grows its virtual width with the text, and that reactive asks
-    for a layout of the whole screen on every key stroke. A field's box has a fixed
-    size, so the new width is set quietly and only the Input is repainted."""
+class FieldInput(FormInput):
+    """The Input of a text or number field: a fixed box, typed in without a
+    layout per key; in a ``QUIET_OPEN`` form it shares its component styles
+    and does not report the text it opens with (``textual_compat.forms``)."""
 
     def update_node_styles(self, animate: bool = True) -> None:
         """Not before it is in the DOM: Input sets its classes (compact, valid)
         in its constructor, and each set restyled the lone Input; it is styled
-        when it mounts anyway (issue 13)."""
-        if self._parent is not None:
+        when it mounts anyway."""
+        if self.parent is not None:
             super().update_node_styles(animate)
-
-    def __init__(self, *args: Any, quiet: bool = False, **kwargs: Any) -> None:
-        self._quiet = quiet  # read by _watch_value while Input.__init__ sets the value
-        super().__init__(*args, **kwargs)
-        self._quiet = False  # any later value is reported
-
-    def _get_component_classes(self) -> frozenset[str]:  # type: ignore[override]
-        """Input's four component styles (cursor, selection, placeholder,
-        suggestion), shared by the Inputs of one ``QUIET_OPEN`` form.
-
-        Textual styles them for each Input through a throwaway node per
-        component: about 15 ms of a form with 18 Inputs (issue 13). Inputs with
-        the same classes and state get the same styles, so the first computes
-        them (as Textual does) and the others copy them; returning no names
-        then tells the stylesheet there is nothing left to do."""
-        names: frozenset[str] = super()._get_component_classes()
-        screen = self.screen if self._parent is not None else None
-        cache = getattr(screen, "_component_styles_cache", None)
-        if cache is None or not names:
-            return names
-        app = self.app
-        key = (frozenset(self.classes), self._pseudo_classes_cache_key, app.theme,
-               app.ansi_color, id(app.stylesheet.rules))
-        shared = cache.get(key)
-        if shared is None:
-            shared = {}
-            for name in sorted(names):
-                virtual = DOMNode(classes=name)
-                virtual._attach(self)
-                app.stylesheet.apply(virtual, animate=False)
-                shared[name] = virtual.styles
-            cache[key] = shared
-        if self._component_styles != shared:
-            self._component_styles = dict(shared)
-            self.refresh()  # as the stylesheet does when they change
-        return frozenset()
-
-    def _watch_value(self, value: str) -> None:
-        self.set_reactive(Input.virtual_size, Size(self.content_width, 1))
-        self.refresh()
-        if self._quiet and self._initial_value:
-            # ``quiet``: the value it opens with is not reported (no Changed);
-            # the form checks every field once it is shown (FormScreen.QUIET_OPEN).
-            self.validate(value)
-            self.cursor_position = len(value)
-            self._initial_value = False
-            return
-        super()._watch_value(value)  # same size now: no layout; posts Changed
 
 
 class _InputField(FormField):
@@ -348,7 +300,8 @@ class _InputField(FormField):
 
     def compose_control(self) -> ComposeResult:
         screen: Any = self.screen
-        quiet = bool(getattr(screen, "QUIET_OPEN", False)) and not screen.opened
+        quiet = (bool(getattr(screen, "QUIET_OPEN", False)) and not screen.opened
+                 and trick_on(Trick.QUIET_INPUT_OPEN))
         self.opened_quietly = quiet and self._text != ""  # "" is no change: never reported
         self._input = FieldInput(
             self._text,
@@ -599,8 +552,8 @@ def choices_of(values: Iterable[V], label: Callable[[V], str] = str) -> list[tup
 R = TypeVar("R")
 
 
-class LightModal(ModalScreen[R], Generic[R]):
-    """A dialog over part of the screen that repaints only itself (issue 13).
+class LightModal(DialogInternals, ModalScreen[R], Generic[R]):
+    """A dialog over part of the screen that repaints only itself.
 
     A pushed screen marks the whole terminal dirty twice (on resume and on its
     first layout), and a dimmed background changes every cell: 30-46 KB for a
@@ -608,7 +561,8 @@ class LightModal(ModalScreen[R], Generic[R]):
     the screen under it shows unchanged), and while the terminal has the size it
     had when the dialog opened, a whole-screen repaint becomes a repaint of the
     dialog's own widgets. A resize, or a second resume (a dialog over this one
-    closed), repaints everything as before.
+    closed), repaints everything as before (``textual_compat.forms``; a dialog
+    just composed is not restyled again as it is shown, either).
     """
 
     LIGHT = False
@@ -623,35 +577,10 @@ class LightModal(ModalScreen[R], Generic[R]):
     }
     """
 
-    _opened_size: Any = None
-    _resumes = 0
-
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.LIGHT:
             self.add_class("-light")
-
-    def _on_screen_resume(self, event: events.ScreenResume) -> None:
-        # No super() call: Textual dispatches a handler of every class in the
-        # MRO, so Screen._on_screen_resume runs anyway. Calling it here too
-        # restyled the whole dialog a second time when it opened (issue 13).
-        self._resumes += 1
-        if self._resumes == 1:
-            self._opened_size = self.app.size
-            # Just composed: every node was styled as it mounted. Screen's
-            # handler (run after this one) would restyle them all again.
-            event.refresh_styles = False
-
-    def _compositor_refresh(self) -> None:
-        compositor = self._compositor
-        full = compositor.size.region
-        if (self.LIGHT and self._resumes == 1 and self.is_current
-                and compositor.size == self._opened_size
-                and full in compositor._dirty_regions):
-            compositor._dirty_regions.discard(full)
-            compositor._dirty_regions.update(
-                child.region for child in self.children if child.region)
-        super()._compositor_refresh()
 
 
 def _may_show_scrollbar(widget: Widget) -> bool:
@@ -668,7 +597,7 @@ def _may_show_scrollbar(widget: Widget) -> bool:
                 or (horizontal and styles.scrollbar_size_horizontal))
 
 
-class FormScreen(LightModal[R], Generic[R]):
+class FormScreen(OpensInOneLayout, LightModal[R], Generic[R]):
     """A modal form: ctrl+s saves, escape cancels, enter moves to the next field.
 
     Subclasses compose their fields and override:
@@ -728,13 +657,13 @@ class FormScreen(LightModal[R], Generic[R]):
     opened = False
     """The first check after opening has run (``QUIET_OPEN``)."""
 
-    _component_styles_cache: dict[Any, dict[str, Any]] | None = None
+    shared_input_styles: dict[Any, dict[str, Any]] | None = None
     """``QUIET_OPEN``: the Inputs' component styles, shared (``FieldInput``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.QUIET_OPEN:
-            self._component_styles_cache = {}
+            self.shared_input_styles = {}
 
     LIGHT = False
     """See ``LightModal``; the forms that draw their fields set it too."""
@@ -745,60 +674,15 @@ class FormScreen(LightModal[R], Generic[R]):
     _initial: dict[str, Any] | None = None
     _keys_ready: asyncio.Event | None = None
 
-    _laid_out = False
-    _first_layout_done = False
-    _first_layout_at = 0.0
-    _first_frame_done = False
-
-    def _refresh_layout(self, size: Any = None, scroll: bool = False) -> None:
-        """``QUIET_OPEN`` forms: the first layout is the only one while opening.
-
-        It arranges every widget of the new form; handing each its size changes
-        its virtual size, a reactive that asks for a layout, and the screen's
-        own mount completes just after and asks again: Textual laid the whole
-        form out a second time on the next frame (10-20 ms, issue 13). Only a
-        container whose scroll bar may appear (and narrow it) can need that:
-        its request stands, as does any request made later."""
-        first = self.QUIET_OPEN and not self._first_layout_done
-        if first:
-            self._first_layout_at = time.monotonic()
-        super()._refresh_layout(size, scroll)
-        if not first:
-            return
-        self._first_layout_done = True
-        for widget in self.walk_children(Widget):
-            if widget._layout_required and not _may_show_scrollbar(widget):
-                widget._layout_required = False
-        self._layout_required = False
-
-    async def _on_layout(self, message: messages.Layout) -> None:
-        """A widget's request made before the first layout: covered by it."""
-        if self._first_layout_done and message.time <= self._first_layout_at:
-            message.stop()
-            message.prevent_default()  # Textual then skips Screen._on_layout
-
-    def refresh(self, *regions: Any, repaint: bool = True, layout: bool = False,
-                recompose: bool = False) -> Self:
-        if layout and self._first_layout_done and not self._first_frame_done:
-            layout = False  # the screen's mount completing: laid out already (above)
-        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
-
-    async def _on_resize(self, event: events.Resize) -> None:
-        """The first Resize a pushed form gets comes from its own first layout
-        (Textual sends one to each widget just shown) with the size that layout
-        had. Screen's handler would lay out the form, and the screen under it,
-        again for nothing (issue 13); a real terminal resize passes through."""
-        first, self._laid_out = not self._laid_out, True
-        if first and event.size == self._compositor.size:
-            event.stop()
-            event.prevent_default()  # Textual then skips Screen._on_resize
+    def may_need_second_layout(self, widget: Widget) -> bool:
+        return _may_show_scrollbar(widget)
 
     def on_mount(self) -> None:
         if self.ASK_BEFORE_DISCARD:
             self.call_after_refresh(self._remember_initial)
         self.call_after_refresh(self._ready_event().set)
         if self.QUIET_OPEN:
-            self.call_after_refresh(setattr, self, "_first_frame_done", True)
+            self.call_after_refresh(self.first_frame_drawn)
             self._check_opened()
 
     def _check_opened(self) -> None:

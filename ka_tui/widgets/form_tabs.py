@@ -3,7 +3,7 @@
 Textual's tab row is eight widgets (``ContentTabs``: a scroll container, a bar,
 a row, one ``ContentTab`` per tab and the ``Underline``), each styled, laid out
 and drawn when a form opens -- about a fifth of the time the character form
-took to open (issue 13). ``FormTabs`` keeps ``TabbedContent``'s API as the
+took to open. ``FormTabs`` keeps ``TabbedContent``'s API as the
 forms and their tests use it (``active``, ``get_tab(id).label``/``label_text``,
 ``TabActivated`` with ``pane``, the ``TabPane``\\ s in a ``ContentSwitcher``) and
 draws the row itself with ``TabRow``: the labels on the first line and the same
@@ -14,6 +14,10 @@ without animation.
 
 Not supported (the forms do not use them): adding, removing, hiding or
 disabling panes after composing.
+
+The trick's Textual internals, its measured gain and its switch
+(``KA_TUI_TRICKS_OFF=drawn-tab-row``: Textual's own tab row) are in
+``ka_tui/textual_compat/tabs.py``.
 """
 
 from __future__ import annotations
@@ -30,7 +34,10 @@ from textual.renderables.bar import Bar
 from textual.visual import VisualType
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, TabbedContent, TabPane
-from textual.widgets._tabbed_content import ContentTab
+from textual.widgets.tabbed_content import ContentTab
+
+from ka_tui.textual_compat.tabs import DrawnTabsInternals, pane_title
+from ka_tui.textual_compat.tricks import Trick, trick_on
 
 
 class _RowTab(ContentTab):
@@ -167,7 +174,7 @@ class TabRow(Widget, can_focus=True):
         self.owner.active = ids[(i + delta) % len(ids)]
 
 
-class FormTabs(TabbedContent):
+class FormTabs(DrawnTabsInternals):
     """``TabbedContent`` whose tab row is one ``TabRow`` (see the module doc)."""
 
     DEFAULT_CSS = """
@@ -176,25 +183,40 @@ class FormTabs(TabbedContent):
     }
     """
 
+    def __init__(self, *titles: Any, initial: str = "", **kwargs: Any) -> None:
+        self.draws_own_tabs = trick_on(Trick.DRAWN_TAB_ROW)  # else Textual's tab row
+        super().__init__(*titles, initial=initial, **kwargs)
+        self._initial_pane = initial
+        self._panes: list[Widget] = []
+        self._row_tabs: dict[str, _RowTab] = {}
+
+    def compose_add_child(self, widget: Widget) -> None:
+        super().compose_add_child(widget)
+        self._panes.append(widget)
+
     def compose(self) -> ComposeResult:
+        if not self.draws_own_tabs:
+            yield from super().compose()
+            return
         panes: list[TabPane] = []
-        for content in self._tab_content:
+        for number, content in enumerate(self._panes, 1):
             if not isinstance(content, TabPane):
                 raise TypeError("FormTabs holds TabPanes only")
-            self._set_id(content, self._generate_tab_id())
+            if content.id is None:
+                content.id = f"tab-{number}"  # as TabbedContent names them
             panes.append(content)
-        self._row_tabs = {pane.id or "": _RowTab(pane._title, pane.id or "")
+        self._row_tabs = {pane.id or "": _RowTab(pane_title(pane), pane.id or "")
                           for pane in panes}
-        first = self._initial or (panes[0].id if panes else None)
+        first = self._initial_pane or (panes[0].id if panes else None)
         yield TabRow(self, list(self._row_tabs.items()))
         with ContentSwitcher(initial=first):
             yield from panes
 
     def on_mount(self) -> None:
-        if not self.active and self._row_tabs:
-            self.active = self._initial or next(iter(self._row_tabs))
+        if self.draws_own_tabs and not self.active and self._row_tabs:
+            self.active = self._initial_pane or next(iter(self._row_tabs))
 
-    def _watch_active(self, active: str) -> None:
+    def active_changed(self, active: str) -> None:
         self.get_child_by_type(TabRow).refresh()
         self.get_child_by_type(ContentSwitcher).current = active or None
         if active:
@@ -205,9 +227,13 @@ class FormTabs(TabbedContent):
 
     @property
     def tab_count(self) -> int:
+        if not self.draws_own_tabs:
+            return super().tab_count
         return len(self._row_tabs)
 
     def get_tab(self, pane_id: str | TabPane) -> Any:
+        if not self.draws_own_tabs:
+            return super().get_tab(pane_id)
         target = pane_id if isinstance(pane_id, str) else pane_id.id
         if not target:
             raise ValueError("'pane_id' must be a non-empty string or a TabPane with an id.")

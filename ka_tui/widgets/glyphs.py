@@ -16,7 +16,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from rich.cells import cell_len
-from textual._context import active_app
+
+from ka_tui.textual_compat.app_state import running_app
 
 ENV_VAR = "KA_TUI_ASCII"
 
@@ -55,9 +56,8 @@ def to_ascii(text: str) -> str:
 
 def ascii_wanted() -> bool:
     """The running app's switch, or the environment outside an app."""
-    try:
-        app: Any = active_app.get()
-    except LookupError:
+    app = running_app()
+    if app is None:
         return ascii_from_env()
     flag = getattr(app, "ascii_glyphs", None)
     return ascii_from_env() if flag is None else bool(flag)

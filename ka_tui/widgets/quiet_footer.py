@@ -1,4 +1,10 @@
-"""A key footer that is rebuilt only when the keys it shows change (issue 13)."""
+"""A key footer that is rebuilt only when the keys it shows change.
+
+Textual's Footer recomposes (new key widgets, each styled) on every bindings
+update, and a form sends many while it opens. The trick, its gain and its
+switch (``KA_TUI_TRICKS_OFF=quiet-footer``) are told in
+``ka_tui/textual_compat/footer.py``, which holds the Textual internals it uses.
+"""
 
 from __future__ import annotations
 
@@ -8,18 +14,21 @@ from textual.app import ComposeResult
 from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+
+from ka_tui.textual_compat.footer import (
+    born_compact,
+    note_bindings_ready,
+    show_keys_at_first_compose,
+)
+from ka_tui.textual_compat.tricks import Trick, trick_on
 
 
 class QuietFooter(Footer):
     """Textual's Footer, rebuilt only when the keys it shows change.
 
-    The Footer recomposes (new key widgets, each styled) on every bindings
-    update, and a form sends many while it opens (each focus change, each
-    ``refresh_bindings``): about ten rebuilds of the same three keys per form
-    (issue 13). This one shows the keys from its first compose, then rebuilds
-    at most once per refresh and only when the shown keys (key, label, action,
-    enabled, tooltip) differ from what it shows.
+    This one shows the keys from its first compose, then rebuilds at most once
+    per refresh and only when the shown keys (key, label, action, enabled,
+    tooltip) differ from what it shows.
     """
 
     _shown: tuple[Any, ...] | None = None
@@ -27,11 +36,16 @@ class QuietFooter(Footer):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # Keys at the first compose (Footer waits for a bindings update, and
-        # its rebuild then costs two more layout passes of the whole form).
-        self.set_reactive(Footer._bindings_ready, True)
+        self.quiet_keys = trick_on(Trick.QUIET_FOOTER)  # else Textual's Footer
+        if self.quiet_keys:
+            # Keys at the first compose (Footer waits for a bindings update, and
+            # its rebuild then costs two more layout passes of the whole form).
+            show_keys_at_first_compose(self)
 
     def compose(self) -> ComposeResult:
+        if not self.quiet_keys:
+            yield from super().compose()
+            return
         try:
             self._shown = self._shown_keys()
         except NoMatches:
@@ -41,16 +55,14 @@ class QuietFooter(Footer):
             self.call_after_refresh(self._recompose_if_changed)
             return
         for widget in super().compose():
-            if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
-                # (the palette key is not bound to the footer's compact flag)
-                # Born with the footer's compact flag: its data binding then
-                # changes nothing, where it restyled every key as it mounted.
-                widget.set_reactive(FooterKey.compact, self.compact)
-                widget.set_class(self.compact, "-compact", update=False)
+            born_compact(widget, self.compact)
             yield widget
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
-        self._bindings_ready = True
+        if not self.quiet_keys:
+            super().bindings_changed(screen)
+            return
+        note_bindings_ready(self)
         if not screen.app.app_focus:
             return
         if self.is_attached and screen is self.screen and not self._pending:

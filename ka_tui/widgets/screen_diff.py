@@ -22,8 +22,12 @@ The shadow is trusted only while it is known to match the terminal: after
 written whole, as Textual writes them, and the next full-screen update sends
 every cell and becomes the new shadow. An update that reaches outside the
 shadow's screen (a resize the app has not been told of yet) does the same.
-The app uses it in ``KaApp._display`` (real terminals only: Pilot and the
-snapshots never write to a terminal and are not affected).
+The app writes every update through it (``textual_compat.display``; real
+terminals only: Pilot and the snapshots never write to a terminal and are not
+affected). It reads Textual's updates and Rich's styles through
+``textual_compat.compositor``; ``KA_TUI_TRICKS_OFF=screen-shadow`` (or
+``KA_TUI_FULL_REPAINT=1``) turns it off, to tell a drawing fault of the
+shadow from one of a widget.
 """
 
 from __future__ import annotations
@@ -31,21 +35,33 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from typing import Any
 
 from rich.cells import cell_len
 from rich.color import ColorSystem
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
-from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
-from textual.strip import SGR_STYLES, Strip
+from textual.strip import Strip
+
+from ka_tui.textual_compat.compositor import (
+    Parts,
+    chops_pieces,
+    chops_screen_size,
+    color_system,
+    is_chops_update,
+    is_layout_update,
+    layout_lines,
+    layout_region,
+    render_whole,
+    style_parts,
+)
 
 # A cell: its character ("" for the second half of a wide one) and its style
 # key: the SGR parameters Textual would send for it ("" = none), with
 # "\0" + URL appended for a hyperlink.
 Cell = tuple[str, str]
-# A style key's parts: attribute codes, foreground codes, background codes, link.
-Parts = tuple[str, str, str, str]
+# A style key's ``Parts``: attribute codes, foreground codes, background codes, link.
 
 _RESET = "\x1b[0m"
 # Unchanged cells between two changed runs of a line are re-sent when that is
@@ -72,15 +88,7 @@ class _Styles:
             return cached
         if len(self.keys) > 8192:  # styles carry meta (mouse offsets): bound it
             self.keys.clear()
-        attributes = style._attributes & style._set_attributes
-        attrs = ";".join(SGR_STYLES[bit] for bit in range(attributes.bit_length())
-                         if attributes & (1 << bit))
-        fg = bg = ""
-        if style._color is not None:
-            fg = ";".join(style._color.downgrade(system).get_ansi_codes())
-        if style._bgcolor is not None:
-            bg = ";".join(style._bgcolor.downgrade(system).get_ansi_codes(False))
-        link = style._link or ""
+        attrs, fg, bg, link = style_parts(style, system)
         key = ";".join(p for p in (attrs, fg, bg) if p)
         if link:
             key += "\0" + link
@@ -110,23 +118,6 @@ def _cells(strip: Iterable[Segment], styles: _Styles, system: ColorSystem) -> li
             if width == 2:
                 append(("", key))
     return cells
-
-
-def _pieces(update: ChopsUpdate) -> Iterator[tuple[int, int, Strip]]:
-    """(y, x, strip) for every fragment a ``ChopsUpdate`` would write, cropped to
-    its spans exactly as ``ChopsUpdate.render_segments`` crops them."""
-    for y, x1, x2 in update.spans:
-        line = update.chops[y]
-        for end, (x, strip) in zip(update.chop_ends[y], line.items()):
-            if strip is None or x > x2 or end <= x1:
-                continue
-            start, stop = max(x, x1), min(end, x2)
-            if start >= stop:
-                continue
-            if start == x and stop == end:
-                yield y, x, strip
-            else:
-                yield y, start, strip.crop(start - x, stop - x)
 
 
 def background_erase(term: str | None = None) -> bool:
@@ -172,42 +163,38 @@ class ScreenShadow:
         self.lines = []
         self.width = self.height = 0
 
-    def render(self, update: CompositorUpdate, console: Console) -> str:
-        """The terminal bytes for ``update`` (before Textual's cursor move)."""
-        system = console._color_system or ColorSystem.TRUECOLOR
+    def render(self, update: Any, console: Console) -> str:
+        """The terminal bytes for ``update``, a Textual compositor update
+        (before Textual's cursor move)."""
+        system = color_system(console)
         if self.erase is None:
             self.erase = background_erase()
-        if isinstance(update, LayoutUpdate):
+        if is_layout_update(update):
             return self._render_layout(update, console, system)
-        if isinstance(update, ChopsUpdate) and not self.trusted:
+        chops = is_chops_update(update)
+        if chops and not self.trusted:
             self._take_size_of(update)
-        if isinstance(update, ChopsUpdate) and self.trusted:
-            pieces = list(_pieces(update))
+        if chops and self.trusted:
+            pieces = list(chops_pieces(update))
             if all(y < self.height and x + strip.cell_length <= self.width
                    for y, x, strip in pieces):
                 return self._render_pieces(pieces, console, system)
         self.reset()  # something the shadow cannot follow: written whole
-        return update.render_segments(console)
+        return render_whole(update, console)
 
-    def _take_size_of(self, update: ChopsUpdate) -> None:
+    def _take_size_of(self, update: Any) -> None:
         """A partial update that covers every cell of the screen (Textual's
         first frames are such) starts the shadow as a full one would, so the
         frames after it are diffed instead of written whole."""
-        height = len(update.chops)
-        ends = [line_ends[-1] if line_ends else 0 for line_ends in update.chop_ends]
-        if not height or len(ends) != height or len(set(ends)) != 1 or not ends[0]:
+        size = chops_screen_size(update)
+        if size is None:
             return
-        width = ends[0]
-        covered = {y for y, x1, x2 in update.spans if x1 <= 0 and x2 >= width}
-        if len(covered) != height:
-            return
-        self.width, self.height = width, height
-        self.lines = [[None] * width for _ in range(height)]
+        self.width, self.height = size
+        self.lines = [[None] * self.width for _ in range(self.height)]
         self.trusted = True
 
-    def _render_layout(self, update: LayoutUpdate, console: Console,
-                       system: ColorSystem) -> str:
-        region = update.region
+    def _render_layout(self, update: Any, console: Console, system: ColorSystem) -> str:
+        region = layout_region(update)
         if region.x or region.y:  # not a full-screen update: never seen; written whole
             self.reset()
             return _whole(update, system, self._styles)
@@ -217,7 +204,7 @@ class ScreenShadow:
             self.lines = [[None] * self.width for _ in range(self.height)]
             self.trusted = True
         pieces: list[tuple[int, int, Strip]] = []
-        for y, line in enumerate(update.strips):
+        for y, line in layout_lines(update):  # the region's top is 0 here
             x = 0
             for strip in line:
                 pieces.append((y, x, strip))
@@ -506,11 +493,11 @@ def _blank_bg(style: Parts) -> str | None:
     return bg
 
 
-def _whole(update: LayoutUpdate, system: ColorSystem, styles: _Styles) -> str:
+def _whole(update: Any, system: ColorSystem, styles: _Styles) -> str:
     """Every cell of ``update``, not recorded (a region the shadow does not keep)."""
     writer = _Writer(styles.parts, 1 << 30, erase=False)
-    region = update.region
-    for y, line in enumerate(update.strips, region.y):
+    region = layout_region(update)
+    for y, line in layout_lines(update):
         cells: list[Cell | None] = [None] * region.x
         for strip in line:
             cells.extend(_cells(strip, styles, system))

@@ -27,6 +27,7 @@ from ka_tui.screens.campaign_picker import CampaignPickerScreen
 from ka_tui.screens.roster.screen import RosterScreen
 from ka_tui.store.db import create_campaign
 from ka_tui.store.startup_read import read_roster
+from ka_tui.textual_compat.app_state import mode_names_built
 from tests.ui.pilot_helpers import SIZE, wait_for
 from tests.ui.test_roster import table_names
 from tests.ui.test_screen_diff_app import (
@@ -117,7 +118,7 @@ async def test_the_app_starts_on_the_roster_built_at_compose(demo_db: Path) -> N
         await wait_for(pilot, lambda: _loaded(app))
         assert app.current_mode == "roster"
         assert app.default_screens == []
-        assert "_default" not in app._screen_stacks
+        assert "_default" not in mode_names_built(app)
         assert app.screen_stack == [app.screen_at_mount]
         names = _names(app)
         assert names and _a_character(demo_db)[1] in names

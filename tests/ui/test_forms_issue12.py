@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Input, TabbedContent
 from ka_tui.app import KaApp
 from ka_tui.screens.roster.character_form import CharacterForm, SkillForm
 from ka_tui.screens.roster.screen import RosterScreen
+from ka_tui.textual_compat.app_state import send_as_driver
 from ka_tui.widgets.form_fields import DiscardScreen, FormField
 from tests.ui.pilot_helpers import SIZE, rows, settle, wait_for
 
@@ -32,13 +33,13 @@ async def test_keys_right_after_opening_go_to_the_shown_tab(demo_db: Path) -> No
     app = KaApp(demo_db)
     async with app.run_test(size=SIZE) as pilot:
         await _roster(pilot)
-        app._driver.send_message(events.Key("e", "e"))
+        send_as_driver(app, events.Key("e", "e"))
         while not isinstance(app.screen, CharacterForm):  # pushed, still opening
             await asyncio.sleep(0.001)
         # as a terminal sends them: not waiting for the form to settle
-        app._driver.send_message(events.Key("ctrl+t", None))
+        send_as_driver(app, events.Key("ctrl+t", None))
         await asyncio.sleep(0.05)
-        app._driver.send_message(events.Key("a", "a"))
+        send_as_driver(app, events.Key("a", "a"))
         await settle(pilot)
         form = next(s for s in app.screen_stack if isinstance(s, CharacterForm))
         name = form.query_one("#input-name", Input).value

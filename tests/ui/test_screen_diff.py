@@ -13,16 +13,17 @@ import subprocess
 import sys
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
-from textual._compositor import ChopsUpdate, LayoutUpdate
 from textual.geometry import Region
 from textual.strip import Strip
 
+from ka_tui.textual_compat.compositor import chops_update, layout_update
 from ka_tui.widgets.screen_diff import ScreenShadow
 from tests.ui.vt_model import Terminal
 
@@ -50,22 +51,22 @@ def strip_of(cells: list[tuple[str, int]]) -> Strip:
     return Strip([Segment(char, STYLES[style]) for char, style in cells])
 
 
-def layout(frame: Frame, cuts: list[list[int]] | None = None) -> LayoutUpdate:
+def layout(frame: Frame, cuts: list[list[int]] | None = None) -> Any:
     """A full-screen update; each line in strips split at ``cuts``."""
     lines = []
     for y, line in enumerate(frame):
         points = sorted({0, W, *(cuts[y] if cuts else [])})
         lines.append([strip_of(line[a:b]) for a, b in pairwise(points)])
-    return LayoutUpdate(lines, Region(0, 0, W, H))
+    return layout_update(lines, Region(0, 0, W, H))
 
 
-def chops(frame: Frame, cuts: list[list[int]], spans: list[tuple[int, int, int]]) -> ChopsUpdate:
+def chops(frame: Frame, cuts: list[list[int]], spans: list[tuple[int, int, int]]) -> Any:
     lines, ends = [], []
     for y, line in enumerate(frame):
         points = sorted({0, W, *cuts[y]})
         lines.append({a: strip_of(line[a:b]) for a, b in pairwise(points)})
         ends.append(points[1:])
-    return ChopsUpdate(lines, spans, ends)
+    return chops_update(lines, spans, ends)
 
 
 def _line(runs: list[tuple[str, int, int]]) -> list[tuple[str, int]]:
@@ -107,7 +108,7 @@ def check(first: Frame, updates: list[Update], erase: bool = False) -> int:
     saved = 0
     screen = first
     for kind, wanted, cuts, spans in updates:
-        update: LayoutUpdate | ChopsUpdate
+        update: Any
         if kind == "layout":
             screen = wanted
             update = layout(wanted, cuts)
@@ -159,7 +160,7 @@ def test_wide_characters_are_sent_whole() -> None:
     whole.feed(start.render_segments(out))
     shadowed.feed(shadow.render(start, out))
     line = [Segment("ab"), Segment("漢", STYLES[1]), Segment("a" * (W - 4))]
-    update = ChopsUpdate([{0: Strip(line)}] + [{0: strip_of(base[y])} for y in range(1, H)],
+    update = chops_update([{0: Strip(line)}] + [{0: strip_of(base[y])} for y in range(1, H)],
                          [(0, 0, W)], [[W]] * H)
     whole.feed(update.render_segments(out))
     sent = shadow.render(update, out)

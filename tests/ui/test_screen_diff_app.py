@@ -6,7 +6,7 @@ fills it with garbage, so a cell the app does not redraw shows).
 
 The app runs under Pilot with Textual's headless driver told it is a terminal
 (``is_headless`` False) and keeping what it is given to write, so
-``KaApp._display`` and the shadow run exactly as on a real terminal.
+the app's ``_display`` (``textual_compat.display``) and the shadow run exactly as on a real terminal.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual._compositor import LayoutUpdate, visible_screen_stack
 from textual.drivers import headless_driver
 from textual.events import Resize
 from textual.geometry import Size
 from textual.pilot import Pilot
 
 from ka_tui.app import KaApp
+from ka_tui.textual_compat import compositor
 from ka_tui.screens.confirm import ConfirmScreen
 from ka_tui.screens.roster.screen import RosterScreen
 from tests.ui.pilot_helpers import SIZE, settle, wait_for
@@ -69,12 +69,9 @@ class _Screen:
 
 def full_repaint(app: KaApp) -> Terminal:
     """The screen as a full repaint of the current screen draws it."""
-    compositor = app.screen._compositor
-    visible_screen_stack.set(app._background_screens)
-    strips = compositor.render_strips()
-    size = compositor.size
+    size = compositor.compositor_size(app.screen)
     term = Terminal(size.width, size.height)
-    term.feed(LayoutUpdate([[s] for s in strips], size.region).render_segments(app.console))
+    term.feed(compositor.full_repaint(app))
     return term
 
 
@@ -135,7 +132,7 @@ async def test_a_dialog_opened_closed_and_resized_leaves_the_terminal_right(
             screen.catch_up().resize(width, height)
             await pilot.resize_terminal(width, height)
             await quiet(pilot)
-            assert app.screen._compositor.size == Size(width, height)
+            assert compositor.compositor_size(app.screen) == Size(width, height)
             await assert_shown(pilot, screen, f"resized to {width}x{height}")
 
         await pilot.press("n")
@@ -198,3 +195,21 @@ async def test_ctrl_l_writes_the_whole_screen_again_after_another_program_drew_o
         await quiet(pilot)
         await assert_shown(pilot, screen, "after ctrl+l")
         assert "Redraw the screen" in [c.title for c in app.get_system_commands(app.screen)]
+
+
+@pytest.mark.parametrize("signal", ["app_suspend_signal", "app_resume_signal"])
+async def test_suspended_or_resumed_the_next_update_is_written_whole(
+        demo_db: Path, wire: list[str], signal: str) -> None:
+    """Another program drew on the terminal while the app was suspended
+    (``App.suspend``: its suspend and resume signals): the terminal is
+    garbage now, and the next repaint sends every cell again."""
+    app = erasing_app(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await roster_on(pilot, wire)
+        await quiet(pilot)
+        await assert_shown(pilot, screen, "roster")
+        screen.catch_up().resize(*SIZE)  # the model's cells turn to garbage
+        getattr(app, signal).publish(app)
+        app.screen.refresh()
+        await quiet(pilot)
+        await assert_shown(pilot, screen, f"after {signal}")
