@@ -13,9 +13,7 @@ contract does for layers: outside the package no module may
 
 Our own underscore names are not the concern; the reading cannot tell a
 Textual name from one of ours of the same spelling on an object it does not
-know (a test reading ``select._options``: some of our classes have an
-``_options`` too). ``KNOWN`` lists what is still outside, with the reason
-(code being reshaped elsewhere).
+know. ``KNOWN`` lists what is still outside, with the reason (none today).
 """
 
 from __future__ import annotations
@@ -38,11 +36,7 @@ LIBS = ("textual", "rich")
 MANAGED = {"_computes", "_css_type_name", "_css_type_names", "_decorated_handlers",
            "_inherit_bindings", "_inherit_component_classes", "_inherit_css",
            "_merged_bindings", "_reactives"}
-KNOWN = {
-    # the roller is being reshaped on another branch: its key-leaving Input
-    # overrides Input._on_key (an ``on_key`` handler would do the same)
-    "ka_tui/screens/roller/fields.py: RollKeyInput defines _on_key (Input)",
-}
+KNOWN: set[str] = set()
 
 
 def _private(name: str) -> bool:

@@ -47,8 +47,7 @@ from tests.ui.test_roller import (  # noqa: E402
 
 
 def _versus_ids(screen: RollerScreen) -> list[object]:
-    select = screen.query_one("#select-versus", Select)
-    return [value for _, value in select._options]
+    return [value for _, value in screen.model.picks["versus"].options]
 
 
 async def test_item14_opposed_defaults_to_the_same_skill_and_never_himself(

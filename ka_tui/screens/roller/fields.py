@@ -37,7 +37,7 @@ class RollKeyInput(Input):
             return False
         return super().check_consume_key(key, character)
 
-    async def _on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
         char = event.character
         if event.is_printable and char is not None and not self.check_consume_key(event.key, char):
             event.stop()
