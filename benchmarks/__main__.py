@@ -37,7 +37,7 @@ def _guard(name: str, make: Callable[[], list[Row]]) -> list[Row]:
 
 
 def form_rows(quick: bool) -> list[Row]:
-    """``benchmarks/forms.py`` (issue 12's forms and dialogs), when it exists."""
+    """``benchmarks/forms.py`` (the forms and dialogs), when it exists."""
     if not (Path(__file__).parent / "forms.py").exists():
         return [section("Forms and dialogs"),
                 row("forms and dialogs: benchmarks/forms.py", "not on this branch", "",
@@ -62,7 +62,7 @@ def form_rows(quick: bool) -> list[Row]:
 
 
 def campaign_rows(quick: bool) -> list[Row]:
-    """``benchmarks/campaign.py`` (issue 15: the campaign mode on a big campaign),
+    """``benchmarks/campaign.py`` (the campaign mode on a big campaign),
     wrapped: headless first frames of the overview and the journal, store reads."""
     import asyncio
     import statistics

@@ -1,4 +1,4 @@
-"""Time the air-combat engine (issue 6 budget: validating one plan under 1 ms).
+"""Time the air-combat engine (budget: validating one plan under 1 ms).
 
 Run: ``.venv/bin/python benchmarks/air_turn.py``. Prints:
 

@@ -1,4 +1,4 @@
-"""Campaign mode (issue 15): time to the first frame of the overview and of the
+"""Campaign mode: time to the first frame of the overview and of the
 journal with its data, on a big campaign.
 
 Usage: ``.venv/bin/python benchmarks/campaign.py [--runs N]``

@@ -1,5 +1,5 @@
 """Opening the forms and dialogs: key to a usable form (headless) and the bytes
-the terminal receives when one opens (a real pseudo-terminal) -- issue 13.
+the terminal receives when one opens (a real pseudo-terminal).
 
 Usage: ``.venv/bin/python benchmarks/forms.py [--runs 5] [--quiet 150] [--headless]``
 (``--headless``: only the headless part, a few seconds).
@@ -14,7 +14,7 @@ Pseudo-terminal: a fresh ``python -m ka_tui --db demo.db`` on an 80x24 pty
 (``TERM=xterm-256color``). This process writes the key and counts what the app
 writes back until no byte has come for ``--quiet`` ms; escape (or ``n``) closes
 the dialog between runs; "key to last byte" is what the GM waits for on a real
-terminal. Budgets: 150 ms both ways, 12 KB per opening (issue 13). Prints
+terminal. Budgets: 150 ms both ways, 12 KB per opening. Prints
 figure / measured / budget / ok|MISS.
 """
 

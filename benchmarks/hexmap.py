@@ -1,5 +1,5 @@
 """The hex map widget on a 100x100 map with 40 aircraft: cursor key to frame,
-bytes per cursor move, first frame, peak memory (issue 10 budgets).
+bytes per cursor move, first frame, peak memory, each against its budget.
 
 Usage: ``.venv/bin/python benchmarks/hexmap.py [--presses 200] [--zoom compact]``
        ``.venv/bin/python benchmarks/hexmap.py --serve`` shows the demo full screen

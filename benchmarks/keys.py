@@ -1,4 +1,4 @@
-"""Bytes and latency per key, as the terminal receives them (issue 13).
+"""Bytes and latency per key, as the terminal receives them.
 
 Usage: ``.venv/bin/python benchmarks/keys.py [--quick]``
 
@@ -15,10 +15,10 @@ the time from writing the key to its last byte. Medians over the keys:
 - air battle map widget: ``benchmarks/hexmap.py`` (100x100 map, 40 aircraft),
   its own pty and headless runs, wrapped here.
 
-Budgets: a roster cursor move under 1.5 KB (issue 13); typing the same (a
+Budgets: a roster cursor move under 1.5 KB; typing the same (a
 decision: a typed character changes less than a cursor move); 100 ms from key
 to last byte (a decision: the issue names no latency; 0.1 s is where a key stops
-feeling immediate); the map's own 1 KB and 16 ms (issue 10).
+feeling immediate); the map's own 1 KB and 16 ms.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Peak memory of ka-tui: the demo with every mode visited, and the large
-campaign (1,000 characters, 300 aircraft). Budget: 150 MB each (issue 13).
+campaign (1,000 characters, 300 aircraft). Budget: 150 MB each.
 
 Usage: ``.venv/bin/python benchmarks/memory.py``
 

@@ -1,4 +1,4 @@
-"""Time exact opposed-test odds (issue 3 budget: < 20 ms for the largest pools).
+"""Time exact opposed-test odds (budget: < 20 ms for the largest pools).
 
 Run: ``.venv/bin/python benchmarks/odds.py``. Each figure is the best of
 several cold computations (caches cleared before each), so it is what the GM
@@ -68,7 +68,7 @@ def rows(quick: bool = False) -> list[Row]:
     out = [section("Odds (headless compute, best of cold runs, caches cleared)")]
     for i, (name, fn) in enumerate(cases()):
         ms = best_ms(fn, repeat=3 if quick else 7)
-        if name.startswith("mixed"):   # a typed pool: issue 3's budget is for level pools
+        if name.startswith("mixed"):   # a typed pool: the budget is for level pools
             out.append(row(f"odds: {name}", ms, "ms"))
         else:
             out.append(row(f"odds: {name}", ms, "ms", f"< {BUDGET_MS:.0f} ms", ms < BUDGET_MS))

@@ -1,4 +1,4 @@
-"""Live views across processes (issue 14): how fast a change shows, and what
+"""Live views across processes: how fast a change shows, and what
 watching for changes costs when nothing happens.
 
 Usage: ``.venv/bin/python benchmarks/propagation.py [--runs 50] [--idle 60]``
@@ -147,7 +147,7 @@ def rows(quick: bool = False) -> list[Any]:
         cpu = idle_cpu(db, idle)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    return [section(f"Live views across processes (issue 14; {runs} changes, "
+    return [section(f"Live views across processes ({runs} changes, "
                     f"{idle:.0f} s idle)"),
             row("another process's commit -> player's repaint (median)",
                 statistics.median(ms), "ms", "< 1000 ms", statistics.median(ms) < 1000),

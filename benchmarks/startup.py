@@ -9,7 +9,7 @@ screen (nothing more for 250 ms), taken the same way for the reference: a bare
 Textual app with Header, one Static and Footer (``common.BARE_APP``). Cases run
 in turn, round after round, so a change in the machine's load hits them alike;
 one warm-up round first (file cache, .pyc, the day's backup). Budget: the
-median within 1.3x the bare app's median from the same run (issue 13).
+median within 1.3x the bare app's median from the same run.
 
 Ways of starting: ``ka-tui`` with one campaign in the data folder, ``--demo``
 on an existing demo, ``--db PATH``, the picker (three campaigns), a player's

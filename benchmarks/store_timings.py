@@ -3,7 +3,7 @@
 Run: ``.venv/bin/python benchmarks/store_timings.py [--quick]`` (not part of the
 test run). Headless compute, medians of several runs.
 
-Budgets (issue 13 names store timings without figures; these are decisions):
+Budgets (decisions: no figure was asked for store timings):
 what a GM waits for at a key (check a file, list the roster, save one
 character) under 100 ms; one-off jobs (create a campaign, build the demo,
 export, import) under 2 s.

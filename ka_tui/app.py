@@ -311,7 +311,7 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
         if db_path is not None:
             # Start in the roster's mode: Textual builds it when the app composes,
             # so no empty default screen is drawn first and no mode switch
-            # parses the CSS twice more (issue 13: first frame).
+            # parses the CSS twice more (first frame).
             self.DEFAULT_MODE = "roster"  # type: ignore[misc]
         super().__init__()
         self.db_path = db_path
@@ -396,7 +396,7 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
     # -- start ------------------------------------------------------------
 
     def show_access(self) -> None:
-        """The header says when the campaign is open read-only (issue 11)."""
+        """The header says when the campaign is open read-only."""
         from ka_tui.store.files import read_only_reason
 
         reason = read_only_reason(self.db_path) if self.db_path is not None else None

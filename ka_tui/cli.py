@@ -369,7 +369,7 @@ def _export(db: Path | None, file: str, force: bool) -> int:
 
 
 def _journal(db: Path | None, file: str, mission: int | None, force: bool) -> int:
-    """The journal (or one mission's debrief) as Markdown (issue 15)."""
+    """The journal (or one mission's debrief) as Markdown."""
     from ka_tui.store import journal, missions
     from ka_tui.store.db import open_campaign
 
@@ -458,7 +458,7 @@ def _restore(file: str, db: Path | None) -> int:
 
 
 def _play(db: Path | None, name: str | None) -> int:
-    """Issue 14: a player's own view. Refuses an unknown name and a campaign
+    """A player's own view. Refuses an unknown name and a campaign
     this user cannot write. The same name connected twice is allowed: every
     send is checked by the fight's rules inside its write transaction, so the
     second of two clashing sends is refused and reloads; nothing is lost."""

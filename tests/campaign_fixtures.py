@@ -1,4 +1,4 @@
-"""Shared by the campaign tests (issue 15): a mission flown with the demo's
+"""Shared by the campaign tests: a mission flown with the demo's
 Spitfire against an enemy fighter added for it, played with scripted dice
 through rules/air/battle and store/battles."""
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-# Hypothesis profiles (issue 16). ``dev`` is the everyday run: 100 examples
+# Hypothesis profiles. ``dev`` is the everyday run: 100 examples
 # where a test sets none, and ``tests.rules.hypothesis_counts.scaled(n)`` = n
 # where it does. ``nightly`` (HYPOTHESIS_PROFILE=nightly, for a nightly or a
 # long local run) runs ten times as many of each; too_slow is allowed there
@@ -29,7 +29,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     A UI test spends much of its time waiting, not computing: Textual's Pilot
     sleeps at least 2 × 20 ms after every key until the app is idle. With one
     worker per core those waits leave the cores idle; with two, another test
-    computes meanwhile (issue 13: on 2 cores the UI tests took 282 s instead of
+    computes meanwhile (on 2 cores the UI tests took 282 s instead of
     388 s). ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still wins when set."""
     wanted = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS")
     if wanted:

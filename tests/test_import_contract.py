@@ -1,4 +1,4 @@
-"""The layering, checked by the suite (issue 9), not by prose.
+"""The layering, checked by the suite, not by prose.
 
 - import-linter (``[tool.importlinter]`` in pyproject.toml): the layers
   cli > app > screens > widgets > store > rules, the rules pure (no Textual,

@@ -1,4 +1,4 @@
-"""What is loaded before the first frame, for each way of starting (issue 13).
+"""What is loaded before the first frame, for each way of starting.
 
 Not a timing: a fresh process runs the real command line (``ka_tui.cli.main``)
 with the app headless at 80x24, and records ``sys.modules`` when the first

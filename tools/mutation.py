@@ -1,4 +1,4 @@
-"""Mutation testing of the rules layer (issue 16): a tool to run by hand, not in CI.
+"""Mutation testing of the rules layer: a tool to run by hand, not in CI.
 
     pip install -e '.[mutation]'              # mutmut, pinned in pyproject.toml
     python tools/mutation.py ramming          # one module (a bare name, or dotted

@@ -6,7 +6,7 @@ machine. Here rows are plain strings and only the visible lines are drawn
 (``render_line`` on a ``ScrollView``), so ``set_rows`` of any size is a list
 assignment plus one pass over the string lengths.
 
-Widths (issue 12, items 15 and 19): a column has a width range
+Widths: a column has a width range
 (``min_width`` .. ``max_width``, both default ``width``). It takes the width of
 its longest cell within that range; when the table is narrower than that, the
 columns with the most room to give shrink first, down to their minimum;

@@ -1,4 +1,4 @@
-"""The flight card drawn as a card (issue 4; S0 §Flight card, R-3…R-10).
+"""The flight card drawn as a card (S0 §Flight card, R-3…R-10).
 
 One widget shows an ``AircraftProfile`` and its live ``FlightStatus``:
 

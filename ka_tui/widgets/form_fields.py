@@ -568,7 +568,7 @@ class LightModal(DialogInternals, ModalScreen[R], Generic[R]):
     LIGHT = False
     """Off for now: Textual draws a screen with a see-through background over
     black, not over the screen under it, on a full repaint (a resize) -- see
-    the report of issue 13; the partial repaint works (delete confirm 8.9 KB)."""
+    the thin-link report; the partial repaint works (delete confirm 8.9 KB)."""
 
     DEFAULT_CSS = """
     LightModal.-light {
@@ -647,11 +647,11 @@ class FormScreen(OpensInOneLayout, LightModal[R], Generic[R]):
     saving: reactive[bool] = reactive(False)
 
     DRAWN_FIELDS = False
-    """Fields draw their own label and error (issue 13: fewer widgets per field)."""
+    """Fields draw their own label and error (fewer widgets per field)."""
 
     QUIET_OPEN = False
     """Fields do not report the values they open with: one message per field,
-    each bubbling up to the screen (issue 13). The form checks every field once
+    each bubbling up to the screen. The form checks every field once
     as it mounts instead, as those reports made it do a frame later."""
 
     opened = False
@@ -669,7 +669,7 @@ class FormScreen(OpensInOneLayout, LightModal[R], Generic[R]):
     """See ``LightModal``; the forms that draw their fields set it too."""
 
     ASK_BEFORE_DISCARD = False
-    """Escape asks before throwing away a changed form (issue 12 #10)."""
+    """Escape asks before throwing away a changed form."""
 
     _initial: dict[str, Any] | None = None
     _keys_ready: asyncio.Event | None = None
@@ -703,7 +703,7 @@ class FormScreen(OpensInOneLayout, LightModal[R], Generic[R]):
     async def wait_ready(self) -> None:
         """Until the form has drawn its first frame. A priority binding (ctrl+t)
         runs in the app's queue, before the keys after it are routed; waiting
-        here keeps them in order while the form opens (issue 12 #1)."""
+        here keeps them in order while the form opens."""
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self._ready_event().wait(), 3)
 
@@ -869,7 +869,7 @@ class FormScreen(OpensInOneLayout, LightModal[R], Generic[R]):
 
 class DiscardScreen(LightModal[bool]):
     """Escape on a changed form: ``y`` throws the changes away, ``n``/escape
-    goes back to the form (issue 12 #10). Small and over the form's box only."""
+    goes back to the form. Small and over the form's box only."""
 
     DEFAULT_CSS = """
     DiscardScreen {
@@ -927,7 +927,7 @@ class TabbedFormScreen(FormScreen[R], Generic[R]):
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """Focus never stays in a hidden tab: keys typed quickly after opening
-        the form or switching tabs (issue 12 #1) go to the shown one.
+        the form or switching tabs go to the shown one.
         (Textual runs ``FormScreen.on_descendant_focus`` too.)"""
         tabs = self.query(TabbedContent)
         if not tabs:

@@ -1,4 +1,4 @@
-"""The air-battle hex map, drawn in text (issue 10).
+"""The air-battle hex map, drawn in text.
 
 Flat-top hexes (``rules/air/hexgrid.py``: axial ``Hex(q, r)``, odd-q offset
 columns, facing 0 = N clockwise) drawn with ``/ \\ _``. Two zoom levels:

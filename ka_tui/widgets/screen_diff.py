@@ -1,4 +1,4 @@
-"""Send the terminal only the cells that changed (issue 13: a thin SSH link).
+"""Send the terminal only the cells that changed (a thin SSH link).
 
 Textual repaints a widget's whole region when it refreshes, and the whole
 screen when a screen is pushed or popped (a dialog opening is two to four

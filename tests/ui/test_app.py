@@ -1,4 +1,4 @@
-"""App shell (issue 2): help, command palette, campaign picker, bad files,
+"""App shell: help, command palette, campaign picker, bad files,
 JSON export / import from inside the app."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The app's start (issue 13: first frame): with a campaign it starts in the
+"""The app's start (first frame): with a campaign it starts in the
 roster's mode (no default screen built or drawn first), the header says
 READ-ONLY from the first frame, the picker path is unchanged, a change
 another process commits while the app starts still reaches the roster, and
@@ -111,7 +111,7 @@ def _loaded(app: KaApp) -> bool:
 
 
 async def test_the_app_starts_on_the_roster_built_at_compose(demo_db: Path) -> None:
-    """issue 13: first frame. No empty default screen first, no mode switch."""
+    """First frame. No empty default screen first, no mode switch."""
     app = _Recording(demo_db)
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen_at_mount, RosterScreen)
@@ -126,7 +126,7 @@ async def test_the_app_starts_on_the_roster_built_at_compose(demo_db: Path) -> N
 
 async def test_a_read_only_campaign_says_so_in_the_first_frame(
         demo_db: Path, monkeypatch: pytest.MonkeyPatch, wire: list[str]) -> None:
-    """issue 13: first frame (issue 11: the header says READ-ONLY). The title
+    """First frame (the header says READ-ONLY). The title
     is set before the roster is built, so the first frame written says it."""
     monkeypatch.setenv("KA_TUI_READ_ONLY", "1")
     app = KaApp(demo_db)
@@ -143,7 +143,7 @@ async def test_a_read_only_campaign_says_so_in_the_first_frame(
 
 
 async def test_a_writable_campaign_has_no_read_only_title(demo_db: Path) -> None:
-    """issue 13: first frame (the control for the test above)."""
+    """First frame (the control for the test above)."""
     app = KaApp(demo_db)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: _loaded(app))
@@ -153,7 +153,7 @@ async def test_a_writable_campaign_has_no_read_only_title(demo_db: Path) -> None
 
 async def test_without_a_campaign_the_app_still_starts_on_the_picker(
         demo_db: Path, tmp_path: Path) -> None:
-    """issue 13: first frame. Several campaigns, none given: the picker."""
+    """First frame. Several campaigns, none given: the picker."""
     other = tmp_path / "other.db"
     create_campaign(other, "Other campaign").close()
     app = _Recording(None, campaigns=[demo_db, other])
@@ -165,7 +165,7 @@ async def test_without_a_campaign_the_app_still_starts_on_the_picker(
 
 async def test_a_change_committed_after_the_startup_read_reaches_the_roster(
         demo_db: Path) -> None:
-    """issue 13: first frame. The startup read (as the command line begins it),
+    """First frame. The startup read (as the command line begins it),
     then another process renames a character, then the app: the roster first
     shows the read, and the watcher, started from the read's fingerprints,
     brings the new name without a key press."""
@@ -184,7 +184,7 @@ async def test_a_change_committed_after_the_startup_read_reaches_the_roster(
 
 async def test_a_change_committed_right_after_the_roster_shows_reaches_it(
         demo_db: Path) -> None:
-    """issue 13: first frame. Renamed by another connection as soon as the roster
+    """First frame. Renamed by another connection as soon as the roster
     shows its data (the watcher starts 0.5 s later): the new name shows within
     about 3 s, no key pressed."""
     cid, old = _a_character(demo_db)
@@ -207,7 +207,7 @@ async def test_a_change_committed_right_after_the_roster_shows_reaches_it(
 
 async def test_an_update_that_changes_nothing_writes_nothing(
         demo_db: Path, wire: list[str]) -> None:
-    """issue 13: first frame. Once the screen has settled, a refresh of
+    """First frame. Once the screen has settled, a refresh of
     unchanged content sends no byte (not even a cursor move); a real change
     does; ``ctrl+l`` (redraw) writes the whole screen again."""
     app = KaApp(demo_db)
@@ -250,7 +250,7 @@ async def test_an_update_that_changes_nothing_writes_nothing(
 
 async def test_a_startup_read_that_ends_after_a_newer_read_is_dropped(
         demo_db: Path) -> None:
-    """issue 13 (review): the GM reloads (ctrl+r) while the startup read is
+    """The GM reloads (ctrl+r) while the startup read is
     slow; when it ends, its older rows do not replace the newer ones."""
     old = read_roster(demo_db)
     _rename(demo_db, 1, "Newer Name")
@@ -268,7 +268,7 @@ async def test_a_startup_read_that_ends_after_a_newer_read_is_dropped(
 
 
 async def test_a_write_before_the_watch_starts_is_handed_to_it(demo_db: Path) -> None:
-    """issue 13 (review): the watch starts after the first frame; what this
+    """The watch starts after the first frame; what this
     app wrote before is taken as its own, not reported back as another's."""
     from ka_tui.screens.door import CampaignChanged, Change
 
@@ -285,7 +285,7 @@ async def test_a_write_before_the_watch_starts_is_handed_to_it(demo_db: Path) ->
 
 async def test_back_from_a_stop_the_screen_is_written_whole(
         demo_db: Path, wire: list[str]) -> None:
-    """issue 13 (review): SIGSTOP then SIGCONT (job control, ``kill -STOP``):
+    """SIGSTOP then SIGCONT (job control, ``kill -STOP``):
     the shell wrote on the terminal meanwhile, so the driver's resume
     repaints every cell (Textual's handler of it never reached the screen
     shadow's reset)."""

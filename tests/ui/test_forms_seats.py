@@ -1,5 +1,5 @@
-"""Issue 12: seats from the profile (#6), deleting a character seated or in an
-open fight (#5), and a name asked when a library profile is copied (#23).
+"""Seats from the profile, deleting a character seated or in an open fight,
+and a name asked when a library profile is copied.
 
 Seats: a seed gap (neither S0 §Flight card nor R-3…R-10 counts them); the house
 default in ``store.field_checks.CREW_SEATS`` gives crew seats by the profile's
@@ -29,7 +29,7 @@ def _id(db_path: Path, table: str, name: str) -> int:
     return int(rows(db_path, f"SELECT id FROM {table} WHERE name = ?", name)[0][0])
 
 
-# ----------------------------------------------------------------- seats (#6)
+# ----------------------------------------------------------------- seats
 
 
 def test_seats_come_from_the_profile_class() -> None:
@@ -87,7 +87,7 @@ async def test_crew_screen_refuses_crew_on_a_fighter_with_the_reason(demo_db: Pa
         assert "single-seat fighter" in status
 
 
-# ------------------------------------------------------- delete warnings (#5)
+# ------------------------------------------------------- delete warnings
 
 
 def test_delete_warns_of_the_seat_and_the_store_refuses_during_a_fight(
@@ -130,7 +130,7 @@ async def test_delete_prompt_names_the_seat_and_the_open_fight(demo_db: Path) ->
     assert rows(demo_db, "SELECT name FROM character WHERE id = ?", hale) == [("Arthur Hale",)]
 
 
-# ------------------------------------------------------ library copy name (#23)
+# ------------------------------------------------------ library copy name
 
 
 async def test_copying_a_library_profile_asks_for_the_name(demo_db: Path) -> None:

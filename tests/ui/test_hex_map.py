@@ -1,4 +1,4 @@
-"""The hex map widget (issue 10): flat-top hexes in text with terrain (R-6.1 heights),
+"""The hex map widget: flat-top hexes in text with terrain (R-6.1 heights),
 strips and carriers (R-10), aircraft with facing, side and altitude level (S0 §Altitude),
 overlays set by the screen; Pilot tests of the keys and snapshots of both zooms."""
 

@@ -134,7 +134,7 @@ async def test_roster_l_opens_the_library_and_a_copy_shows_on_the_aircraft_tab(
         assert isinstance(app.screen, ProfileLibraryScreen)
         await pilot.press("c")
         await settle(pilot)
-        await pilot.press("enter")  # the name asked (issue 12 #23): the one offered
+        await pilot.press("enter")  # the name asked: the one offered
         await settle(pilot)
         assert app.screen is screen
         assert screen.active_tab == "aircraft"

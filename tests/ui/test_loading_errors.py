@@ -1,4 +1,4 @@
-"""No screen hangs on a load (issue 11): a campaign damaged in a way the open
+"""No screen hangs on a load: a campaign damaged in a way the open
 checks miss still opens, each screen names the damaged row and says what the
 GM can do, and the rest of the app keeps working. A read-only campaign says so
 in the header, rolls without logging (and says so), and refuses writes in one

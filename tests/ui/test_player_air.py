@@ -147,7 +147,7 @@ async def test_only_the_pilot_sends_and_not_before_the_turn(demo_db: Path) -> No
         assert pane_k.can_plan() and pane_k.unit_id == "Beaufighter KA-C"
 
 
-def test_issue14_the_player_plan_pane_snapshot(demo_db: Path, snap_compare: Any) -> None:
+def test_the_player_plan_pane_snapshot(demo_db: Path, snap_compare: Any) -> None:
     """Pane 4 at 80x24: Jeanne's Spitfire with a plan built (path on the map,
     costs, the R-4 G-load line), before sending."""
     app = PlayerApp(demo_db, "Jeanne")

@@ -320,7 +320,7 @@ def test_the_plan_key_table_names_each_step_the_gms_map_plans() -> None:
     assert len({key for _c, key, _d in PLAN_KEYS}) == len(PLAN_KEYS)
 
 
-def test_issue13_the_players_first_frame_snapshot(demo_db: Path, snap_compare: Any) -> None:
+def test_the_players_first_frame_snapshot(demo_db: Path, snap_compare: Any) -> None:
     """His first frame at 80x24 (``ka-tui play --as Arthur``): the sheet, the
     pane tabs, the status line and the keys; no screen scrollbar (the player's
     stylesheet is the app's, his screen being the first)."""

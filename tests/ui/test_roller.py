@@ -1,4 +1,4 @@
-"""Dice roller screen (issue 3): odds shown before the roll, rolls with the
+"""Dice roller screen: odds shown before the roll, rolls with the
 app's dice or with faces typed from the table's dice, invalid faces refused at
 the field, and every roll in the roll log of the SQLite file.
 

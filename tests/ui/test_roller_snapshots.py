@@ -1,4 +1,4 @@
-"""Snapshots of the dice roller at 80x24 (issue 3): before a roll (pool, target
+"""Snapshots of the dice roller at 80x24: before a roll (pool, target
 per die, exact odds and histogram, S0 §Skills) and after rolls typed from the
 table's dice (each die, successes, crits, explanation; the log row). Typed
 faces and a fixed clock in UTC keep them deterministic."""

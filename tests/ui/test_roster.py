@@ -1,4 +1,4 @@
-"""Roster screen (issue 2): Pilot tests that add, edit, copy, filter and delete
+"""Roster screen: Pilot tests that add, edit, copy, filter and delete
 characters and aircraft and then read the SQLite file to see what was written.
 
 Fields and ranges come from S0 §Skills (characteristics, Base skills, skill
@@ -48,7 +48,7 @@ async def test_roster_lists_demo_characters_and_aircraft(demo_db: Path) -> None:
         in_db = sorted(r[0] for r in rows(demo_db, "SELECT name FROM character"))
         assert table_names(screen) == sorted(in_db, key=str.casefold)
         aircraft = rows(demo_db, "SELECT name FROM aircraft")
-        assert table_names(screen, "aircraft") == []  # filled when its tab shows (issue 13)
+        assert table_names(screen, "aircraft") == []  # filled when its tab shows
         await pilot.press("t")
         await pilot.pause()
         assert len(table_names(screen, "aircraft")) == len(aircraft)
@@ -370,14 +370,14 @@ async def test_seat_pilot_and_crew_moves_them_from_other_aircraft(demo_db: Path)
     assert rows(demo_db, "SELECT pilot_id FROM aircraft WHERE id = ?", aircraft_id) == [(pilot_id,)]
     assert rows(demo_db, "SELECT pilot_id FROM aircraft WHERE id = ?", old_plane) == [(None,)]
     # The unpiloted demo aircraft is a single-seat fighter: the crewman is refused
-    # (seats from the profile, issue 12 #6); the pilot's move is saved.
+    # (seats from the profile); the pilot's move is saved.
     assert rows(demo_db, "SELECT character_id FROM aircraft_crew WHERE aircraft_id = ?",
                 aircraft_id) == []
 
 
 async def test_the_first_frame_is_whole_open_battle_turn_and_first_detail(
         demo_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 13: the startup read brings the live state of the open battle and
+    """The startup read brings the live state of the open battle and
     the first row's skills, so what the roster shows from its first data is
     the settled frame (no "loading skills…", no "turn 1" arriving a frame
     later over a thin link). Recorded as the first data is shown."""
@@ -402,7 +402,7 @@ async def test_the_first_frame_is_whole_open_battle_turn_and_first_detail(
 
 async def test_typing_a_filter_keeps_the_columns_and_the_detail_pane_in_place(
         demo_db: Path) -> None:
-    """Issue 13: the filtered rows keep the widths of all rows, so the table and
+    """The filtered rows keep the widths of all rows, so the table and
     the detail pane beside it do not move under each key (over SSH each move
     re-sent the whole detail pane: ~1.5 KB a key, now ~0.2 KB)."""
     async with KaApp(demo_db).run_test(size=SIZE) as pilot:

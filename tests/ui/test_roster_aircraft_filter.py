@@ -1,4 +1,4 @@
-"""Roster aircraft tab filter (issue 2): `t` switches to the aircraft, `/` and
+"""Roster aircraft tab filter: `t` switches to the aircraft, `/` and
 typed text cut the table to the names that match, escape brings every row back.
 The demo campaign holds six aircraft (S0 §Flight card profiles)."""
 

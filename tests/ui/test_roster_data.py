@@ -22,7 +22,7 @@ def test_load_roster_matches_the_store_service(demo_db: Path) -> None:
     with open_campaign(demo_db) as db:
         data = roster_data.load_roster(db)
         # the model fields as the store reads them; the rest are the roster's
-        # own additions (seat, pilot name, open fight or battle: issue 12)
+        # own additions (seat, pilot name, open fight or battle)
         assert sorted(({k: c[k] for k in CharacterRow.model_fields} for c in data.characters),
                       key=lambda c: c["id"]) == sorted(
             (c.model_dump() for c in roster.list_characters(db)), key=lambda c: c["id"])

@@ -1,4 +1,4 @@
-"""Service records in the roster (issue 15): the detail pane ends with the
+"""Service records in the roster: the detail pane ends with the
 character's service line (``campaign_state.service_line``) and the character
 table has sortable Sorties and Kills columns (shown where the table has room),
 both derived from the demo's flown missions."""

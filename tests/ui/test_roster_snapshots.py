@@ -1,4 +1,4 @@
-"""Snapshots of the roster at 80x24 on the deterministic demo campaign (issue 2):
+"""Snapshots of the roster at 80x24 on the deterministic demo campaign:
 the character table with its detail pane (S0 §Skills pools), the aircraft tab
 with its summary (S0 §Flight card), the filter, the delete confirmation, help."""
 
@@ -48,7 +48,7 @@ def test_snapshot_help(snap_compare: Any, demo_db: Path) -> None:
     assert snap_compare(KaApp(demo_db), terminal_size=SIZE, run_before=prepared("question_mark"))
 
 
-# Issue 12, item 19: the layout where the window size is the point.
+# The layout where the window size is the point.
 
 def test_snapshot_roster_60x20_detail_under_the_table(snap_compare: Any, demo_db: Path) -> None:
     assert snap_compare(KaApp(demo_db), terminal_size=(60, 20), run_before=prepared())

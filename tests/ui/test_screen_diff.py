@@ -1,4 +1,4 @@
-"""The screen shadow (widgets/screen_diff.py, issue 13): sending only the cells
+"""The screen shadow (widgets/screen_diff.py): sending only the cells
 that changed must leave the terminal exactly as sending every update whole.
 
 A small terminal model (tests/ui/vt_model.py) reads both byte streams and the

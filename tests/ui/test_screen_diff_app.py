@@ -1,4 +1,4 @@
-"""The real app written through the screen shadow (issue 13): what it sends to
+"""The real app written through the screen shadow: what it sends to
 a terminal, read by a terminal model, must leave the screen Textual would draw
 if it repainted everything -- after a dialog opens and closes, and after a
 resize with a dialog open (the terminal's content is then unknown: the model

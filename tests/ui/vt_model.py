@@ -1,4 +1,4 @@
-"""A small terminal model for the screen-shadow tests (issue 13).
+"""A small terminal model for the screen-shadow tests.
 
 It reads what the app writes to a terminal and keeps the screen: per cell the
 character and the graphic rendition in force (attributes, foreground,

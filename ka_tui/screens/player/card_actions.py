@@ -1,4 +1,4 @@
-"""The player screen's close combat (issue 14; S0 §Close combat): pane 2 shown
+"""The player screen's close combat (S0 §Close combat): pane 2 shown
 from what was read, and his own CQC card sent at step 2 (enter), changeable
 until the GM reveals. Mixed into ``PlayerScreen``; the pane itself
 (``fight_pane.py``, with the rules and the card editor) is mounted when first

@@ -1,8 +1,8 @@
-"""The player's close-combat pane (issue 14; S0 §Close combat): the fight he
+"""The player's close-combat pane (S0 §Close combat): the fight he
 is in as he may see it, and, at step 2, his own CQC card in the GM's editor.
 
 Mounted the first time it is shown (``PlayerScreen``): the rules and the
-card editor it needs are not loaded for the player's first frame (issue 13).
+card editor it needs are not loaded for the player's first frame.
 """
 
 from __future__ import annotations

@@ -361,7 +361,7 @@ def level_name(level: str) -> str:
 
 
 # The keys of the close-combat and air-battle modes (app.py MODE_SPECS; a
-# screen does not import the app, tests/ui/test_roster_table_night.py checks them).
+# screen does not import the app, tests/ui/test_roster_columns.py checks them).
 FIGHT_KEY = "3"
 BATTLE_KEY = "4"
 

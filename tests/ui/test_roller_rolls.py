@@ -1,48 +1,31 @@
-"""Issue 12, the table tools a GM missed on a real night: start-up without a
-terminal (item 3), the roller (14, 21, 24, 25), settings (8, 17) and the
-scene order tracker (26, S0 §Close combat 1)."""
+"""The dice roller at the table: an opposed roll defaults to the same skill and
+never the roller himself, an empty campaign says why nothing rolls, any dice
+with odds and typed faces, a piloting check with its named modifiers (R-2),
+striking a mistaken roll and undoing the last, and an older campaign's strikes
+kept in the export."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
+from fractions import Fraction
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from textual.widgets import Input, Select
 
-
-# --------------------------------------------------------------- item 3
-
-def test_item3_without_a_terminal_says_so_and_exits_2(tmp_path: Path) -> None:
-    """``ka-tui --demo </dev/null`` (or ``ssh host ka-tui`` without -t) used to
-    spin a core forever; now one line naming ``ssh -t`` and exit code 2."""
-    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"),
-           "PYTHONPATH": str(ROOT)}
-    started = time.monotonic()
-    run = subprocess.run([sys.executable, "-m", "ka_tui", "--demo"], stdin=subprocess.DEVNULL,
-                         capture_output=True, text=True, env=env, timeout=60)
-    assert run.returncode == 2, run.stderr
-    assert "needs a terminal" in run.stderr and "ssh -t" in run.stderr
-    assert "Traceback" not in run.stderr
-    assert time.monotonic() - started < 60
-
-
-# --------------------------------------------------------------- the roller
-
-from fractions import Fraction  # noqa: E402
-
-from textual.widgets import Input, Select  # noqa: E402
-
-from ka_tui.rules.core.any_dice import dice_odds, parse_dice  # noqa: E402
-from ka_tui.rules.core.dice import RandomDice  # noqa: E402
-from ka_tui.rules.core.odds import percent  # noqa: E402
-from ka_tui.screens.roller.screen import NOBODY, RollerScreen  # noqa: E402
-from ka_tui.widgets.dice_panel import DicePanel, OddsView  # noqa: E402
-from tests.ui.pilot_helpers import rows, settle  # noqa: E402
-from tests.ui.test_roller import (  # noqa: E402
-    SIZE, character_id, choose, field_error, make_app, open_roller, skill_key, type_into,
+from ka_tui.rules.core.any_dice import dice_odds, parse_dice
+from ka_tui.rules.core.dice import RandomDice
+from ka_tui.rules.core.odds import percent
+from ka_tui.screens.roller.screen import NOBODY, RollerScreen
+from ka_tui.widgets.dice_panel import DicePanel, OddsView
+from tests.ui.pilot_helpers import rows, settle
+from tests.ui.test_roller import (
+    SIZE,
+    character_id,
+    choose,
+    field_error,
+    make_app,
+    open_roller,
+    skill_key,
+    type_into,
 )
 
 
@@ -50,7 +33,7 @@ def _versus_ids(screen: RollerScreen) -> list[object]:
     return [value for _, value in screen.model.picks["versus"].options]
 
 
-async def test_item14_opposed_defaults_to_the_same_skill_and_never_himself(
+async def test_opposed_defaults_to_the_same_skill_and_never_himself(
         demo_db: Path) -> None:
     """S0 §Close combat 4: Close Combat against Close Combat. Picking Olga as
     the opponent of Mike's Close Combat picks her Close Combat (it used to be
@@ -77,7 +60,7 @@ async def test_item14_opposed_defaults_to_the_same_skill_and_never_himself(
         assert screen.query_one("#select-versus", Select).value == NOBODY
 
 
-async def test_item21_empty_campaign_r_says_why_nothing_rolls(db_path: Path) -> None:
+async def test_empty_campaign_r_says_why_nothing_rolls(db_path: Path) -> None:
     """No characters: the pool field's placeholder reads as an instruction,
     and ``r`` says why nothing was rolled, in the result panel and at the field."""
     app = make_app(db_path, RandomDice(1))
@@ -93,7 +76,7 @@ async def test_item21_empty_campaign_r_says_why_nothing_rolls(db_path: Path) -> 
     assert rows(db_path, "SELECT count(*) FROM roll_log") == [(0,)]
 
 
-async def test_item24_any_dice_odds_typed_faces_and_the_log(demo_db: Path) -> None:
+async def test_any_dice_odds_typed_faces_and_the_log(demo_db: Path) -> None:
     """``2d6+1 @8`` was refused ("d6 is not a skill die"); R-2: a total at or
     above the target succeeds. Exact odds before, typed faces, the log."""
     app = make_app(demo_db, RandomDice(3))
@@ -117,7 +100,7 @@ async def test_item24_any_dice_odds_typed_faces_and_the_log(demo_db: Path) -> No
     assert logged[1][0] == "4d6 >=4" and logged[1][2].endswith(" at 4+")
 
 
-async def test_item24_piloting_check_with_named_modifiers_r2(demo_db: Path) -> None:
+async def test_piloting_check_with_named_modifiers_r2(demo_db: Path) -> None:
     """A 2d6 check from Arthur's Piloting rating with a named modifier: the
     engine's TargetNumber, rendered in the odds and the log (R-2)."""
     app = make_app(demo_db)
@@ -151,7 +134,7 @@ async def test_item24_piloting_check_with_named_modifiers_r2(demo_db: Path) -> N
     assert "long range, GM" in explanation
 
 
-async def test_item25_strike_a_mistaken_roll_and_undo_the_last(demo_db: Path) -> None:
+async def test_strike_a_mistaken_roll_and_undo_the_last(demo_db: Path) -> None:
     """``u`` strikes the newest standing roll; ``d`` on a log row strikes it or
     stands it again. Struck rolls stay in the log, marked, with who and when."""
     app = make_app(demo_db, RandomDice(5))
@@ -171,7 +154,7 @@ async def test_item25_strike_a_mistaken_roll_and_undo_the_last(demo_db: Path) ->
         assert all(r[1] == "2026-03-01T20:15:00Z" and r[2] for r in struck)
         pane = screen.query_one("#log")
         assert "STRUCK" in str(pane.table.get_row("3")[3])
-        screen.action_focus_log()  # the log: the cursor is on the newest roll (#3)
+        screen.action_focus_log()  # the log: the cursor is on the newest roll
         await pilot.pause()
         await pilot.press("d")  # stands it again
         await settle(pilot)
@@ -186,115 +169,7 @@ async def test_item25_strike_a_mistaken_roll_and_undo_the_last(demo_db: Path) ->
                                         "ORDER BY id")] == [1, 2]
 
 
-# --------------------------------------------------------------- settings
-
-from ka_tui.app import KaApp  # noqa: E402
-from ka_tui.rules.core.options import HouseRules  # noqa: E402
-from ka_tui.screens.settings import SettingsScreen, TableForm, options_of  # noqa: E402
-
-
-def test_item8_absurd_values_are_refused_by_the_rules() -> None:
-    """``skills.opposed_table = 0: 99999999999999999999`` used to be saved."""
-    import pytest
-
-    for section, name, value, part in (
-            ("skills", "opposed_table", {"0": 99999999999999999999}, "1 to 40"),
-            ("cqc", "default_ap", 10 ** 12, "0 to 30"),
-            ("air", "firepower_hit_on", 7, "1 to 6"),
-            ("air", "hit_locations", {"13": "cockpit"}, "2 to 12"),
-            ("air", "range_band_mods", [0] * 11, "1 to 10 numbers"),
-            ("air", "weather", "x" * 61, "at most 60")):
-        with pytest.raises(ValueError) as err:
-            HouseRules.from_dict({section: {name: value}})
-        assert part in str(err.value)
-    HouseRules.from_dict(HouseRules().to_dict())  # every default within its bounds
-
-
-def test_item17_every_option_has_a_human_name_and_a_rule() -> None:
-    options = options_of(HouseRules())
-    by_key = {o.key: o for o in options}
-    assert by_key["cqc.loser_defence_blocks_and_retains"].title == \
-        "Loser's Defence blocks and retains"
-    assert by_key["cqc.loser_defence_blocks_and_retains"].refs == "S0 §2.2 Defence"
-    assert by_key["air.long_range_mod"].refs == "RULES-NOTES D"  # its group's
-    assert all("_" not in o.title for o in options)
-    assert all(o.refs for o in options)
-
-
-async def test_item8_17_opposed_table_edited_as_a_table_refuses_absurd_rows(
-        demo_db: Path) -> None:
-    """The table is a table (one row per skill difference); the absurd value
-    of the night is refused at the field and nothing is saved."""
-    app = KaApp(demo_db)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("s")
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, SettingsScreen)
-        assert str(screen.query_one("#options").get_row_at(1)[0]).startswith(
-            " Opposed test")
-        await pilot.press("down", "e")
-        await pilot.pause()
-        form = app.screen
-        assert isinstance(form, TableForm) and len(form.rows) == 41
-        form.query_one("#cells").move_cursor(row=20)  # difference 0
-        await pilot.press("enter")
-        await pilot.pause()
-        form.query_one("#cell-input", Input).value = "99999999999999999999"
-        await pilot.press("enter")
-        await pilot.pause()
-        assert "must be 1 to 40" in form.error and form.rows[20] == ("0", "7")
-        await pilot.press("escape", "escape")  # leave the field, then the table
-        await pilot.pause()
-        assert app.screen is screen and screen.values == screen.saved
-    assert "opposed_table" not in rows(demo_db, "SELECT house_rules FROM campaign")[0][0]
-
-
-# --------------------------------------------------------------- scene order
-
-from ka_tui.screens.scene_order import SceneOrderScreen  # noqa: E402
-
-
-async def test_item26_scene_order_mode_bands_current_actor_and_rounds(demo_db: Path) -> None:
-    """S0 §Close combat 1: aircraft, then ground ranged, then close combat,
-    each by initiative; the current actor is marked, rounds are counted. A
-    mode on key 6 and in the palette."""
-    app = KaApp(demo_db)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("6")
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, SceneOrderScreen)
-        for entry in ("Mike Dunn c 3 4", "Arthur Hale a 2", "Olga Petrova g 1",
-                      "Kasia Nowak a 4"):
-            await pilot.press(*entry, "enter")
-        await pilot.press(*"Bad x 1", "enter")
-        await pilot.pause()
-        assert "not a band" in str(screen.query_one("#scene-error").render())
-        # typing in the Add line: its letters are typed, the footer says the way out
-        shown = {b.binding.id for b in screen.active_bindings.values() if b.enabled}
-        assert "scene.to_list" in shown and "scene.next" not in shown
-        await pilot.press("escape")
-        await pilot.pause()
-        shown = {b.binding.id for b in screen.active_bindings.values() if b.enabled}
-        assert "scene.to_list" not in shown and "scene.next" in shown
-        table = screen.query_one("#scene-table")
-        names = [str(table.get_row_at(i)[2]) for i in range(table.row_count)]
-        assert names == ["Kasia Nowak", "Arthur Hale", "Olga Petrova", "Mike Dunn"]
-        assert str(table.get_row_at(0)[0]) == ">"
-        await pilot.press("n", "n", "n", "n")
-        await pilot.pause()
-        assert str(screen.query_one("#scene-round").render()) == \
-            "Round 2 · now: Kasia Nowak (aircraft)"
-        await pilot.press("n")
-        await pilot.pause()
-        assert str(table.get_row_at(1)[0]) == ">" and str(table.get_row_at(0)[0]) == ""
-        assert "mode.scene" in {b.id for b in app.BINDINGS if hasattr(b, "id")}  # type: ignore[attr-defined]
-
-
-def test_item25_an_older_campaign_migrates_and_strikes_travel_in_the_export(
+def test_an_older_campaign_migrates_and_strikes_travel_in_the_export(
         tmp_path: Path) -> None:
     """The strike columns come by an appended migration (rolls kept, standing);
     a struck roll keeps who and when through export and import."""
@@ -328,3 +203,4 @@ def test_item25_an_older_campaign_migrates_and_strikes_travel_in_the_export(
     (copied,) = query_rolls(result.db)
     result.db.close()
     assert copied.struck_at == "2026-03-01T21:00:00Z" and copied.struck_by == "gm"
+

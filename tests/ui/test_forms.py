@@ -1,7 +1,6 @@
-"""Issue 12, the forms: keys typed quickly after opening a form (#1), Passive
-skills without level or upgrades (#7, S0 §Skills "Skill types"), escape asks
-before throwing a changed form away (#10), tab goes down columns and the focused
-field is marked (#20). Real app, demo campaign in a real SQLite file."""
+"""The forms: keys typed quickly after opening a form, Passive skills without
+level or upgrades (S0 §Skills "Skill types"), escape asks before throwing a
+changed form away, tab goes down columns and the focused field is marked. Real app, demo campaign in a real SQLite file."""
 
 from __future__ import annotations
 
