@@ -11,207 +11,28 @@ binding with an id, and a command-palette entry.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from functools import cached_property
+from datetime import datetime
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding
-from textual.dom import DOMNode
-from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.signal import Signal
 
 from ka_tui.screens.door import (
-    ELSEWHERE,
     AirPreset,
-    CampaignChanged,
-    Change,
-    ChangeCallback,
     DiceMode,
 )
-from ka_tui.textual_compat.app_state import every_screen, on_app_thread
-from ka_tui.textual_compat.display import ShadowWriter
-from ka_tui.widgets.screen_diff import ScreenShadow
+from ka_tui.host import CampaignHost
+from ka_tui.textual_compat.app_state import every_screen
 
 if TYPE_CHECKING:
     from ka_tui.rules.core.dice import Dice
     from ka_tui.store.db import CampaignDB
-    from ka_tui.store.watch import CampaignWatcher
-
-
-class ChangedElsewhere(Message):
-    """The watcher saw another connection's commit (``areas``: the ``Change``
-    members it touched, store/watch.py)."""
-
-    def __init__(self, areas: frozenset[Change]) -> None:
-        super().__init__()
-        self.areas = areas
-
-
-class WatchesCampaign:
-    """Live views across processes: a light watcher thread (``store/watch.py``:
-    ``PRAGMA data_version`` a few times a second) turns another process's
-    commit into ``CampaignChanged(change, source=ELSEWHERE)`` on the app's
-    campaign signal, so every open view reads again within a second without a
-    key press. Mixed into ``KaApp`` and the player's app."""
-
-    # seconds between two looks at the file; None: no watching
-    watch_interval: float | None = 0.25
-    _watcher: CampaignWatcher | None = None
-    # the first view's read, begun before the app (``store/startup_read.py``):
-    # handed once to the screen, and its fingerprints once to the watcher
-    _startup_read: Future[Any] | None = None
-    _baseline_read: Future[Any] | None = None
-    # changes this process wrote while no watch ran (handed to the next one)
-    _written_early: frozenset[Change] = frozenset()
-    # changes ``campaign_written`` told the watcher of, not yet published: their
-    # ``campaign_changed`` does not read the file again (on the app's thread)
-    _noted: dict[Change, int] | None = None
-    _noted_lock = threading.Lock()
-
-    def begin_with(self, startup_read: Future[Any]) -> None:
-        self._startup_read = self._baseline_read = startup_read
-
-    def take_startup_read(self) -> Future[Any] | None:
-        """The read begun for the first view, once (later loads read afresh)."""
-        future, self._startup_read = self._startup_read, None
-        return future
-
-    def start_watching_soon(self) -> None:
-        """Watch from the first view's read, once the first frame is out (the
-        watch starts from the read's fingerprints, so nothing committed
-        meanwhile is missed); without such a read, at once."""
-        app: Any = self
-        if self._baseline_read is not None:
-            app.set_timer(0.5, self.start_watching)
-        else:
-            self.start_watching()
-
-    def start_watching(self) -> None:
-        from ka_tui.store.watch import CampaignWatcher
-
-        written = self._written_early
-        self.stop_watching()
-        app: Any = self
-        if app.db_path is None or self.watch_interval is None:
-            return
-        self._watcher = CampaignWatcher(lambda: app.campaign_db().connect(),
-                                        lambda areas: app.post_message(ChangedElsewhere(areas)),
-                                        interval=self.watch_interval,
-                                        baseline=self.watch_baseline, written=written)
-        self._watcher.start()
-
-    def watch_baseline(self) -> Mapping[str, int] | None:
-        """The fingerprints the first view's read was taken with (its
-        ``prints``; ``CampaignWatcher`` ``baseline``), once, in the watch
-        thread; None: the file as the watch finds it."""
-        future, self._baseline_read = self._baseline_read, None
-        if future is None:
-            return None
-        try:
-            return future.result(timeout=10).prints  # type: ignore[no-any-return]
-        except Exception:  # noqa: BLE001 - the screen reads again and shows the error
-            return None
-
-    def stop_watching(self) -> None:
-        self._written_early = frozenset()
-        if self._watcher is not None:
-            self._watcher.stop()
-            self._watcher = None
-
-    def _tell_watcher(self, change: Change) -> None:
-        """This process wrote ``change`` and tells its own views: the watcher
-        takes the file as it is now as seen (a small read, on this thread)."""
-        if self._watcher is not None:
-            self._watcher.written_here(change)
-        else:  # the watch starts after the first frame: it takes this as seen
-            self._written_early |= {change}
-
-    def campaign_written(self, change: Change) -> None:
-        """Called by the worker that committed ``change``, right after the
-        commit (``screens/store_work.py``): the watcher takes it as this
-        process's own at once, before it can look, and the ``campaign_changed``
-        that publishes it later reads nothing on the app's thread."""
-        self._tell_watcher(change)
-        with self._noted_lock:
-            if self._noted is None:
-                self._noted = {}
-            self._noted[change] = self._noted.get(change, 0) + 1
-
-    def campaign_changed(self, change: CampaignChanged) -> None:
-        """Tell every subscribed view that the campaign changed (any thread);
-        a write of this process's is taken as seen by the watcher, so it does
-        not come back as another process's."""
-        app: Any = self
-        if change.source != ELSEWHERE:
-            with self._noted_lock:
-                noted = self._noted is not None and self._noted.get(change.change, 0) > 0
-                if noted and self._noted is not None:
-                    self._noted[change.change] -= 1
-            if not noted:
-                self._tell_watcher(change.change)
-        if not on_app_thread(app):
-            app.call_from_thread(app.campaign_signal.publish, change)
-        else:
-            app.campaign_signal.publish(change)
-
-    def on_campaign_changed(self, node: DOMNode, callback: ChangeCallback) -> None:
-        """Call ``callback(change)`` on ``node`` after each campaign change."""
-        app: Any = self
-        app.campaign_signal.subscribe(node, callback)
-
-    def on_changed_elsewhere(self, message: ChangedElsewhere) -> None:
-        app: Any = self
-        for change in sorted(message.areas):
-            app.campaign_signal.publish(CampaignChanged(Change(change), ELSEWHERE))
-
-
-class ShadowedTerminal(ShadowWriter):
-    """What reaches the terminal: every update goes through a screen shadow
-    (``widgets/screen_diff.py``, written by ``textual_compat.display``), so
-    only changed cells are written; ``ctrl+l`` (or the palette's "Redraw")
-    writes the whole screen again, after another program has drawn over it.
-    Mixed into ``KaApp`` and the player's app, before ``App``."""
-
-    REDRAW_BINDING = Binding("ctrl+l", "redraw", "Redraw", show=False, id="redraw")
-    REDRAW_HELP = {"redraw": "Write the whole screen again (after another program, "
-                             "a message or line noise drew over it)"}
-
-    @cached_property
-    def screen_shadow(self) -> ScreenShadow:
-        return ScreenShadow()
-
-    def on_mount(self) -> None:
-        """Suspended (another program draws on the terminal meanwhile) and
-        resumed: the terminal's content is unknown. At once, before the
-        redraw that follows."""
-        app: Any = self
-        for signal in (app.app_suspend_signal, app.app_resume_signal):
-            signal.subscribe(app, lambda _: self.forget_terminal(), immediate=True)
-
-    def on_driver_signal_resume(self) -> None:
-        """Back from SIGSTOP/SIGCONT (``kill -STOP``, job control): the shell
-        wrote on the terminal meanwhile; Textual does not redraw by itself."""
-        self.action_redraw()
-
-    def on_resize(self) -> None:
-        self.forget_terminal()
-
-    def redraw_command(self) -> SystemCommand:
-        return SystemCommand("Redraw the screen", self.REDRAW_HELP["redraw"] + " (ctrl+l)",
-                             self.action_redraw)
-
-    def action_redraw(self) -> None:
-        app: Any = self
-        self.forget_terminal()
-        app.screen.refresh()  # the whole screen dirty: a full update, written whole
 
 
 @dataclass(frozen=True)
@@ -250,7 +71,7 @@ def _screen_factory(spec: ModeSpec) -> Callable[[], Screen[Any]]:
     return make
 
 
-class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
+class KaApp(CampaignHost):
     """The app; it is the screens' door (``ka_tui.screens.door.Door``)."""
 
     TITLE = "ka-tui"
@@ -268,7 +89,7 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
         "leave_field": "Escape leaves a text field or dropdown, so the global keys work",
         **{f"mode.{spec.name}": f"{spec.title}: {spec.help}" for spec in MODE_SPECS},
         **{f"mode.{spec.name}.fkey": f"{spec.title}: {spec.help}" for spec in MODE_SPECS},
-        **ShadowedTerminal.REDRAW_HELP,
+        **CampaignHost.REDRAW_HELP,
     }
 
     # What tests and snapshots inject (the door hands them out): each mode's
@@ -276,7 +97,6 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
     roller_dice: Dice | None = None
     combat_dice: Dice | None = None
     air_dice: Dice | None = None
-    clock: Callable[[], datetime] | None = None
 
     # Keys rule (README "Keys", help screen): a digit switches mode unless a
     # text field or a dropdown has the focus (there it types / picks); the
@@ -293,36 +113,30 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
                   id=f"mode.{spec.name}") for spec in MODE_SPECS),
         *(Binding(f"f{spec.key}", f"switch_mode('{spec.name}')", spec.title, show=False,
                   id=f"mode.{spec.name}.fkey") for spec in MODE_SPECS),
-        ShadowedTerminal.REDRAW_BINDING,
+        CampaignHost.REDRAW_BINDING,
     ]
 
     def __init__(self, db_path: Path | None = None, *,
                  campaigns: Iterable[Path] | None = None,
-                 ascii_glyphs: bool | None = None,
+                 ascii_glyphs: bool = False, read_only: bool = False,
                  startup_read: Future[Any] | None = None) -> None:
         """``db_path`` opens that campaign; without it the picker lists ``campaigns``
-        (default: the store's ``list_campaign_files()``). ``ascii_glyphs``: draw
-        ASCII only (default: ``KA_TUI_ASCII``; widgets/glyphs.py).
-        ``startup_read``: the roster read begun before the app (``cli.py``,
-        ``store/startup_read.py``); without it one starts here, in a thread."""
-        from ka_tui.widgets.glyphs import ascii_from_env
-
-        self.ascii_glyphs = ascii_from_env() if ascii_glyphs is None else ascii_glyphs
+        (default: the store's ``list_campaign_files()``). ``ascii_glyphs``,
+        ``read_only``: the command line's ``--ascii`` and ``--read-only``
+        (``host.CampaignHost``). ``startup_read``: the roster read begun before
+        the app (``cli.py``, ``store/startup_read.py``); without it one starts
+        here, in a thread."""
         if db_path is not None:
             # Start in the roster's mode: Textual builds it when the app composes,
             # so no empty default screen is drawn first and no mode switch
             # parses the CSS twice more (first frame).
             self.DEFAULT_MODE = "roster"  # type: ignore[misc]
-        super().__init__()
-        self.db_path = db_path
+        super().__init__(db_path, ascii_glyphs=ascii_glyphs, read_only=read_only)
         self._campaigns = None if campaigns is None else list(campaigns)
-        self._db: CampaignDB | None = None
-        self._db_lock = threading.Lock()
         self._restoring = False  # a backup is being put back: the file stays closed
         # Called once the roster shows its data (tests/test_startup_imports.py).
         self.on_roster_ready: Callable[[], None] | None = None
         self._random_dice: dict[str, Dice] = {}
-        self.campaign_signal: Signal[CampaignChanged] = Signal(self, "campaign-changed")
         # the command line's startup read takes the day's backup (not twice)
         self._daily_backup = startup_read is None
         if db_path is not None:
@@ -355,9 +169,6 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
             self._random_dice[mode] = RandomDice()
         return self._random_dice[mode]
 
-    def now(self) -> datetime:
-        return self.clock() if self.clock is not None else datetime.now(UTC)
-
     def open_air_setup(self, preset: AirPreset) -> None:
         """Mode 4 with its new-battle setup pre-filled (a mission's battle)."""
         async def go() -> None:
@@ -371,35 +182,25 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
 
     # -- campaign handle -------------------------------------------------
 
-    def campaign_db(self) -> CampaignDB:
-        """The open campaign, opened on first use. Call it from a worker thread:
-        it imports the store and may run migrations. Raises ``StoreError``."""
-        with self._db_lock:
-            if self._db is None:
-                from ka_tui.store.db import open_campaign
-                from ka_tui.store.errors import StoreError
+    def open_campaign(self) -> CampaignDB:
+        """``db_path``, with the day's backup when no startup read took it;
+        never while a backup is being put back."""
+        from ka_tui.store.db import open_campaign
+        from ka_tui.store.errors import StoreError
 
-                if self.db_path is None:
-                    raise RuntimeError("no campaign chosen")
-                if self._restoring:
-                    raise StoreError("The campaign is being restored from a backup; "
-                                     "try again in a moment.")
-                self._db = open_campaign(self.db_path, daily_backup=self._daily_backup)
-            return self._db
-
-    def close_campaign(self) -> None:
-        with self._db_lock:
-            if self._db is not None:
-                self._db.close()
-                self._db = None
+        if self.db_path is None:
+            raise RuntimeError("no campaign chosen")
+        if self._restoring:
+            raise StoreError("The campaign is being restored from a backup; "
+                             "try again in a moment.")
+        return open_campaign(self.db_path, daily_backup=self._daily_backup,
+                             read_only=self.read_only_asked)
 
     # -- start ------------------------------------------------------------
 
     def show_access(self) -> None:
         """The header says when the campaign is open read-only."""
-        from ka_tui.store.files import read_only_reason
-
-        reason = read_only_reason(self.db_path) if self.db_path is not None else None
+        reason = self.read_only_reason()
         base = getattr(self, "_base_title", None)
         if base is None:
             base = self._base_title = self.title
@@ -432,23 +233,7 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
 
         self.push_screen(MessageScreen(title, str(error)))
 
-    def on_unmount(self) -> None:
-        self.stop_watching()
-        self.close_campaign()
-
     # -- actions ----------------------------------------------------------
-
-    def get_driver_class(self) -> type[Any]:
-        """Textual's driver, reading any bytes the terminal sends without
-        stopping (``textual_compat.terminal_input``); ASCII only with ``--ascii``."""
-        from ka_tui.textual_compat.terminal_input import tolerant_driver
-
-        base = tolerant_driver(super().get_driver_class())
-        if not getattr(self, "ascii_glyphs", False):
-            return base
-        from ka_tui.widgets.glyphs import ascii_driver
-
-        return ascii_driver(base)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         modal = isinstance(self.screen, ModalScreen)
@@ -493,13 +278,6 @@ class KaApp(WatchesCampaign, ShadowedTerminal, App[None]):
 
         self.push_screen(ConfirmScreen(f"Quit and lose the {', '.join(unsaved)}?",
                                        yes="Quit", title="Unsaved changes"), answered)
-
-    def action_help(self) -> None:
-        from ka_tui.screens.help import HelpScreen, key_rows
-
-        if isinstance(self.screen, HelpScreen):
-            return
-        self.push_screen(HelpScreen(key_rows(self, self.screen)))  # type: ignore[arg-type]
 
     def action_settings(self) -> None:
         from ka_tui.screens.settings import SettingsScreen

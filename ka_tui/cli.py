@@ -13,13 +13,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
+
+    from ka_tui.app import KaApp
 
 EXIT_USER_ERROR = 2
 
@@ -40,6 +42,28 @@ OPTION_HOME = {"--mission": "journal", "--keep": "backups", "--as": "play"}
 
 class UserError(Exception):
     """A problem the user can fix; printed as one line."""
+
+
+@dataclass(frozen=True)
+class Flags:
+    """The options that shape how a campaign is opened and drawn, from the
+    command line or its environment variables (read here, nowhere else) and
+    passed on as arguments."""
+
+    ascii: bool = False       # --ascii, KA_TUI_ASCII=1: plain ASCII glyphs
+    read_only: bool = False   # --read-only, KA_TUI_READ_ONLY=1
+    shared: bool = False      # --shared-group, KA_TUI_SHARED_GROUP=1
+
+    @classmethod
+    def of(cls, args: argparse.Namespace, environ: Mapping[str, str]) -> Flags:
+        return cls(ascii=args.ascii or env_on(environ, "KA_TUI_ASCII"),
+                   read_only=args.read_only or env_on(environ, "KA_TUI_READ_ONLY"),
+                   shared=args.shared_group or env_on(environ, "KA_TUI_SHARED_GROUP"))
+
+
+def env_on(environ: Mapping[str, str], name: str) -> bool:
+    """An environment switch: set to anything but empty or 0."""
+    return environ.get(name, "").strip() not in ("", "0")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -114,20 +138,20 @@ def _play_options(p: argparse.ArgumentParser) -> None:
 
 
 COMMANDS: tuple[Command, ...] = (
-    Command("export", "write the campaign as JSON", lambda a: _export(a.db, a.file, a.force),
+    Command("export", "write the campaign as JSON", lambda a: _export(a.db, a.file, a.force, a.flags),
             file="FILE", file_help='the JSON file ("-" = standard output)',
             example="ka-tui export campaign.json", force=True),
     Command("import", "read a JSON export into --db PATH or a new file named after the "
             "campaign (never overwrites without --force)",
-            lambda a: _import(a.file, a.db, a.force),
+            lambda a: _import(a.file, a.db, a.force, a.flags),
             file="FILE", file_help="the JSON export", example="ka-tui import campaign.json",
             force=True),
     Command("journal", "write the campaign journal as Markdown (--mission ID: that "
-            "mission's debrief)", lambda a: _journal(a.db, a.file, a.mission, a.force),
+            "mission's debrief)", lambda a: _journal(a.db, a.file, a.mission, a.force, a.flags),
             file="FILE", file_help='the Markdown file ("-" = standard output)',
             example="ka-tui journal journal.md", force=True, extra=_journal_options),
     Command("backups", "list the campaign's backups, newest first",
-            lambda a: _backups(a.db, a.keep), extra=_backups_options),
+            lambda a: _backups(a.db, a.keep, a.flags), extra=_backups_options),
     Command("backup", "take a backup now", lambda a: _backup_now(a.db)),
     Command("restore", "put a backup back (the current file is backed up first)",
             lambda a: _restore(a.file, a.db), file="BACKUP",
@@ -135,7 +159,7 @@ COMMANDS: tuple[Command, ...] = (
             example="ka-tui restore BACKUP.db (see ka-tui backups)"),
     Command("play", "a player's view: his sheet, aircraft, fights and his own CQC card "
             "(README: Players at their own terminals)",
-            lambda a: _play(a.db, a.player), extra=_play_options),
+            lambda a: _play(a.db, a.player, a.flags), extra=_play_options),
 )
 
 
@@ -220,12 +244,7 @@ def _say(message: str) -> None:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    if args.ascii:
-        os.environ["KA_TUI_ASCII"] = "1"  # the app and every widget read it (widgets/glyphs.py)
-    if args.read_only:
-        os.environ["KA_TUI_READ_ONLY"] = "1"  # store/files.py read_only_reason
-    if args.shared_group:
-        os.environ["KA_TUI_SHARED_GROUP"] = "1"  # store/files.py share_requested
+    args.flags = flags = Flags.of(args, os.environ)
     if args.command and (args.demo or args.new is not None or args.where):
         raise UserError(f"use one of {', '.join(_ONE_OF)} at a time")
     if args.db is not None and not args.db.parent.is_dir() and not (args.new or args.demo):
@@ -240,10 +259,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         run: Callable[[argparse.Namespace], int] = args.run
         return run(args)
     if args.new is not None:
-        return _run_app(_new(args.new, args.db))
+        return _run_app(_new(args.new, args.db, flags), flags)
     if args.demo:
-        return _run_app(_demo(args.db, args.force))
-    return _open_default(args.db)
+        return _run_app(_demo(args.db, args.force, flags), flags)
+    return _open_default(args.db, flags)
 
 
 # --------------------------------------------------------------- commands
@@ -262,7 +281,7 @@ def _where() -> int:
     return 0
 
 
-def _new(name: str, db: Path | None) -> Path:
+def _new(name: str, db: Path | None, flags: Flags) -> Path:
     from ka_tui.store.db import create_campaign
     from ka_tui.store.paths import file_for
 
@@ -271,12 +290,12 @@ def _new(name: str, db: Path | None) -> Path:
     path = db or file_for(name)
     if path.exists():
         raise UserError(f"{path} already exists; choose another name or --db PATH")
-    create_campaign(path, name).close()
+    create_campaign(path, name, shared=flags.shared).close()
     _say(f"created campaign {name.strip()!r} in {path}")
     return path
 
 
-def _demo(db: Path | None, force: bool) -> Path:
+def _demo(db: Path | None, force: bool, flags: Flags) -> Path:
     # The demo builder (and SQLModel with it) loads only when a demo is made:
     # opening an existing one goes the light way (tests/test_startup_imports.py).
     from ka_tui.store.file_check import check_file
@@ -286,7 +305,7 @@ def _demo(db: Path | None, force: bool) -> Path:
     if path.exists():
         check_file(path)  # refuse anything that is not a campaign, before any write
         if not force:
-            return _checked(path, daily=False)
+            return _checked(path, flags, daily=False)
         from ka_tui.store.db import backup_file
 
         backup = backup_file(path, "before-demo-reset")
@@ -295,28 +314,28 @@ def _demo(db: Path | None, force: bool) -> Path:
         _say(f"previous file kept as {backup}")
     from ka_tui.store.demo import create_demo
 
-    create_demo(path).close()
+    create_demo(path, shared=flags.shared).close()
     _say(f"created the demo campaign in {path}")
     return path
 
 
-def _open_default(db: Path | None) -> int:
+def _open_default(db: Path | None, flags: Flags) -> int:
     if db is not None:
         if not db.exists():
-            return _run_app(_demo(db, False))
-        return _run_app(_checked(db, daily=False))
+            return _run_app(_demo(db, False, flags), flags)
+        return _run_app(_checked(db, flags, daily=False), flags)
     from ka_tui.store.paths import list_campaign_files
 
     files = list_campaign_files()
     if not files:
         _say("first run: creating the demo campaign")
-        return _run_app(_demo(None, False))
+        return _run_app(_demo(None, False, flags), flags)
     if len(files) == 1:
-        return _run_app(_checked(files[0], daily=False))
-    return _run_app(None)  # the app shows the campaign picker
+        return _run_app(_checked(files[0], flags, daily=False), flags)
+    return _run_app(None, flags)  # the app shows the campaign picker
 
 
-def _checked(path: Path, *, daily: bool = True) -> Path:
+def _checked(path: Path, flags: Flags, *, daily: bool = True) -> Path:
     """Refuse a bad file, migrate an old one, take the day's backup (``daily``;
     else the app's startup read takes it) — before the screen is taken over.
     A campaign that cannot be written opens read-only."""
@@ -325,7 +344,7 @@ def _checked(path: Path, *, daily: bool = True) -> Path:
     from ka_tui.store.migrations import SCHEMA_VERSION
 
     found = check_file(path)
-    reason = read_only_reason(path)
+    reason = read_only_reason(path, asked=flags.read_only)
     if reason is not None:
         if found.version < SCHEMA_VERSION:
             raise UserError(f"{path} comes from an older ka-tui and must be upgraded, which "
@@ -335,7 +354,7 @@ def _checked(path: Path, *, daily: bool = True) -> Path:
     if found.version < SCHEMA_VERSION:
         backup = migrate(path, found.version)
         _say(f"upgraded {path} to schema {SCHEMA_VERSION} (backup: {backup})")
-    protect(path)
+    protect(path, shared=True if flags.shared else None)
     if daily:
         from ka_tui.store.backups import daily_backup
 
@@ -357,18 +376,19 @@ def _source(db: Path | None) -> Path:
     raise UserError(f"several campaigns ({names}); choose one with --db PATH")
 
 
-def _export(db: Path | None, file: str, force: bool) -> int:
+def _export(db: Path | None, file: str, force: bool, flags: Flags) -> int:
     from ka_tui.store.db import open_campaign
     from ka_tui.store.transfer import export_campaign
 
-    with open_campaign(_source(db)) as campaign:
+    with open_campaign(_source(db), read_only=flags.read_only) as campaign:
         written = export_campaign(campaign, file, force=force)
     if written is not None:
         _say(f"exported {campaign.path} to {written}")
     return 0
 
 
-def _journal(db: Path | None, file: str, mission: int | None, force: bool) -> int:
+def _journal(db: Path | None, file: str, mission: int | None, force: bool,
+             flags: Flags) -> int:
     """The journal (or one mission's debrief) as Markdown."""
     from ka_tui.store import journal, missions
     from ka_tui.store.db import open_campaign
@@ -377,7 +397,7 @@ def _journal(db: Path | None, file: str, mission: int | None, force: bool) -> in
     out = Path(file)
     if file != "-" and out.exists() and not force:
         raise UserError(f"{out} already exists; use --force to replace it")
-    with open_campaign(source) as campaign:
+    with open_campaign(source, read_only=flags.read_only) as campaign:
         if mission is None:
             text = journal.journal_markdown(campaign, f"Journal: {source.stem}")
         else:
@@ -396,7 +416,7 @@ def _journal(db: Path | None, file: str, mission: int | None, force: bool) -> in
     return 0
 
 
-def _import(file: str, db: Path | None, force: bool) -> int:
+def _import(file: str, db: Path | None, force: bool, flags: Flags) -> int:
     from ka_tui.store.paths import file_for
     from ka_tui.store.transfer import import_campaign, read_document
 
@@ -406,13 +426,17 @@ def _import(file: str, db: Path | None, force: bool) -> int:
         target = file_for(doc["campaign"]["name"])
     result = import_campaign(file, target, force=force)
     result.db.close()
+    if flags.shared:
+        from ka_tui.store.files import protect
+
+        protect(target, shared=True)
     if result.backup is not None:
         _say(f"previous file kept as {result.backup}")
     _say(f"imported {file} into {target}")
     return 0
 
 
-def _backups(db: Path | None, keep: str | None) -> int:
+def _backups(db: Path | None, keep: str | None, flags: Flags) -> int:
     from ka_tui.store.backups import list_backups, rotate, set_keep
 
     source = _source(db)
@@ -421,7 +445,7 @@ def _backups(db: Path | None, keep: str | None) -> int:
             daily, weekly = (int(x) for x in keep.split(","))
         except ValueError:
             raise UserError("--keep wants two whole numbers: DAILY,WEEKLY (e.g. 7,4)") from None
-        _checked(source)
+        _checked(source, flags)
         set_keep(source, daily, weekly)
         gone = rotate(source)
         _say(f"rotation keeps {daily} daily and {weekly} weekly backups"
@@ -457,7 +481,7 @@ def _restore(file: str, db: Path | None) -> int:
     return 0
 
 
-def _play(db: Path | None, name: str | None) -> int:
+def _play(db: Path | None, name: str | None, flags: Flags) -> int:
     """A player's own view. Refuses an unknown name and a campaign
     this user cannot write. The same name connected twice is allowed: every
     send is checked by the fight's rules inside its write transaction, so the
@@ -469,14 +493,14 @@ def _play(db: Path | None, name: str | None) -> int:
     path = _source(db)
     if not path.exists():
         raise UserError(f"no campaign at {path}")
-    full = check_player(path, name)
+    full = check_player(path, name, read_only=flags.read_only)
     _need_terminal(player=True)
     from ka_tui.store.startup_read import in_child, read_player
 
     startup_read = in_child(lambda: read_player(path, full))  # as for the GM's roster
     from ka_tui.player_app import PlayerApp
 
-    PlayerApp(path, full, startup_read=startup_read).run()
+    PlayerApp(path, full, ascii_glyphs=flags.ascii, startup_read=startup_read).run()
     return 0
 
 
@@ -513,22 +537,27 @@ def _player_ssh_command() -> str:
     return f"ssh -t{port} {user}@{host}"
 
 
-def _run_app(path: Path | None) -> int:
+def _run_app(path: Path | None, flags: Flags) -> int:
     _need_terminal()
-    _start_app(path, None if path is None else _begin_startup_read(path))
+    startup_read = None if path is None else _begin_startup_read(path, flags)
+    gm_app(path, flags, startup_read).run()
     return 0
 
 
-def _begin_startup_read(path: Path) -> Future[Any]:
+def _begin_startup_read(path: Path, flags: Flags) -> Future[Any]:
     """The roster's startup read, begun before Textual is imported, in a child
     process where it can (store/startup_read.py), so the roster's first frame
     waits for nothing. It takes the day's backup first (best effort, as ever)."""
     from ka_tui.store.startup_read import in_child, read_roster
 
-    return in_child(lambda: read_roster(path, daily_backup=True))
+    return in_child(lambda: read_roster(path, daily_backup=True,
+                                        read_only=flags.read_only))
 
 
-def _start_app(path: Path | None, startup_read: Future[Any] | None) -> None:
+def gm_app(path: Path | None, flags: Flags,
+           startup_read: Future[Any] | None = None) -> KaApp:
+    """The GM's app on ``path`` (None: the picker) with the command line's flags."""
     from ka_tui.app import KaApp
 
-    KaApp(path, startup_read=startup_read).run()
+    return KaApp(path, ascii_glyphs=flags.ascii, read_only=flags.read_only,
+                 startup_read=startup_read)

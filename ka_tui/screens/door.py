@@ -12,9 +12,10 @@ screen stacks, and never imports ``ka_tui.app``: it asks ``door(self)`` for
 - ``ascii_glyphs``: draw ASCII only (``--ascii``, ``KA_TUI_ASCII``);
 - ``campaign_changed(change)``: after a write, so every mode that shows the
   campaign reads it again; modes subscribe with ``door(self).on_campaign_changed(
-  self, callback)``. Safe to call from a worker thread. ``campaign_written``
-  tells the app's watcher at once, from the worker that wrote, that the
-  commit is this process's own (``store_work`` calls both);
+  self, callback)``. Safe to call from a worker thread. ``campaign_writing``
+  (before the write) and ``campaign_written`` / ``campaign_write_failed``
+  (after it) tell the app's watcher, from the worker that writes, that the
+  commit is this process's own (``store_work`` calls them);
 - ``open_air_setup(preset)``: switch to the air mode with its new-battle
   setup pre-filled (a mission's battle);
 - the first view's startup hooks (``take_startup_read``: the read begun
@@ -96,6 +97,10 @@ class Door(Protocol):
     def now(self) -> datetime: ...
 
     def campaign_changed(self, change: CampaignChanged) -> None: ...
+
+    def campaign_writing(self, change: Change) -> None: ...
+
+    def campaign_write_failed(self, change: Change) -> None: ...
 
     def campaign_written(self, change: Change) -> None: ...
 

@@ -69,10 +69,20 @@ def store_work(node: DOMNode, job: Callable[[CampaignDB], T], *,
 
     def run() -> tuple[T, tuple[Change, ...]]:
         db = the_door.campaign_db()
-        result = job(db) if diagnose is None else _diagnosed(diagnose, job, db)
+        for change in changes:  # the watcher holds back what it sees there meanwhile
+            the_door.campaign_writing(change)
+        try:
+            result = job(db) if diagnose is None else _diagnosed(diagnose, job, db)
+        except BaseException:
+            for change in changes:
+                the_door.campaign_write_failed(change)
+            raise
         made = changes if wrote is None or wrote(result) else ()
-        for change in made:  # in the file now: the watcher takes it as ours
-            the_door.campaign_written(change)
+        for change in changes:  # in the file now: the watcher takes it as ours
+            if change in made:
+                the_door.campaign_written(change)
+            else:
+                the_door.campaign_write_failed(change)
         return result, made
 
     return _work(node, run, group=group, done=done, failed=failed, title=title,

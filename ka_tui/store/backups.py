@@ -42,7 +42,6 @@ from ka_tui.store.files import (
     private_dir,
     protect,
     read_only_reason,
-    share_requested,
 )
 
 FOLDER = "backups"
@@ -114,7 +113,7 @@ def take_backup(campaign: Path, reason: str, *, now: datetime | None = None,
     campaign = Path(campaign)
     now = (now or datetime.now(timezone.utc)).astimezone(timezone.utc)
     folder = folder_for(campaign)
-    shared = share_requested() or is_shared(campaign)
+    shared = is_shared(campaign)
     try:
         private_dir(folder.parent, shared=shared)
         private_dir(folder, shared=shared)
@@ -324,7 +323,7 @@ def restore(backup: Path, campaign: Path | None = None) -> Restored:
             raise StoreError(f"{target} cannot be written ({reason}); it was not changed.")
         _release(target)
         previous = take_backup(target, "before-restore", rotate_after=False)
-    shared = is_shared(target) or share_requested()
+    shared = is_shared(target)
     staging = target.with_name(f".{target.name}.restore{_PARTIAL}")
     _unlink_all(staging)
     try:

@@ -47,7 +47,6 @@ from ka_tui.store.files import (
     private_dir,
     protect,
     read_only_reason,
-    share_requested,
 )
 from ka_tui.store.file_check import BUSY_TIMEOUT_MS as BUSY_TIMEOUT_MS
 from ka_tui.store.file_check import FileCheck as FileCheck
@@ -78,12 +77,13 @@ class ReadOnlyCampaign(StoreError):
 
 def create_campaign(path: Path, name: str, *,
                     populate: Callable[[CampaignDB], None] | None = None,
-                    schema: int = SCHEMA_VERSION) -> CampaignDB:
+                    schema: int = SCHEMA_VERSION, shared: bool = False) -> CampaignDB:
     """Make a new campaign file at ``path`` (which must not exist) and open it.
 
     The file is built under a temporary name in the same folder, filled by
     ``populate`` (e.g. the demo), and only then moved into place, so a failure
     leaves nothing behind. ``schema`` < current is for migration tests.
+    ``shared``: group read-write from the start (``--shared-group``).
     """
     path = Path(path)
     if not name.strip():
@@ -93,7 +93,6 @@ def create_campaign(path: Path, name: str, *,
     if path.exists():
         raise StoreError(f"{path} already exists; it was not changed.")
     folder = path.parent
-    shared = share_requested()
     try:
         if not folder.is_dir():
             private_dir(folder, shared=shared)
@@ -203,13 +202,15 @@ def _remove_with_side_files(path: Path) -> None:
 
 # ----------------------------------------------------------------- opening
 
-def open_campaign(path: Path, *, daily_backup: bool = False) -> CampaignDB:
+def open_campaign(path: Path, *, daily_backup: bool = False,
+                  read_only: bool = False) -> CampaignDB:
     """Check ``path``, migrate it to the current schema if needed, and open it
-    (read-only when it cannot be written). ``daily_backup``: take the day's
-    automatic backup first (``backups.daily_backup``; at most one a day)."""
+    (read-only when it cannot be written, or asked: ``read_only``).
+    ``daily_backup``: take the day's automatic backup first
+    (``backups.daily_backup``; at most one a day)."""
     path = Path(path)
     found = check_file(path)
-    reason = read_only_reason(path)
+    reason = read_only_reason(path, asked=read_only)
     if found.version < SCHEMA_VERSION:
         if reason is not None:
             raise StoreError(f"{path} comes from an older ka-tui and must be upgraded, "

@@ -297,6 +297,7 @@ def _demo_history(db: CampaignDB, people: dict[str, int]) -> None:
         set_day(db, DEMO_DAY)
 
 
-def create_demo(path: Path, name: str = DEMO_NAME) -> CampaignDB:
-    """A new demo campaign at ``path`` (which must not exist yet)."""
-    return create_campaign(path, name, populate=populate_demo)
+def create_demo(path: Path, name: str = DEMO_NAME, *, shared: bool = False) -> CampaignDB:
+    """A new demo campaign at ``path`` (which must not exist yet); ``shared``
+    as for ``create_campaign``."""
+    return create_campaign(path, name, populate=populate_demo, shared=shared)

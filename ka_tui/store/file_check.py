@@ -74,8 +74,7 @@ def read_uri(path: Path, *, for_check: bool = False) -> str:
     """
     uri = Path(path).resolve().as_uri()
     if not Path(f"{path}-wal").exists():
-        reason = read_only_reason(Path(path))
-        if for_check or (reason is not None and reason != "opened with --read-only"):
+        if for_check or read_only_reason(Path(path)) is not None:
             return f"{uri}?immutable=1"
     return f"{uri}?mode=ro"
 

@@ -7,9 +7,10 @@ file or the new one. Used by the campaign export and the profile export.
 Privacy: campaign files, their ``-wal``/``-shm``, backups and the
 data folder are the user's alone (files 0600, folders 0700) whatever the
 umask. A campaign is *group-shared* (players reading it over SSH) when its
-file is group read-write (0660); ``--shared-group`` (or ``KA_TUI_SHARED_GROUP=1``)
-makes the files it creates or opens so. Once shared, a campaign stays shared
-when opened without the option: the mode of the file itself is the setting.
+file is group read-write (0660); the command line's ``--shared-group`` makes
+the campaign it creates or opens so (``shared=True``). Once shared, a campaign
+stays shared when opened without the option: the mode of the file itself is
+the setting, and its side files and backups follow it.
 """
 
 from __future__ import annotations
@@ -20,17 +21,11 @@ import stat
 import tempfile
 from pathlib import Path
 
-SHARED_ENV = "KA_TUI_SHARED_GROUP"
 PRIVATE_FILE = 0o600
 PRIVATE_DIR = 0o700
 SHARED_FILE = 0o660
 SHARED_DIR = 0o770  # plus setgid, so files made inside keep the folder's group
 SIDE_FILES = ("-wal", "-shm", "-journal")
-
-
-def share_requested() -> bool:
-    """True when the user asked for group sharing (``--shared-group`` sets the env)."""
-    return os.environ.get(SHARED_ENV, "").strip().lower() in ("1", "yes", "true", "on")
 
 
 def is_shared(path: Path) -> bool:
@@ -49,11 +44,11 @@ def file_mode(shared: bool) -> int:
 def protect(path: Path, *, shared: bool | None = None) -> None:
     """Set ``path`` (and its side files, if any) to 0600, or 0660 when shared.
 
-    ``shared=None``: keep the sharing the file already has, or the option's.
+    ``shared=None``: keep the sharing the file already has.
     Best effort: a file we may not chmod (not ours, read-only mount) is left.
     """
     if shared is None:
-        shared = share_requested() or is_shared(path)
+        shared = is_shared(path)
     mode = file_mode(shared)
     for p in (path, *(Path(f"{path}{s}") for s in SIDE_FILES)):
         with contextlib.suppress(OSError):
@@ -70,7 +65,7 @@ def private_dir(folder: Path, *, shared: bool | None = None, create: bool = True
             was_shared = folder.stat().st_mode & 0o070 == 0o070
         except OSError:
             was_shared = False
-        shared = share_requested() or was_shared
+        shared = was_shared
     mode = SHARED_DIR if shared else PRIVATE_DIR
     if create and not folder.is_dir():
         old = os.umask(0o077 if not shared else 0o007)
@@ -120,14 +115,17 @@ def fsync_path(path: Path) -> None:
             os.close(fd)
 
 
-def read_only_reason(path: Path) -> str | None:
+ASKED_READ_ONLY = "opened with --read-only"
+
+
+def read_only_reason(path: Path, *, asked: bool = False) -> str | None:
     """Why ``path`` cannot be written, or None: the mount, the file, the folder.
 
-    ``KA_TUI_READ_ONLY=1`` (``--read-only``) asks for a read-only open anyway;
-    it is also how the read-only path is tested as root, who ignores modes.
+    ``asked`` (``--read-only``) opens it read-only anyway; it is also how the
+    read-only path is tested as root, who ignores modes.
     """
-    if os.environ.get("KA_TUI_READ_ONLY", "").strip().lower() in ("1", "yes", "true", "on"):
-        return "opened with --read-only"
+    if asked:
+        return ASKED_READ_ONLY
     try:
         if os.statvfs(path).f_flag & os.ST_RDONLY:
             return "read-only filesystem"

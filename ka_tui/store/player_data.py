@@ -123,15 +123,16 @@ def match_player(read: PlainRead, name: str) -> tuple[int, str]:
     return int(found[0][0]), str(found[0][1])
 
 
-def check_player(db_path: Path, name: str) -> str:
+def check_player(db_path: Path, name: str, *, read_only: bool = False) -> str:
     """Before the screen is taken over: refuse a campaign this user cannot
-    write (a player's card is a write) and an unknown name. Returns the
+    write (a player's card is a write; ``read_only``: asked on the command
+    line) and an unknown name. Returns the
     character's full name. Raises ``StoreError`` (one line for the user)."""
     from ka_tui.store.db import check_file, open_campaign
     from ka_tui.store.files import read_only_reason
 
     check_file(db_path)
-    reason = read_only_reason(db_path)
+    reason = read_only_reason(db_path, asked=read_only)
     if reason is not None:
         raise StoreError(f"{db_path} cannot be written by you ({reason}); a player sends "
                          "cards, so ask the GM for group write access (README: Players "

@@ -37,15 +37,17 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-def read_roster(path: Path, *, daily_backup: bool = False) -> RosterData:
+def read_roster(path: Path, *, daily_backup: bool = False,
+                read_only: bool = False) -> RosterData:
     """The roster as its first frame shows it: every row, the live state of open
     fights and battles, the first row's detail (the Name column's order), and
     the watcher's fingerprints taken just before (``prints``: a change another
     process commits after them is reported, not lost). ``daily_backup``: take
-    the day's backup first (``db.open_campaign``)."""
+    the day's backup first (``db.open_campaign``); ``read_only`` as asked
+    on the command line."""
     from ka_tui.store.db import open_campaign
 
-    db = open_campaign(path, daily_backup=daily_backup)
+    db = open_campaign(path, daily_backup=daily_backup, read_only=read_only)
     try:
         return roster_snapshot(db)
     finally:

@@ -72,6 +72,11 @@ class CampaignWatcher:
         self._seen: dict[str, int] = {}
         # areas written here before the baseline was in: taken as seen on top of it
         self._written: set[str] = set(_known(written))
+        # areas this process is writing now (``begin_write``): a change seen
+        # there waits until the write is done and taken as seen, then is
+        # reported only if the file still differs (another's write meanwhile)
+        self._writing: dict[str, int] = {}
+        self._deferred = False
         self._started_seeing = False
         self.polls = 0  # looks taken (benchmarks/propagation.py)
 
@@ -99,6 +104,26 @@ class CampaignWatcher:
             con.close()
         with self._lock:
             self._seen.update(now)
+
+    def begin_write(self, area: str) -> None:
+        """This process is about to write ``area`` (before its transaction)."""
+        if area in WATCHED:
+            with self._lock:
+                self._writing[area] = self._writing.get(area, 0) + 1
+
+    def end_write(self, area: str, *, wrote: bool) -> None:
+        """The write begun with ``begin_write`` is over: committed (``wrote``:
+        the file as it is now is taken as seen) or not."""
+        if area not in WATCHED:
+            return
+        if wrote:
+            self.written_here(area)
+        with self._lock:
+            left = self._writing.get(area, 0) - 1
+            if left > 0:
+                self._writing[area] = left
+            else:
+                self._writing.pop(area, None)
 
     def start(self) -> None:
         if self._thread is None:
@@ -132,7 +157,7 @@ class CampaignWatcher:
             while not self._stop.wait(self.interval):
                 self.polls += 1
                 now = con.execute("PRAGMA data_version").fetchone()[0]
-                if now == version:
+                if now == version and not self._deferred_due():
                     continue
                 version = now
                 self._look(con)
@@ -141,10 +166,18 @@ class CampaignWatcher:
         finally:
             con.close()
 
+    def _deferred_due(self) -> bool:
+        """A change held back while this process wrote is ready to be looked at."""
+        with self._lock:
+            return self._deferred and not self._writing
+
     def _look(self, con: sqlite3.Connection) -> None:
         prints = fingerprints(con)
         with self._lock:
-            changed = frozenset(Change(a) for a, h in prints.items() if self._seen.get(a) != h)
-            self._seen = prints
+            moved = {a for a, h in prints.items() if self._seen.get(a) != h}
+            held = moved & set(self._writing)  # this process's own write, in flight
+            self._deferred = bool(held)
+            changed = frozenset(Change(a) for a in moved - held)
+            self._seen.update({a: h for a, h in prints.items() if a not in held})
         if changed:
             self._on_change(changed)

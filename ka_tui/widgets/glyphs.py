@@ -1,7 +1,7 @@
 """ASCII mode: one switch for every glyph the app draws.
 
-``--ascii`` or ``KA_TUI_ASCII=1`` turn it on (``KA_TUI_ASCII=0`` forces it
-off). ``NO_COLOR`` does not: it asks for no colour, not for plain characters,
+``--ascii`` or ``KA_TUI_ASCII=1`` turn it on (the command line reads both and
+passes the app ``ascii_glyphs``). ``NO_COLOR`` does not: it asks for no colour, not for plain characters,
 and Textual already honours it. In ASCII mode the app's terminal driver passes
 every frame through ``to_ascii`` (one character for one cell, so layout is
 untouched); widgets with a plainer ASCII form of their own (the roller's
@@ -10,16 +10,12 @@ histogram, the flight card, the CQC card) also read ``app.ascii_glyphs``.
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Mapping
 from typing import Any
 
 from rich.cells import cell_len
 
 from ka_tui.textual_compat.app_state import running_app
-
-ENV_VAR = "KA_TUI_ASCII"
 
 # Width-1 glyphs to one ASCII character each (box drawing, blocks, arrows, marks).
 _MAP: dict[str, str] = {}
@@ -41,11 +37,6 @@ _TABLE = str.maketrans(_MAP)
 _OTHER = re.compile(r"[^\x00-\x7f]")
 
 
-def ascii_from_env(environ: Mapping[str, str] | None = None) -> bool:
-    env = os.environ if environ is None else environ
-    return env.get(ENV_VAR, "").strip() not in ("", "0")
-
-
 def to_ascii(text: str) -> str:
     """``text`` with every non-ASCII character replaced, cell for cell."""
     out = text.translate(_TABLE)
@@ -55,12 +46,8 @@ def to_ascii(text: str) -> str:
 
 
 def ascii_wanted() -> bool:
-    """The running app's switch, or the environment outside an app."""
-    app = running_app()
-    if app is None:
-        return ascii_from_env()
-    flag = getattr(app, "ascii_glyphs", None)
-    return ascii_from_env() if flag is None else bool(flag)
+    """The running app's switch (off outside an app)."""
+    return bool(getattr(running_app(), "ascii_glyphs", False))
 
 
 def ascii_driver(base: type[Any]) -> type[Any]:

@@ -16,6 +16,7 @@ import sys
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -99,7 +100,8 @@ def test_opening_with_the_cli_takes_the_days_backup(demo_db: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     # the app's startup read (a forked child) takes the day's backup
     monkeypatch.setattr(cli, "_need_terminal", lambda: None)
-    monkeypatch.setattr(cli, "_start_app", lambda path, read: read.result())
+    monkeypatch.setattr(cli, "gm_app",
+                        lambda path, flags, read: SimpleNamespace(run=read.result))
     assert cli.main(["--db", str(demo_db)]) == 0
     assert cli.main(["--db", str(demo_db)]) == 0
     assert [b.reason for b in list_backups(demo_db)] == ["daily"]
@@ -107,7 +109,7 @@ def test_opening_with_the_cli_takes_the_days_backup(demo_db: Path,
 
 def test_risky_steps_back_up_first(tmp_path: Path, demo_db: Path,
                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "_run_app", lambda p: 0)
+    monkeypatch.setattr(cli, "_run_app", lambda p, flags: 0)
     out = tmp_path / "c.json"
     with open_campaign(demo_db) as db:
         export_campaign(db, out)

@@ -22,7 +22,7 @@ from ka_tui.store.paths import data_dir, list_campaign_files
 def opened(monkeypatch: pytest.MonkeyPatch) -> list[Path | None]:
     """Records what the app would have opened instead of starting it."""
     seen: list[Path | None] = []
-    monkeypatch.setattr(cli, "_run_app", lambda path: seen.append(path) or 0)
+    monkeypatch.setattr(cli, "_run_app", lambda path, flags: seen.append(path) or 0)
     return seen
 
 

@@ -18,18 +18,19 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from ka_tui import cli
-from tests.store import log_shortcuts as logs
 from ka_tui.store.db import ReadOnlyCampaign, check_file, create_campaign, open_campaign
 from ka_tui.store.errors import NewerSchema, NotACampaign, StoreError, ValidationError
 from ka_tui.store.migrations import SCHEMA_VERSION
 from ka_tui.store.paths import data_dir
 from ka_tui.store.roll_log import RollEntry, append_roll
 from ka_tui.store.transfer import export_campaign, import_campaign, read_document
+from tests.store import log_shortcuts as logs
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -157,7 +158,6 @@ def test_a_battle_that_recorded_no_rules_is_checked_under_the_document_s_rules(
     not load it: the import refuses it (it used to check under the defaults)."""
     from ka_tui.store import battles
     from ka_tui.store.campaign import house_rules, set_house_rules
-
     from tests.store.test_battles import store_unrecorded_battle
 
     with open_campaign(demo_db) as db:
@@ -261,11 +261,11 @@ def test_shared_group_makes_a_campaign_group_read_write_and_it_stays_so(
     path = tmp_path / "shared" / "c.db"
     # the app's startup read (a forked child) takes the day's backup
     monkeypatch.setattr(cli, "_need_terminal", lambda: None)
-    monkeypatch.setattr(cli, "_start_app", lambda path, read: read.result())
+    monkeypatch.setattr(cli, "gm_app",
+                        lambda path, flags, read: SimpleNamespace(run=read.result))
     assert cli.main(["--shared-group", "--new", "Shared", "--db", str(path)]) == 0
     assert _mode(path) == 0o660
     assert _mode(path.parent) & 0o770 == 0o770
-    monkeypatch.delenv("KA_TUI_SHARED_GROUP")
     assert cli.main(["--db", str(path)]) == 0  # opened again without the option
     assert _mode(path) == 0o660
     [backup] = (tmp_path / "shared" / "backups" / "c").iterdir()
@@ -277,8 +277,7 @@ def test_shared_group_makes_a_campaign_group_read_write_and_it_stays_so(
 def test_read_only_through_sqlites_read_only_open(demo_db: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """Root ignores file modes; this is SQLite's ``mode=ro`` open, asked for."""
-    monkeypatch.setenv("KA_TUI_READ_ONLY", "1")
-    with open_campaign(demo_db) as db:
+    with open_campaign(demo_db, read_only=True) as db:
         assert db.read_only == "opened with --read-only"
         with db.read() as s:
             from ka_tui.store.models import CharacterRow
@@ -423,7 +422,7 @@ def test_db_in_a_missing_folder_is_refused(tmp_path: Path, argv: list[str],
 
 def test_new_and_demo_may_create_the_folder(tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "_run_app", lambda p: 0)
+    monkeypatch.setattr(cli, "_run_app", lambda p, flags: 0)
     assert cli.main(["--new", "Fresh", "--db", str(tmp_path / "a" / "c.db")]) == 0
     assert cli.main(["--demo", "--db", str(tmp_path / "b" / "d.db")]) == 0
     assert check_file(tmp_path / "a" / "c.db").name == "Fresh"

@@ -128,8 +128,7 @@ async def test_a_read_only_campaign_says_so_in_the_first_frame(
         demo_db: Path, monkeypatch: pytest.MonkeyPatch, wire: list[str]) -> None:
     """First frame (the header says READ-ONLY). The title
     is set before the roster is built, so the first frame written says it."""
-    monkeypatch.setenv("KA_TUI_READ_ONLY", "1")
-    app = KaApp(demo_db)
+    app = KaApp(demo_db, read_only=True)
     assert "READ-ONLY" in app.title  # before the app runs at all
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: _first_frame(wire) is not None)
@@ -268,19 +267,26 @@ async def test_a_startup_read_that_ends_after_a_newer_read_is_dropped(
 
 
 async def test_a_write_before_the_watch_starts_is_handed_to_it(demo_db: Path) -> None:
-    """The watch starts after the first frame; what this
-    app wrote before is taken as its own, not reported back as another's."""
-    from ka_tui.screens.door import CampaignChanged, Change
+    """The watch starts after the first frame, from the startup read's
+    fingerprints; what this app wrote meanwhile is taken as its own, never
+    reported back as another process's (whether the write lands before the
+    watch starts or while it starts)."""
+    from ka_tui.screens.door import ELSEWHERE, CampaignChanged, Change, door
+    from ka_tui.screens.store_work import store_work
 
     app = KaApp(demo_db)
+    app.watch_interval = 0.01
+    heard: list[CampaignChanged] = []
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: _loaded(app))
-        app.stop_watching()
-        app.campaign_changed(CampaignChanged(Change.ROSTER, app.screen))
-        assert app._written_early == {"roster"}
-        app.start_watching()
-        watcher = app._watcher
-        assert watcher is not None and watcher._written == {"roster"}
+        screen = app.screen
+        door(screen).on_campaign_changed(screen, heard.append)
+        assert app._watcher is None  # the watch has not started yet
+        store_work(screen, lambda db: db.connect().execute(
+            "UPDATE character SET strength = strength + 1 WHERE id = 1").connection.commit(),
+            group="early", publish=Change.ROSTER)
+        await wait_for(pilot, lambda: any(c.source is screen for c in heard))
+        await wait_for(pilot, lambda: app._watcher is not None and app._watcher.polls > 10)
+    assert [c.source for c in heard if c.source == ELSEWHERE] == []
 
 
 async def test_back_from_a_stop_the_screen_is_written_whole(

@@ -227,19 +227,20 @@ async def test_picker_bindings_have_ids_and_are_in_the_palette(demo_db: Path) ->
     ({"NO_COLOR": "1"}, False),  # no colour is not no glyphs
 ])
 def test_ascii_switch_from_the_environment(env: dict[str, str], expected: bool) -> None:
-    assert glyphs.ascii_from_env(env) is expected
+    from ka_tui import cli
+
+    assert cli.env_on(env, "KA_TUI_ASCII") is expected
 
 
 def test_cli_ascii_flag_turns_the_switch_on(monkeypatch: pytest.MonkeyPatch,
                                             demo_db: Path) -> None:
     from ka_tui import cli
 
-    # setenv (not delenv of an unset name) so the value cli.main writes is undone
-    # after the test and later tests in this worker do not draw in ASCII
     monkeypatch.setenv("KA_TUI_ASCII", "0")
     started: list[bool] = []
     monkeypatch.setattr(cli, "_run_app",
-                        lambda path: started.append(KaApp(path).ascii_glyphs) or 0)
+                        lambda path, flags: started.append(
+                            cli.gm_app(path, flags).ascii_glyphs) or 0)
     assert cli.main(["--db", str(demo_db), "--ascii"]) == 0
     assert started == [True]
 

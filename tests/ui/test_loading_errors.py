@@ -130,10 +130,9 @@ async def test_damaged_house_rules_show_on_the_settings_screen(demo_db: Path) ->
 async def test_a_read_only_campaign_says_so_and_rolls_without_logging(
         demo_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The read-only path (SQLite ``mode=ro``; root ignores file modes, so it is
-    asked for with KA_TUI_READ_ONLY, as ``--read-only`` does). S0 §Skills roll."""
-    monkeypatch.setenv("KA_TUI_READ_ONLY", "1")
+    asked for, as ``--read-only`` does). S0 §Skills roll."""
     before = rows(demo_db, "SELECT count(*) FROM roll_log")
-    app = KaApp(demo_db)
+    app = KaApp(demo_db, read_only=True)
     app.roller_dice = RandomDice(5)  # type: ignore[attr-defined]
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -245,7 +245,6 @@ def test_play_refuses_an_unknown_name_and_an_unwritable_campaign(
     assert "no character called 'Zed'" in capsys.readouterr().err
     assert main(["play", "--db", str(demo_db)]) == 2
     assert "play needs --as NAME" in capsys.readouterr().err
-    monkeypatch.setenv("KA_TUI_READ_ONLY", "0")  # main sets it: restored after the test
     assert main(["play", "--as", "Kasia", "--db", str(demo_db), "--read-only"]) == 2
     assert "cannot be written by you" in capsys.readouterr().err
 
