@@ -13,7 +13,8 @@ itself lives with the widgets and this file stays small.
 
 Also here, for the tests and benchmarks that look at what a terminal shows:
 building updates (``layout_update``, ``chops_update``), the text of a full
-repaint of the current screen (``full_repaint``), and a screen's compositor
+repaint of the current screen (``full_repaint``), its text (``screen_lines``),
+and a screen's compositor
 (``compositor_of``).
 """
 
@@ -153,6 +154,19 @@ def compositor_of(screen: Screen[Any]) -> Any:
 def compositor_size(screen: Screen[Any]) -> Size:
     size: Size = screen._compositor.size
     return size
+
+
+def screen_lines(app: App[Any]) -> list[str]:
+    """The text the terminal shows now, line by line (with the screens under
+    a dialog), read from the compositor. Unlike ``App.export_screenshot``, it
+    renders no style: Rich keeps a style's SGR codes for the first colour
+    system it is drawn in (``Style._ansi``), so a truecolor screenshot would
+    colour every later update of the same styles in this process."""
+    from textual._compositor import visible_screen_stack  # type: ignore[attr-defined]
+
+    compositor = app.screen._compositor
+    visible_screen_stack.set(app._background_screens)
+    return [strip.text for strip in compositor.render_strips()]
 
 
 def full_repaint(app: App[Any]) -> str:

@@ -16,8 +16,6 @@ and when the app has nothing left to do.
 
 from __future__ import annotations
 
-import html
-import re
 import shutil
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -29,6 +27,7 @@ from textual.app import App
 from textual.pilot import Pilot
 from textual.worker import WorkerCancelled, WorkerFailed
 
+from ka_tui.textual_compat.compositor import screen_lines
 from tests.ui.pilot_helpers import SIZE, rows
 
 # the character a terminal sends for the named keys the scripts use
@@ -75,20 +74,7 @@ class Played:
 
 def screen_text(app: App[Any]) -> str:
     """The text on the terminal now, line by line (what a player reads)."""
-    svg = app.export_screenshot()
-    grid: dict[int, dict[int, str]] = {}
-    for x, line, text in re.findall(
-            r'<text class="terminal-[\w-]*?r\d+" x="([\d.]+)"[^>]*clip-path="url\(#terminal-'
-            r'[\w-]*?line-(\d+)\)">([^<]*)</text>', svg):
-        col = round(float(x) / 12.2)  # Rich draws a cell 12.2 wide
-        row = grid.setdefault(int(line), {})
-        for i, ch in enumerate(html.unescape(text).replace("\xa0", " ")):
-            row[col + i] = ch
-    out = []
-    for n in range(max(grid, default=-1) + 1):
-        row = grid.get(n, {})
-        out.append("".join(row.get(c, " ") for c in range(max(row, default=-1) + 1)).rstrip())
-    return "\n".join(out)
+    return "\n".join(line.rstrip() for line in screen_lines(app)).rstrip("\n")
 
 
 async def _workers_done(app: App[Any]) -> None:
