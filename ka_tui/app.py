@@ -251,6 +251,8 @@ MODE_SPECS: tuple[ModeSpec, ...] = (
              "Between battles: missions, debriefs, service records, repairs, time, journal"),
     ModeSpec("scene", "Scene order", "6", "ka_tui.screens.scene_order:SceneOrderScreen",
              "Mixed scene order (S0 §Close combat 1): aircraft, ranged, close combat, rounds"),
+    ModeSpec("table", "Table", "7", "ka_tui.screens.table.screen:TableScreen",
+             "The table server: players' keys, join codes and links; who is connected"),
 )
 
 

@@ -50,6 +50,7 @@ class Change(str, Enum):
     ROLLS = "rolls"              # the roll log
     FIGHT = "fight"              # a close-combat fight's log
     BATTLE = "battle"            # an air battle's log (a step, a player's plan)
+    TABLE = "table"              # the table server: seats, ways in, connections
 
 
 # ``CampaignChanged.source`` of a change another process made (issue 14: the

@@ -30,6 +30,11 @@ _AREAS: Mapping[str, tuple[str, ...]] = {
     "battle": ("SELECT id, status FROM battle",
                ("SELECT count(*), max(id), total(length(payload)), max(created_at) "
                 "FROM battle_event")),
+    # the table server: seats, ways in, who is connected (store/table_seats.py)
+    "table": ("SELECT id, revoked_at FROM player_key",
+              "SELECT id, revoked_at, used_at FROM player_pass",
+              "SELECT id, ended_at, drop_asked FROM table_connection WHERE ended_at IS NULL",
+              "SELECT * FROM table_server"),
 }
 
 DEFAULT_INTERVAL = 0.25  # seconds between two looks: a change shows within ~0.3 s

@@ -1,0 +1,83 @@
+"""One player's view as the table server starts it, in a child process:
+``python -m ka_tui.server.seat_app --db PATH --as NAME [--view JSON]``.
+
+The same app and the same quick start as ``ka-tui play --as NAME`` (its
+startup read forked before Textual loads), with what the server adds: on a
+pseudo-terminal it takes that terminal as its controlling one (so a window
+resize reaches it), ``--view`` puts the player back where he was, and where
+he goes is written, a JSON line per change, to the file descriptor named by
+``KA_TUI_VIEW_FD`` (the server keeps the last one for his next connection).
+Under textual-serve the environment names Textual's web driver instead of a
+terminal. Not a command for people: the server runs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+VIEW_FD = "KA_TUI_VIEW_FD"
+
+
+def _take_terminal() -> None:
+    """Make standard input, a pty the server opened, this session's
+    controlling terminal (the server started us as a session leader)."""
+    import fcntl
+    import termios
+
+    if os.isatty(0):
+        try:
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+        except OSError:
+            pass  # no controlling terminal: resizes arrive when the next key does
+
+
+def _reporter() -> object:
+    fd_text = os.environ.pop(VIEW_FD, "")
+    if not fd_text.isdigit():
+        return None
+    fd = int(fd_text)
+
+    def report(view: object) -> None:
+        try:
+            os.write(fd, (json.dumps(view.to_dict()) + "\n").encode())  # type: ignore[attr-defined]
+        except OSError:
+            pass  # the server went away: nothing to tell
+
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="ka_tui.server.seat_app")
+    parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument("--as", dest="name", required=True)
+    parser.add_argument("--view", default="")
+    args = parser.parse_args(argv)
+    _take_terminal()
+    from ka_tui.store.errors import StoreError
+    from ka_tui.store.player_data import check_player
+
+    try:
+        full = check_player(args.db, args.name)
+    except StoreError as error:
+        print(f"ka-tui: {error}", file=sys.stderr)
+        return 2
+    from ka_tui.store.startup_read import in_child, read_player
+
+    startup_read = in_child(lambda: read_player(args.db, full))
+    from ka_tui.player_app import PlayerApp, SeatView
+
+    try:
+        view = SeatView.from_dict(json.loads(args.view)) if args.view else None
+    except ValueError:
+        view = None
+    PlayerApp(args.db, full, startup_read=startup_read, view=view,
+              on_view=_reporter()).run()  # type: ignore[arg-type]
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,313 @@
+"""The table server's browser side, on textual-serve.
+
+A player opens his private link, ``http://HOST:PORT/P/TOKEN``: the page is
+textual-serve's terminal (its xterm.js front end and its protocol), and its
+websocket, ``/P/TOKEN/ws``, runs his view (``ka_tui.server.seat_app``) on
+Textual's web driver in a child process of the server. The token is checked
+on both; without a live one nothing but a one-line page is served. Nothing
+else of textual-serve's server is on: no downloads, no index app.
+
+The token stays out of every log (aiohttp's access log is off; a filter
+takes any ``/P/…`` out of the records of aiohttp's loggers) and off other
+sites (``Referrer-Policy: no-referrer``). textual-serve's own extension
+points are private names (``Server._make_app`` builds the routes,
+``AppService._open_app_process`` starts the app); both are overridden here
+only, and ``tests/server/test_web_seat.py`` checks they still exist.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import json
+import logging
+import os
+import re
+import signal
+from collections.abc import Callable
+from importlib.metadata import version
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+from textual_serve.app_service import AppService
+from textual_serve.download_manager import DownloadManager
+from textual_serve.server import Server
+
+from ka_tui.server.seat_app import VIEW_FD
+from ka_tui.server.seat_process import ViewPipe
+from ka_tui.store import table_seats
+from ka_tui.store.errors import StoreError
+from ka_tui.store.table_seats import Admitted, NotAdmitted
+
+if TYPE_CHECKING:
+    from ka_tui.server.table import TableServer
+
+_TOKEN_IN_PATH = re.compile(r"/[Pp]/[A-Za-z2-7]+")
+_AIOHTTP_LOGGERS = ("aiohttp.access", "aiohttp.client", "aiohttp.internal", "aiohttp.server",
+                    "aiohttp.web", "aiohttp.websocket")
+_HEADERS = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store",
+            "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff"}
+
+
+class _NoTokens(logging.Filter):
+    """Takes a link's token out of a log record, whatever logs it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        if _TOKEN_IN_PATH.search(text):
+            record.msg, record.args = _TOKEN_IN_PATH.sub("/P/…", text), ()
+        record.exc_info = record.exc_info if "/P/" not in str(record.exc_info) else None
+        return True
+
+
+def keep_tokens_out_of_logs() -> None:
+    for name in _AIOHTTP_LOGGERS:
+        log = logging.getLogger(name)
+        if not any(isinstance(f, _NoTokens) for f in log.filters):
+            log.addFilter(_NoTokens())
+
+
+def _page(title: str, body: str, status: int = 200) -> web.Response:
+    text = (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}"
+            "</title><meta name='viewport' content='width=device-width'></head><body style="
+            "'background:#0c181f;color:#eee;font-family:monospace;padding:2em'>"
+            f"<p>{html.escape(body)}</p></body></html>")
+    return web.Response(text=text, content_type="text/html", status=status, headers=_HEADERS)
+
+
+class WebSeat(AppService):
+    """A player's view for one browser: textual-serve's app service, started
+    as an argument list (no shell), in its own session, with the server's
+    environment for players (``seat_process.seat_env``), not the GM's whole
+    one, and the pipe that says where the player is."""
+
+    def __init__(self, argv: list[str], env: dict[str, str], websocket: web.WebSocketResponse,
+                 on_view: Callable[[dict[str, object]], None]) -> None:
+        super().__init__("", write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+                         close=websocket.close, download_manager=DownloadManager())
+        self.argv = argv
+        self.env = env
+        self._on_view = on_view
+        self.process: asyncio.subprocess.Process | None = None
+        self._views: ViewPipe | None = None
+
+    async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
+        self._views = ViewPipe(self._on_view)
+        env = {**self.env, "TEXTUAL_DRIVER": "textual.drivers.web_driver:WebDriver",
+               "TEXTUAL_FPS": "60", "TEXTUAL_COLOR_SYSTEM": "truecolor",
+               "TERM_PROGRAM": "textual", "TERM_PROGRAM_VERSION": version("textual-serve"),
+               "COLUMNS": str(width), "ROWS": str(height), VIEW_FD: str(self._views.write_fd)}
+        self.process = self._process = await asyncio.create_subprocess_exec(
+            *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, env=env, start_new_session=True,
+            pass_fds=(self._views.write_fd,))
+        self._views.child_started()
+        assert self.process.stdin is not None
+        self._stdin = self.process.stdin
+        return self.process
+
+    async def on_meta(self, data: bytes) -> None:
+        """Only the app's exit is passed on: no file goes to the browser."""
+        with contextlib.suppress(ValueError):
+            if json.loads(data).get("type") == "exit":
+                await self.remote_close()
+
+    async def end(self, grace: float = 3.0) -> None:
+        """Ask the app to quit; after ``grace`` seconds, kill it."""
+        try:
+            await asyncio.wait_for(self.stop(), grace)
+        except (TimeoutError, OSError, ConnectionError):
+            pass
+        process = self.process
+        if process is not None and process.returncode is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(process.wait(), grace)
+        if self._views is not None:
+            self._views.close()
+
+
+class WebSession:
+    """One browser connection, as the table server drops it."""
+
+    def __init__(self, websocket: web.WebSocketResponse) -> None:
+        self.websocket = websocket
+        self.seat: WebSeat | None = None
+        self.goodbye = ""
+
+    def drop(self, why: str) -> None:
+        self.goodbye = why
+
+        async def close() -> None:
+            if self.seat is not None:
+                await self.seat.end()
+            await self.websocket.close()
+
+        asyncio.get_running_loop().create_task(close())
+
+
+class TableWeb(Server):
+    """textual-serve's server with the table's routes and token checks."""
+
+    def __init__(self, table: TableServer, host: str, port: int, public_url: str) -> None:
+        super().__init__("ka-tui player view", host=host, port=port, title="ka-tui",
+                         public_url=public_url)
+        self.table = table
+        self.runner: web.AppRunner | None = None
+
+    async def _make_app(self) -> web.Application:
+        app = web.Application(client_max_size=64 * 1024)
+        app.add_routes([
+            web.get("/", self.handle_root),
+            web.get(r"/{p:[Pp]}/{token}", self.handle_index),
+            web.get(r"/{p:[Pp]}/{token}/ws", self.handle_websocket),
+            web.static("/static", self.statics_path, name="static"),
+        ])
+        return app
+
+    async def start(self) -> list[tuple[str, int]]:
+        """Listen; returns the addresses listened on."""
+        keep_tokens_out_of_logs()
+        self.runner = web.AppRunner(await self._make_app(), access_log=None,
+                                    handle_signals=False)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, self.host or None, self.port)
+        await site.start()
+        return [(str(a[0]), int(a[1])) for a in self.runner.addresses]
+
+    async def stop(self) -> None:
+        if self.runner is not None:
+            await self.runner.cleanup()
+            self.runner = None
+
+    async def handle_root(self, request: web.Request) -> web.Response:
+        return _page("ka-tui", "This is a ka-tui table. Open the link your GM gave you.")
+
+    async def _admitted(self, request: web.Request) -> Admitted | web.Response:
+        token = request.match_info["token"]
+        try:
+            return await self.table.in_thread(lambda db: table_seats.admit_token(db, token))
+        except NotAdmitted as refusal:
+            return _page("ka-tui", f"ka-tui: {refusal}.", status=404)
+        except StoreError as error:
+            return _page("ka-tui", f"ka-tui: {error}", status=503)
+
+    async def handle_index(self, request: web.Request) -> web.Response:  # type: ignore[override]
+        who = await self._admitted(request)
+        if isinstance(who, web.Response):
+            return who
+        font = request.query.get("fontsize", "16")
+        size = int(font) if font.isdigit() and 6 <= int(font) <= 40 else 16
+        page = SEAT_PAGE.replace("{{title}}", html.escape(f"ka-tui · {who.name}")).replace(
+            "{{font_size}}", str(size)).replace("{{static}}", "/static/")
+        return web.Response(text=page, content_type="text/html", headers=_HEADERS)
+
+    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+        who = await self._admitted(request)
+        if isinstance(who, web.Response):
+            return who
+        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=1 << 20)
+        await websocket.prepare(request)
+        session = WebSession(websocket)
+        connection_id = await self.table.opened(who, "web", request.remote or "", session)
+        why = "left"
+        try:
+            seat = session.seat = WebSeat(
+                self.table.seat_argv(who), self.table.seat_env({}), websocket,
+                lambda view: self.table.remember_view(who.character_id, view))
+            width, height = _size(request.query.get("width"), request.query.get("height"))
+            await seat.start(width, height)
+            await _relay(websocket, seat)
+        except (OSError, ConnectionError) as error:
+            why = f"the connection failed: {type(error).__name__}"
+        finally:
+            if session.seat is not None:
+                await session.seat.end()
+            await self.table.closed(connection_id, session.goodbye or why)
+            await websocket.close()
+        return websocket
+
+
+def _size(width: object, height: object) -> tuple[int, int]:
+    def number(value: object, default: int) -> int:
+        return max(10, min(int(value), 500)) if isinstance(value, str) and value.isdigit() \
+            else default
+
+    return number(width, 80), number(height, 24)
+
+
+async def _relay(websocket: web.WebSocketResponse, seat: WebSeat) -> None:
+    """The browser's messages to the app, as textual-serve's front end sends
+    them; anything malformed is dropped, never an error."""
+    async for message in websocket:
+        if message.type != WSMsgType.TEXT:
+            continue
+        try:
+            envelope = json.loads(message.data)
+        except ValueError:
+            continue
+        if not isinstance(envelope, list) or not envelope or not isinstance(envelope[0], str):
+            continue
+        kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+        if kind == "stdin" and isinstance(data, str):
+            await seat.send_bytes(data.encode("utf-8", "replace"))
+        elif kind == "resize" and isinstance(data, dict):
+            width, height = _size(str(data.get("width", "")), str(data.get("height", "")))
+            await seat.set_terminal_size(width, height)
+        elif kind == "ping":
+            await websocket.send_json(["pong", data])
+        elif kind == "blur":
+            await seat.blur()
+        elif kind == "focus":
+            await seat.focus()
+
+
+# textual-serve's page (templates/app_index.html), with the fonts it ships
+# instead of a font site (the table may be offline), and the websocket's
+# address taken from the page's own (so it works behind a TLS proxy too).
+SEAT_PAGE = """<!DOCTYPE html>
+<html>
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>{{title}}</title>
+    <link rel="stylesheet" href="{{static}}css/xterm.css" />
+    <script src="{{static}}js/textual.js"></script>
+    <style>
+      @font-face { font-family: "Roboto Mono";
+        src: url("{{static}}fonts/RobotoMono-VariableFont_wght.ttf"); }
+      body { background: #0c181f; margin: 0; }
+      .dialog-container { position: absolute; width: 100vw; height: 100vh; display: flex;
+        align-items: center; justify-content: center; z-index: 10; }
+      .intro { padding: 24px; font-size: 16px; z-index: 20; text-align: center;
+        font-family: "Roboto Mono", menlo, monospace; color: rgba(255, 255, 255, 0.95);
+        background-color: #12232d; }
+      body.-first-byte .intro-dialog { display: none; }
+      body .textual-terminal { opacity: 0; }
+      body.-first-byte .textual-terminal { opacity: 1; }
+      .closed-dialog { display: none; }
+      body.-closed .closed-dialog { display: flex; }
+      button { padding: 16px 32px; background-color: #5e0ba7; color: white; border: none;
+        font-family: "Roboto Mono", menlo, monospace; margin: 16px auto 0; display: block; }
+      #start { display: none; }
+    </style>
+  </head>
+  <body>
+    <div class="dialog-container intro-dialog"><div class="intro">{{title}}</div></div>
+    <div class="dialog-container closed-dialog">
+      <div class="intro">
+        <div class="message">Session ended.</div>
+        <button type="button" onClick="window.location.reload()">Connect again</button>
+      </div>
+    </div>
+    <div id="terminal" class="textual-terminal" data-font-size="{{font_size}}"></div>
+    <script>
+      document.getElementById("terminal").dataset.sessionWebsocketUrl =
+        (location.protocol === "https:" ? "wss://" : "ws://") + location.host +
+        location.pathname.replace(/\\/$/, "") + "/ws";
+    </script>
+  </body>
+</html>
+"""
