@@ -77,10 +77,19 @@ class ViewPipe:
 
     def child_started(self) -> None:
         """The child has its end: close ours of it."""
-        with contextlib.suppress(OSError):
-            os.close(self.write_fd)
+        self._close_write()
+
+    def _close_write(self) -> None:
+        # each descriptor is closed once: its number may be reused at once (a
+        # campaign file's), and a second close would close that one
+        fd, self.write_fd = self.write_fd, -1
+        if fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
     def _readable(self) -> None:
+        if self.read_fd < 0:
+            return
         try:
             data = os.read(self.read_fd, 4096)
         except BlockingIOError:
@@ -101,9 +110,11 @@ class ViewPipe:
                 self._on_view(view)
 
     def close(self) -> None:
-        with contextlib.suppress(ValueError, OSError):
-            self._loop.remove_reader(self.read_fd)
-        for fd in (self.read_fd, self.write_fd):
+        self._close_write()
+        fd, self.read_fd = self.read_fd, -1
+        if fd >= 0:
+            with contextlib.suppress(ValueError, OSError):
+                self._loop.remove_reader(fd)
             with contextlib.suppress(OSError):
                 os.close(fd)
 

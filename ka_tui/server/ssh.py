@@ -41,7 +41,7 @@ NO_KEY = ("the table takes SSH keys only: make one with `ssh-keygen -t ed25519`,
           "the GM to add it or for a join code")
 NO_TERMINAL = "the player's view needs a terminal: connect with ssh -t"
 JOIN_TRIES = 3
-_REASON_ORDER = ("revoked", "not ", "no player", "join code", "")
+_REASON_ORDER = ("revoked", "'s", "")
 
 
 def public_key(key: asyncssh.SSHKey) -> PublicKey:
@@ -92,13 +92,13 @@ class TableSSHServer(asyncssh.SSHServer):
         try:
             who = await self.table.in_thread(
                 lambda db: table_seats.admit_key(db, username, offered))
-        except NotAdmitted as first:
+        except NotAdmitted:
             try:
                 join = await self.table.in_thread(
                     lambda db: table_seats.join_code_open(db, username, offered,
                                                           self.table.now()))
-            except NotAdmitted as second:
-                self._reasons += [str(first), str(second)]
+            except NotAdmitted as why:  # says more than admit_key's refusal
+                self._reasons.append(str(why))
                 return False
             except StoreError as error:
                 self._reasons.append(str(error))

@@ -266,13 +266,23 @@ def login_names(con: sqlite3.Connection) -> dict[int, str]:
 
 
 def match_login(con: sqlite3.Connection, username: str) -> tuple[int, str]:
-    """The character an SSH user name names (``kasia``, ``kasia.nowak``, any case)."""
+    """The character an SSH user name names: his login (``login_names``), or
+    his name as ``play --as`` takes it, with dots or underscores for spaces."""
     wanted = re.sub(r"[._]+", " ", username).strip()
     if not wanted or len(wanted) > 120:
         raise NotAdmitted(f"no player {username[:40]!r} at this table")
+    logins = login_names(con)
+    for cid, login in logins.items():
+        if login == username.strip().casefold():
+            return _character(con, cid)
     try:
         return match_player(con, wanted)
     except UnknownPlayer:
+        same = sorted(login for login in logins.values()
+                      if login.split(".")[0] == wanted.casefold())
+        if len(same) > 1:
+            raise NotAdmitted(f"{len(same)} characters are called {username[:40]!r}: "
+                              f"connect as {' or '.join(same)}") from None
         raise NotAdmitted(f"no player {username[:40]!r} at this table; connect as your "
                           "character's first name (ssh -p PORT kasia@host)") from None
 
