@@ -187,8 +187,11 @@ class TableServer:
         self._web = TableWeb(self, host, port, self.options.public_url or "")
         addresses = await self._web.start()
         self.listening.web_port = addresses[0][1] if addresses else port
+        shown = host if host not in ("", "0.0.0.0", "::") else ip  # noqa: S104 - a comparison
+        if ":" in shown:
+            shown = f"[{shown}]"
         self.listening.web_url = (self.options.public_url or
-                                  f"http://{ip}:{self.listening.web_port}").rstrip("/")
+                                  f"http://{shown}:{self.listening.web_port}").rstrip("/")
 
     def _watch(self) -> None:
         from ka_tui.store.watch import CampaignWatcher

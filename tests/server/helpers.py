@@ -181,9 +181,11 @@ class Refusals(asyncssh.SSHClient):
 class SshPlayer:
     """asyncssh's client with a pty and a shell, as ``ssh -p PORT NAME@host``."""
 
-    def __init__(self, table: Table, username: str, key: asyncssh.SSHKey,
+    def __init__(self, table: Table | int, username: str, key: asyncssh.SSHKey,
                  size: tuple[int, int] = (80, 24)) -> None:
-        self.table, self.username, self.key, self.size = table, username, key, size
+        """``table``: a server started here, or the SSH port of one elsewhere."""
+        self.port = table if isinstance(table, int) else table.listening.ssh_port
+        self.username, self.key, self.size = username, key, size
         self.screen = Screen(*size)
         self.conn: asyncssh.SSHClientConnection | None = None
         self.chan: asyncssh.SSHClientChannel[bytes] | None = None
@@ -191,7 +193,7 @@ class SshPlayer:
 
     async def connect(self, **options: Any) -> SshPlayer:
         self.conn = await asyncssh.connect(
-            "127.0.0.1", self.table.listening.ssh_port, username=self.username,
+            "127.0.0.1", self.port, username=self.username,
             client_keys=[self.key], known_hosts=None, agent_path=None, **options)
         self.chan, self.session = await self.conn.create_session(
             lambda: _Collect(self.screen), term_type="xterm-256color",

@@ -124,7 +124,8 @@ class TableScreen(Screen[None]):
         server = view.server
         port = ssh_port(view)
         if server is not None and server.running:
-            ways = [ssh_command("NAME", server.ssh_port) if server.ssh_port else "",
+            ways = [ssh_command("NAME", server.ssh_port, server.host or None)
+                    if server.ssh_port else "",
                     f"browser {server.web_url}" if server.web_url else ""]
             head = (f"Table server: running since {local_time(server.started_at)} · "
                     + " · ".join(w for w in ways if w))
