@@ -33,7 +33,7 @@ import tty
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from ka_tui.server.seat_app import VIEW_FD
+from ka_tui.server.seat_app import ORDER_FD, VIEW_FD
 
 # The GM's variables a player's app may need; everything else stays out.
 _KEPT = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR",
@@ -46,6 +46,42 @@ def seat_argv(db: Path, name: str, view: Mapping[str, object] | None) -> list[st
     if view:
         argv += ["--view", json.dumps(dict(view))]
     return argv
+
+
+def spare_argv(db: Path) -> list[str]:
+    """A spare view: loaded, waiting for its player (``seat_app --wait``)."""
+    return [sys.executable, "-m", "ka_tui.server.seat_app", "--db", str(db), "--wait"]
+
+
+class Orders:
+    """The pipe a spare waits on for its order (``seat_app.ORDER_FD``)."""
+
+    def __init__(self) -> None:
+        self.read_fd, self.write_fd = os.pipe()
+
+    def child_started(self) -> None:
+        fd, self.read_fd = self.read_fd, -1
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+    def send(self, name: str, view: Mapping[str, object] | None,
+             env: Mapping[str, str]) -> None:
+        """One order, then the pipe is closed (a spare takes one player)."""
+        line = json.dumps({"name": name, "view": dict(view) if view else None,
+                           "env": dict(env)}) + "\n"
+        fd, self.write_fd = self.write_fd, -1
+        try:
+            os.write(fd, line.encode())
+        finally:
+            os.close(fd)
+
+    def close(self) -> None:
+        for name in ("read_fd", "write_fd"):
+            fd = getattr(self, name)
+            setattr(self, name, -1)
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
 
 
 def seat_env(extra: Mapping[str, str]) -> dict[str, str]:
@@ -127,16 +163,16 @@ def set_size(fd: int, cols: int, rows: int) -> None:
 class PtySeat:
     """The player's app on a pseudo-terminal: bytes in from the player's
     client (``write``), bytes out to ``on_output``; ``on_exit(code)`` once the
-    app has ended and its last bytes are out."""
+    app has ended and its last bytes are out; ``on_view`` hears where he is.
+    Started ``spare`` it waits, loaded, for ``order``."""
 
-    def __init__(self, argv: list[str], env: Mapping[str, str],
-                 on_output: Callable[[bytes], None], on_exit: Callable[[int], None],
-                 on_view: Callable[[dict[str, object]], None]) -> None:
+    def __init__(self, argv: list[str], env: Mapping[str, str]) -> None:
         self.argv = argv
         self.env = dict(env)
-        self._on_output = on_output
-        self._on_exit = on_exit
-        self._on_view = on_view
+        self.on_output: Callable[[bytes], None] = lambda data: None
+        self.on_exit: Callable[[int], None] = lambda code: None
+        self.on_view: Callable[[dict[str, object]], None] = lambda view: None
+        self._orders: Orders | None = None
         self.process: asyncio.subprocess.Process | None = None
         self.master = -1
         self._pending = b""
@@ -150,29 +186,50 @@ class PtySeat:
     def pid(self) -> int | None:
         return None if self.process is None else self.process.pid
 
-    async def start(self, cols: int, rows: int) -> None:
+    @property
+    def alive(self) -> bool:
+        return self.process is not None and self.process.returncode is None and \
+            not self._ended
+
+    async def start(self, cols: int, rows: int, *, spare: bool = False) -> None:
         loop = asyncio.get_running_loop()
         master, slave = os.openpty()
         try:
             tty.setraw(slave)  # the app's keys as typed, from the first byte on
             set_size(slave, cols, rows)
-            self._views = ViewPipe(self._on_view)
+            self._views = ViewPipe(lambda view: self.on_view(view))
             env = {**self.env, VIEW_FD: str(self._views.write_fd)}
+            fds = [self._views.write_fd]
+            if spare:
+                self._orders = Orders()
+                env[ORDER_FD] = str(self._orders.read_fd)
+                fds.append(self._orders.read_fd)
             self.process = await asyncio.create_subprocess_exec(
                 *self.argv, stdin=slave, stdout=slave, stderr=slave, env=env,
-                start_new_session=True, close_fds=True, pass_fds=(self._views.write_fd,))
+                start_new_session=True, close_fds=True, pass_fds=tuple(fds))
         except BaseException:
             os.close(master)
             if self._views is not None:
                 self._views.close()
+            if self._orders is not None:
+                self._orders.close()
             raise
         finally:
             os.close(slave)
         self._views.child_started()
+        if self._orders is not None:
+            self._orders.child_started()
         self.master = master
         os.set_blocking(master, False)
         self._watch_output(True)
         loop.create_task(self._reap())
+
+    def order(self, name: str, view: Mapping[str, object] | None, env: Mapping[str, str],
+              cols: int, rows: int) -> None:
+        """A spare's player: his window's size first, then who he is."""
+        assert self._orders is not None, "not a spare"
+        self.resize(cols, rows)
+        self._orders.send(name, view, env)
 
     def _watch_output(self, on: bool) -> None:
         loop = asyncio.get_running_loop()
@@ -195,7 +252,7 @@ class PtySeat:
         if not data:
             self._watch_output(False)
             return
-        self._on_output(data)
+        self.on_output(data)
 
     def pause_output(self) -> None:
         """The player's side is not keeping up: stop reading (the app waits)."""
@@ -244,8 +301,11 @@ class PtySeat:
         process = self.process
         if process is None or process.returncode is not None:
             return
-        self._pending = b""
-        self.write(QUIT_KEY)
+        if self._orders is not None and self._orders.write_fd >= 0:
+            self._orders.close()   # a spare never ordered: it ends at once
+        else:
+            self._pending = b""
+            self.write(QUIT_KEY)
         loop = asyncio.get_running_loop()
 
         def signal_group(sig: int) -> None:
@@ -268,8 +328,8 @@ class PtySeat:
                     break
                 if not data:
                     break
-                self._on_output(data)
-            self._on_output(TERMINAL_RESET)
+                self.on_output(data)
+            self.on_output(TERMINAL_RESET)
         self._ended = True
         self._watch_output(False)
         if self._writing:
@@ -280,4 +340,6 @@ class PtySeat:
         self.master = -1
         if self._views is not None:
             self._views.close()
-        self._on_exit(code)
+        if self._orders is not None:
+            self._orders.close()
+        self.on_exit(code)

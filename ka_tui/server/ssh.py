@@ -173,6 +173,8 @@ class PlayerSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.connection_id: int | None = None
         self.goodbye = ""
         self._typed = ""
+        self._held = b""
+        self.seat_starting = False
         self._tries = 0
         self._checking = False
         self._closed = False
@@ -220,7 +222,9 @@ class PlayerSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def data_received(self, data: bytes, datatype: int | None) -> None:
         if self.seat is not None:
             self.seat.write(data)
-        elif self.server.joining is not None and not self._checking:
+        elif self._checking or self.seat_starting:
+            self._held += data   # typed while a code is checked or the view starts
+        elif self.server.joining is not None:
             self._typed_code(data)
 
     def eof_received(self) -> bool:
@@ -248,10 +252,11 @@ class PlayerSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     # -- the join code --------------------------------------------------------------
 
     def _typed_code(self, data: bytes) -> None:
-        for byte in data:
+        for i, byte in enumerate(data):
             char = chr(byte)
             if char in "\r\n":
                 self._checking = True
+                self._held = data[i + 1:]
                 asyncio.get_running_loop().create_task(self._check_code(self._typed))
                 self._typed = ""
                 return
@@ -282,8 +287,13 @@ class PlayerSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._write(f"\r\nka-tui: {error} ({left} {'try' if left == 1 else 'tries'} "
                         "left)\r\nType the join code the GM gave you: ")
             self._checking = False
+            held, self._held = self._held, b""
+            if held:
+                self._typed_code(held)
             return
         self.server.who, self.server.joining = who, None
+        self._checking = False
+        self._held = b""   # the code's line is done; the view gets what comes next
         self.table.say(f"{who.name} enrolled a key with a join code ({key.fingerprint})")
         self._write(f"\r\nka-tui: welcome, {who.name}. Your key is enrolled: from now on "
                     "this same ssh command lets you straight in.\r\n")
@@ -295,17 +305,18 @@ class PlayerSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         who = self.server.who
         if who is None or self._closed:
             return
-        from ka_tui.server.seat_process import PtySeat
-
+        self.seat_starting = True
         self.connection_id = await self.table.opened(who, "ssh", self.server.peer, self)
         if self._closed:
             await self.table.closed(self.connection_id, "left")
             return
-        self.seat = PtySeat(self.table.seat_argv(who), self.table.seat_env({"TERM": self.term}),
-                            self._write_bytes, self._view_ended,
-                            lambda view: self.table.remember_view(who.character_id, view))
         try:
-            await self.seat.start(*self.size)
+            self.seat = await self.table.pty_seat(who, self.term, *self.size,
+                                                  on_output=self._write_bytes,
+                                                  on_exit=self._view_ended)
+            held, self._held = self._held, b""
+            if held:   # keys typed before the view was there: in order, first
+                self.seat.write(held)
         except OSError as error:
             self.seat = None
             await self.table.closed(self.connection_id, f"could not start: {error}")

@@ -95,6 +95,8 @@ class TableServer:
         self._web: Any = None
         self._watcher: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._spares: dict[str, Any] = {}   # "ssh"/"web": a view loaded, waiting
+        self._stopping = False
 
     # -- helpers the two sides use ---------------------------------------------------
 
@@ -123,6 +125,79 @@ class TableServer:
 
     def remember_view(self, character_id: int, view: dict[str, object]) -> None:
         self.views[character_id] = view
+
+    # -- views, started ahead (seat_app --wait) -----------------------------------
+
+    async def pty_seat(self, who: Admitted, term: str, cols: int, rows: int,
+                       on_output: Callable[[bytes], None],
+                       on_exit: Callable[[int], None]) -> Any:
+        """An SSH player's view: the spare, told who he is, else a new one."""
+        from ka_tui.server.seat_process import PtySeat
+
+        spare = self._spares.pop("ssh", None)
+        self._refill("ssh")
+        if spare is not None and spare.alive:
+            seat = spare
+        else:
+            seat = PtySeat(self.seat_argv(who), self.seat_env({"TERM": term}))
+        seat.on_output, seat.on_exit = on_output, on_exit
+        seat.on_view = lambda view: self.remember_view(who.character_id, view)
+        if seat is spare:
+            seat.order(who.name, self.views.get(who.character_id), {"TERM": term}, cols, rows)
+        else:
+            await seat.start(cols, rows)
+        return seat
+
+    async def web_seat(self, who: Admitted, width: int, height: int) -> Any:
+        """A browser player's view: the spare, told who he is, else a new one."""
+        from ka_tui.server.web import WebSeat
+
+        spare = self._spares.pop("web", None)
+        self._refill("web")
+        if spare is not None and spare.alive:
+            seat = spare
+            seat.on_view = lambda view: self.remember_view(who.character_id, view)
+            seat.order(who.name, self.views.get(who.character_id), width, height)
+            return seat
+        seat = WebSeat(self.seat_argv(who), self.seat_env({}))
+        seat.on_view = lambda view: self.remember_view(who.character_id, view)
+        await seat.start(width, height)
+        return seat
+
+    def spare_pids(self) -> set[int]:
+        """The processes of the views waiting for a player (benchmarks)."""
+        return {s.process.pid for s in self._spares.values() if s.process is not None}
+
+    def _refill(self, way: str) -> None:
+        if self._loop is not None and not self._stopping:
+            self._loop.create_task(self._make_spare(way))
+
+    async def _make_spare(self, way: str) -> None:
+        from ka_tui.server.seat_process import PtySeat, spare_argv
+
+        if self._stopping or way in self._spares:
+            return
+        seat: Any
+        if way == "ssh":
+            seat = PtySeat(spare_argv(self.db_path), self.seat_env({"TERM": "xterm-256color"}))
+            await seat.start(80, 24, spare=True)
+        else:
+            from ka_tui.server.web import WebSeat
+
+            seat = WebSeat(spare_argv(self.db_path), self.seat_env({}), spare=True)
+            await seat.start(80, 24)
+        if self._stopping or way in self._spares:
+            await self._end_spare(seat)
+            return
+        self._spares[way] = seat
+
+    async def _end_spare(self, seat: Any) -> None:
+        from ka_tui.server.web import WebSeat
+
+        if isinstance(seat, WebSeat):
+            await seat.end()
+        else:
+            seat.stop()
 
     async def opened(self, who: Admitted, way: str, peer: str, session: Droppable) -> int:
         connection_id = await self.in_thread(lambda db: table_seats.connection_opened(
@@ -164,6 +239,9 @@ class TableServer:
             db, self.pid, socket.gethostname(), listening.ssh_port, listening.web_url,
             self.now()))
         self._watch()
+        for way, port in (("ssh", listening.ssh_port), ("web", listening.web_port)):
+            if port is not None:
+                self._refill(way)
         return listening
 
     async def _start_ssh(self, host: str, port: int) -> None:
@@ -220,6 +298,10 @@ class TableServer:
 
     async def stop(self) -> None:
         """Every view closed, every connection ended, the file told."""
+        self._stopping = True
+        for seat in list(self._spares.values()):
+            await self._end_spare(seat)
+        self._spares.clear()
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None
