@@ -36,8 +36,8 @@ players reading it over SSH; it stays shared afterwards.
 # An option given to a command it does not belong to is named with its command
 # (one line, as every other usage error), not argparse's "unrecognized".
 OPTION_HOME = {"--mission": "journal", "--keep": "backups", "--as": "play",
-               **{o: "serve" for o in ("--listen", "--ssh-port", "--web-port", "--no-ssh",
-                                       "--no-web", "--public-url")}}
+               **{o: "serve" for o in ("--listen", "--web-listen", "--ssh-port", "--web-port",
+                                       "--no-ssh", "--no-web", "--public-url")}}
 
 
 class UserError(Exception):
@@ -118,7 +118,10 @@ def _play_options(p: argparse.ArgumentParser) -> None:
 def _serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--listen", metavar="ADDR", default="",
                    help="listen on this address only (default: every address of this "
-                        "machine; 127.0.0.1 behind a TLS proxy)")
+                        "machine)")
+    p.add_argument("--web-listen", metavar="ADDR",
+                   help="the browser side on this address only (default: as --listen); "
+                        "127.0.0.1 behind a TLS proxy on this machine")
     p.add_argument("--ssh-port", type=int, metavar="PORT", default=2222,
                    help="the SSH port (default 2222)")
     p.add_argument("--web-port", type=int, metavar="PORT", default=8022,
@@ -510,7 +513,7 @@ def _serve(args: argparse.Namespace) -> int:
     if args.no_ssh and args.no_web:
         raise UserError("with --no-ssh and --no-web nobody could join; drop one of them")
     try:
-        return serve(path, listen=args.listen,
+        return serve(path, listen=args.listen, web_listen=args.web_listen,
                      ssh_port=None if args.no_ssh else args.ssh_port,
                      web_port=None if args.no_web else args.web_port,
                      public_url=args.public_url)

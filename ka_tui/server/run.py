@@ -56,9 +56,9 @@ def how_to_join(view: TableView, listening: Listening, campaign: str, path: Path
 
 
 def serve(path: Path, *, listen: str, ssh_port: int | None, web_port: int | None,
-          public_url: str | None) -> int:
-    options = ServeOptions(listen=listen, ssh_port=ssh_port, web_port=web_port,
-                           public_url=public_url)
+          public_url: str | None, web_listen: str | None = None) -> int:
+    options = ServeOptions(listen=listen, web_listen=web_listen, ssh_port=ssh_port,
+                           web_port=web_port, public_url=public_url)
     if is_shared(path):
         print(f"ka-tui: note: {path} is shared with its group (--shared-group): anyone in the "
               "group reads every secret in it, whatever the table server does; "

@@ -57,6 +57,7 @@ class ServeOptions:
     a free port (tests)."""
 
     listen: str = ""                 # "" = every address of this machine
+    web_listen: str | None = None    # the browser side's own address (None: listen's)
     ssh_port: int | None = SSH_PORT
     web_port: int | None = WEB_PORT
     public_url: str | None = None    # the address players' browsers use (a TLS proxy's)
@@ -230,7 +231,8 @@ class TableServer:
             if options.ssh_port is not None:
                 await self._start_ssh(host, options.ssh_port)
             if options.web_port is not None:
-                await self._start_web(host, options.web_port, ip)
+                web_host = options.web_listen if options.web_listen is not None else host
+                await self._start_web(web_host, options.web_port, ip)
         except BaseException:
             await self.stop()
             raise
