@@ -119,8 +119,18 @@ class PlayerApp(WatchesCampaign, ShadowedTerminal, App[None]):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The player's own actions only (not Textual's theme, maximise or
-        screenshot: see the module doc)."""
-        yield from binding_commands(screen)
+        screenshot: see the module doc; nor the focus and copy keys every
+        Textual screen and text field has)."""
+        textual_own = {b.action for b in Binding.make_bindings(Screen.BINDINGS)}
+        owners = {id(a.node): a.node for a in screen.active_bindings.values()}
+        for command in binding_commands(screen):
+            found = [a for a in screen.active_bindings.values()
+                     if a.binding.description == command.title]
+            if any(a.binding.action in textual_own
+                   or not type(owners[id(a.node)]).__module__.startswith("ka_tui")
+                   for a in found):
+                continue
+            yield command
         yield SystemCommand("Help: keys", self.PALETTE_HELP["help"], self.action_help)
         yield self.redraw_command()
         yield SystemCommand("Quit", self.PALETTE_HELP["quit"], self.action_quit)

@@ -127,9 +127,10 @@ def main(argv: list[str] | None = None) -> int:
         view = SeatView.from_dict(json.loads(args.view)) if args.view else None
     except ValueError:
         view = None
-    PlayerApp(args.db, full, startup_read=startup_read, view=view,
-              on_view=_reporter()).run()  # type: ignore[arg-type]
-    return 0
+    app = PlayerApp(args.db, full, startup_read=startup_read, view=view,
+                    on_view=_reporter())  # type: ignore[arg-type]
+    app.run()
+    return app.return_code or 0   # 1 when the app ended on an error
 
 
 if __name__ == "__main__":

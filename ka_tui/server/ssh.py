@@ -324,7 +324,7 @@ class PlayerSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def _view_ended(self, code: int) -> None:
         if self.connection_id is not None:
-            why = self.goodbye or ("left" if code == 0 else f"the view ended ({code})")
+            why = self.goodbye or ("left" if code == 0 else f"the view failed (exit code {code})")
             asyncio.get_running_loop().create_task(self.table.closed(self.connection_id, why))
         if self.goodbye:
             self._say_and_close(self.goodbye, 1)

@@ -91,6 +91,7 @@ class TableServer:
         self.listening = Listening()
         self.sessions: dict[int, Droppable] = {}
         self.views: dict[int, dict[str, object]] = {}
+        self._names: dict[int, str] = {}
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="ka-table")
         self._ssh: Any = None
         self._web: Any = None
@@ -204,6 +205,7 @@ class TableServer:
         connection_id = await self.in_thread(lambda db: table_seats.connection_opened(
             db, who, way, peer, self.pid, self.now()))
         self.sessions[connection_id] = session
+        self._names[connection_id] = who.name
         self.say(f"{who.name} joined over {'SSH' if way == 'ssh' else 'the web'}"
                  f"{f' from {peer}' if peer else ''}")
         return connection_id
@@ -213,7 +215,8 @@ class TableServer:
             return
         await self.in_thread(lambda db: table_seats.connection_closed(db, connection_id, why,
                                                                       self.now()))
-        self.say(f"connection {connection_id} ended: {why}")
+        name = self._names.pop(connection_id, "?")
+        self.say(f"{name} left" if why == "left" else f"{name}'s connection ended: {why}")
 
     # -- running ---------------------------------------------------------------------
 

@@ -192,8 +192,13 @@ async def test_the_players_palette_holds_his_own_actions_only(demo_db: Path) -> 
         titles = {c.title for c in app.get_system_commands(app.screen)}
         assert {"Help: keys", "Redraw the screen", "Quit", "Sheet", "Fight", "Aircraft",
                 "Air battles"} <= titles
-        assert not titles & {"Theme", "Screenshot", "Maximize", "Minimize", "Keys"}
+        assert not titles & {"Theme", "Screenshot", "Maximize", "Minimize", "Keys",
+                             "Focus Next", "Focus Previous", "Copy selected text"}
         await pilot.press("4")
         await settle(pilot)
         titles = {c.title for c in app.get_system_commands(app.screen)}
         assert "Send plan" in titles and "Screenshot" not in titles
+        await pilot.press("2")   # his card's editor has the focus: its keys are his too
+        await settle(pilot)
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        assert "Sheet" in titles and "Copy selected text" not in titles

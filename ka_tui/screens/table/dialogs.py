@@ -99,14 +99,15 @@ class ShownOnceScreen(LightModal[None]):
 
     DEFAULT_CSS = """
     ShownOnceScreen { align: center middle; }
-    ShownOnceScreen > Vertical { width: auto; min-width: 50; max-width: 100%; height: auto;
+    ShownOnceScreen > Vertical { width: auto; min-width: 40; max-width: 100%; height: auto;
         max-height: 100%; border: round $accent; background: $panel; padding: 0 1; }
-    ShownOnceScreen #shown-secret { text-style: bold; height: auto; }
+    ShownOnceScreen #shown-secret { text-style: bold; height: auto; width: auto; }
     ShownOnceScreen #shown-qr { width: auto; height: auto; }
-    ShownOnceScreen .hint { color: $text-muted; height: auto; }
+    ShownOnceScreen .hint { color: $text-muted; height: auto; width: auto; max-width: 76; }
     """
 
-    BINDINGS = [Binding("escape,enter,q", "close", "Close", id="table.shown.close")]
+    BINDINGS = [Binding("escape,enter,q", "close", "Close", show=False,
+                        id="table.shown.close")]
 
     def __init__(self, title: str, secret: str, hint: str, *, qr: str | None = None,
                  plain: bool = False) -> None:

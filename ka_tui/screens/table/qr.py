@@ -16,9 +16,21 @@ _HALVES = {(False, False): " ", (True, False): "\u2580", (False, True): "\u2584"
            (True, True): "\u2588"}
 
 
+def qr_payload(url: str) -> str:
+    """What the code holds: the link with its scheme and host in capitals
+    (both are case-blind), so a link whose path is capitals and digits too
+    (``/P/TOKEN``) fits QR's alphanumeric mode: version 3, 17 lines, where
+    the same link in small letters needs version 4 and 19."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    host, slash, path = rest.partition("/")
+    return f"{scheme.upper()}://{host.upper()}{slash}{path}"
+
+
 def qr_rows(text: str) -> list[list[bool]]:
     """The code's modules (True = dark), quiet zone included."""
-    code = segno.make(text, error="l", micro=False)
+    code = segno.make(qr_payload(text), error="l", micro=False)
     return [[bool(m) for m in row] for row in code.matrix_iter(scale=1, border=QUIET_ZONE)]
 
 

@@ -223,8 +223,8 @@ class TableScreen(Screen[None]):
             command = ssh_command(seat.login, ssh_port(self.view) if self.view else None)
             self.app.push_screen(ShownOnceScreen(
                 f"Join code for {seat.name}", code,
-                f"Once, within {JOIN_CODE_MINUTES} minutes: {seat.name.split()[0]} types "
-                f"{command} and then this code; the key that connects is enrolled. "
+                f"Once, within {JOIN_CODE_MINUTES} minutes: {seat.name.split()[0]} types\n"
+                f"{command}\nand then this code; the key that connects is enrolled.\n"
                 "Escape closes (the code is not shown again)."))
 
         store_work(self, lambda db: make_join_code(db, seat.character_id, door(self).now()),
@@ -245,9 +245,8 @@ class TableScreen(Screen[None]):
             url = link_url(base, token)
             self.app.push_screen(ShownOnceScreen(
                 f"{seat.name}'s link", url,
-                "Private to him (anyone with it plays his character): show the code to his "
-                "phone's camera. The old link no longer works. Escape closes.", qr=url,
-                plain=bool(os.environ.get("NO_COLOR"))))
+                f"Anyone with it plays {seat.name}; the old link no longer works.",
+                qr=url, plain=bool(os.environ.get("NO_COLOR"))))
 
         store_work(self, lambda db: make_link(db, seat.character_id, door(self).now()),
                    group="table-write", publish=Change.TABLE, done=show)
