@@ -290,6 +290,14 @@ def match_login(con: sqlite3.Connection, username: str) -> tuple[int, str]:
 # ------------------------------------------------------------------ the GM
 
 
+def _insert_key(con: sqlite3.Connection, cid: int, key: PublicKey, now: datetime,
+                added_by: str) -> int:
+    cur = con.execute("INSERT INTO player_key (character_id, key, comment, added_at, added_by) "
+                      "VALUES (?, ?, ?, ?, ?)", (cid, key.text, key.comment, stamp(now),
+                                                 added_by))
+    return int(cur.lastrowid or 0)
+
+
 def add_key(db: CampaignDB, name: str | int, text: str, now: datetime) -> KeyInfo:
     """Bind a public key to a character (again, if it was revoked). A key
     already bound to another character is refused, naming him."""
@@ -303,10 +311,7 @@ def add_key(db: CampaignDB, name: str | int, text: str, now: datetime) -> KeyInf
             raise ValidationError("key", f"this key is already {row[2]}'s; a key is one "
                                          "player's")
         if row is None:
-            cur = con.execute("INSERT INTO player_key (character_id, key, comment, added_at, "
-                              "added_by) VALUES (?, ?, ?, ?, 'gm')",
-                              (cid, key.text, key.comment, stamp(now)))
-            key_id = int(cur.lastrowid or 0)
+            key_id = _insert_key(con, cid, key, now, "gm")
         else:
             key_id = int(row[0])
             con.execute("UPDATE player_key SET revoked_at = NULL, comment = ? WHERE id = ?",
@@ -567,10 +572,7 @@ def use_join_code(db: CampaignDB, character_id: int, code: str, key: PublicKey,
         if found is not None and (int(found[1]) != cid or found[2] is not None):
             raise NotAdmitted("this key cannot be enrolled (revoked, or another player's)")
         if found is None:
-            cur = con.execute("INSERT INTO player_key (character_id, key, comment, added_at, "
-                              "added_by) VALUES (?, ?, ?, ?, 'join code')",
-                              (cid, key.text, key.comment, stamp(now)))
-            key_id = int(cur.lastrowid or 0)
+            key_id = _insert_key(con, cid, key, now, "join code")
         else:
             key_id = int(found[0])
     return Admitted(cid, name, key_id=key_id)

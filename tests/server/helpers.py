@@ -9,7 +9,6 @@ import asyncio
 import contextlib
 import os
 import shutil
-import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -25,20 +24,13 @@ import pytest
 from ka_tui.server.table import Listening, ServeOptions, ServerThread, TableServer
 from ka_tui.store import table_seats
 from ka_tui.store.db import CampaignDB
+from tests.ui.pilot_helpers import rows as rows
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                   "--no-first-run", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync"]
 WAIT = 30.0   # a view's first frame on a loaded 2-core machine
-
-
-def rows(db: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-    con = sqlite3.connect(db)
-    try:
-        return con.execute(sql, args).fetchall()
-    finally:
-        con.close()
 
 
 def now() -> datetime:
