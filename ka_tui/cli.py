@@ -506,6 +506,14 @@ def _serve(args: argparse.Namespace) -> int:
     path = _source(args.db)
     if not path.exists():
         raise UserError(f"no campaign at {path}")
+    from ka_tui.store.db import check_file
+    from ka_tui.store.files import read_only_reason
+
+    check_file(path)  # a file that is not a campaign is named first
+    reason = read_only_reason(path)
+    if reason is not None:
+        raise UserError(f"the table server writes to {path} (players' cards and plans, who "
+                        f"is connected), but it cannot be written ({reason})")
     _checked(path)
     for port in (args.ssh_port, args.web_port):
         if not 0 <= port <= 65535:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import asyncssh
@@ -119,12 +120,11 @@ class TableSSHServer(asyncssh.SSHServer):
         return not self._explained
 
     def get_kbdint_challenge(self, username: str, lang: str,
-                             submethods: str) -> asyncssh.KbdIntChallenge:
+                             submethods: str) -> tuple[str, str, str, list[tuple[str, bool]]]:
         self._explained = True
         return "", f"ka-tui: {self.refusal()}", "en-US", []
 
-    def validate_kbdint_response(self, username: str,
-                                 responses: asyncssh.KbdIntResponse) -> bool:
+    def validate_kbdint_response(self, username: str, responses: Sequence[str]) -> bool:
         return False
 
     def refusal(self) -> str:

@@ -298,8 +298,11 @@ class TableServer:
             if session is not None:
                 session.drop("the GM closed your connection")
             else:  # not ours to end gracefully any more: just mark it
-                await self.in_thread(lambda db, c=connection_id: table_seats.connection_closed(
-                    db, c, "dropped", self.now()))
+                await self.in_thread(self._mark_dropped(connection_id))
+
+    def _mark_dropped(self, connection_id: int) -> Callable[[CampaignDB], None]:
+        return lambda db: table_seats.connection_closed(db, connection_id, "dropped",
+                                                        self.now())
 
     async def stop(self) -> None:
         """Every view closed, every connection ended, the file told."""

@@ -284,7 +284,7 @@ class TableWeb(Server):
         except StoreError as error:
             return _page("ka-tui", f"ka-tui: {error}", status=503)
 
-    async def handle_index(self, request: web.Request) -> web.Response:  # type: ignore[override]
+    async def handle_index(self, request: web.Request) -> web.Response:
         who = await self._admitted(request)
         if isinstance(who, web.Response):
             return who
@@ -320,7 +320,8 @@ class TableWeb(Server):
 
 
 
-    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+    async def handle_websocket(  # type: ignore[override]
+            self, request: web.Request) -> web.StreamResponse:
         who = await self._admitted(request)
         if isinstance(who, web.Response):
             return who

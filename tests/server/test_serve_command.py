@@ -53,6 +53,7 @@ def test_one_table_server_per_campaign_and_it_says_how_players_join(demo_db: Pat
 @pytest.mark.parametrize(("args", "says"), [
     (["serve", "--no-ssh", "--no-web"], "with --no-ssh and --no-web nobody could join"),
     (["serve", "--ssh-port", "70000"], "no such port: 70000"),
+    (["serve", "--read-only"], "cannot be written (opened with --read-only)"),
     (["export", "x.json", "--listen", "0.0.0.0"], "--listen goes with the serve command"),
     (["players", "code"], "players code needs a NAME"),
     (["players", "add-key", "Kasia"], "players add-key needs the public key"),
