@@ -2,7 +2,9 @@
 
 Figure, measured value, budget, ``ok`` or ``MISS``. The bare-Textual reference
 (Header, one Static, Footer) is measured in this same run, interleaved with
-the first frames it is compared with (``startup.py``). Pseudo-terminal
+the first frames it is compared with (``startup.py``); the table server's
+first frames over SSH and in a browser are compared with a local
+``play --as`` measured in rounds with them (``table_server.py``). Pseudo-terminal
 figures (first frames, forms' bytes, bytes and latency per key, memory) drive
 a fresh process on an 80x24 pty; compute figures (odds, plan validation, store)
 run headless in this process. ``tricks.py`` shows each Textual trick
@@ -110,6 +112,10 @@ def main() -> int:
         table += _guard("tricks", lambda: tricks.rows(campaigns.demo, folder, quick))
     print("live views across processes...", file=sys.stderr)
     table += _guard("propagation", lambda: propagation.rows(quick))
+    print("the table server (SSH, browser)...", file=sys.stderr)
+    from benchmarks import table_server
+
+    table += _guard("table server", lambda: table_server.rows(quick))
     if (Path(__file__).parent / "campaign.py").exists():
         print("campaign mode...", file=sys.stderr)
         table += _guard("campaign", lambda: campaign_rows(quick))

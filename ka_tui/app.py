@@ -27,7 +27,7 @@ from ka_tui.screens.door import (
     AirPreset,
     DiceMode,
 )
-from ka_tui.host import CampaignHost
+from ka_tui.host import CampaignHost, binding_commands
 from ka_tui.textual_compat.app_state import every_screen
 
 if TYPE_CHECKING:
@@ -59,6 +59,8 @@ MODE_SPECS: tuple[ModeSpec, ...] = (
              "Between battles: missions, debriefs, service records, repairs, time, journal"),
     ModeSpec("scene", "Scene order", "6", "ka_tui.screens.scene_order:SceneOrderScreen",
              "Mixed scene order (S0 §Close combat 1): aircraft, ranged, close combat, rounds"),
+    ModeSpec("table", "Table", "7", "ka_tui.screens.table.screen:TableScreen",
+             "The table server: players' keys, join codes and links; who is connected"),
 )
 
 
@@ -471,28 +473,3 @@ def _is_kind(widget: object, *names: str) -> bool:
     """Whether ``widget`` is (a subclass of) a Textual class named in ``names``;
     by name, so this module does not import the widgets at startup."""
     return widget is not None and any(c.__name__ in names for c in type(widget).__mro__)
-
-
-def binding_commands(screen: Screen[Any]) -> Iterable[SystemCommand]:
-    """A palette entry per action bound on ``screen`` (and its focused widget).
-
-    Screens get their palette entries for free by declaring bindings with a
-    description; ``PALETTE_HELP`` (binding id → text) adds the help line.
-    """
-    seen: set[str] = set()
-    for active in screen.active_bindings.values():
-        binding, node = active.binding, active.node
-        if node is screen.app or not active.enabled or not binding.description:
-            continue
-        if binding.action in seen:
-            continue
-        seen.add(binding.action)
-        helps: dict[str, str] = getattr(node, "PALETTE_HELP", {})
-        help_text = helps.get(binding.id or "", f"Key: {screen.app.get_key_display(binding)}")
-        yield SystemCommand(
-            binding.description, help_text,
-            lambda node=node, action=binding.action: _run(node, action))
-
-
-async def _run(node: Any, action: str) -> None:
-    await node.app.run_action(action, node)

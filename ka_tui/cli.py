@@ -1,7 +1,7 @@
 """Command line: ``ka-tui [--version] [--db PATH] [--ascii] [--read-only]
 [--shared-group] [--demo [--force] | --new NAME | --where | COMMAND …]``, the
 commands in ``COMMANDS`` (export, import, journal, backups, backup, restore,
-play), each with its own arguments (``ka-tui COMMAND --help``).
+play, serve, players), each with its own arguments (``ka-tui COMMAND --help``).
 
 Every user error is one line on stderr and exit code 2, never a traceback.
 The campaign file is checked (and migrated) here, before the app starts, with
@@ -37,7 +37,9 @@ players reading it over SSH; it stays shared afterwards.
 
 # An option given to a command it does not belong to is named with its command
 # (one line, as every other usage error), not argparse's "unrecognized".
-OPTION_HOME = {"--mission": "journal", "--keep": "backups", "--as": "play"}
+OPTION_HOME = {"--mission": "journal", "--keep": "backups", "--as": "play",
+               **{o: "serve" for o in ("--listen", "--web-listen", "--ssh-port", "--web-port",
+                                       "--no-ssh", "--no-web", "--public-url")}}
 
 
 class UserError(Exception):
@@ -137,6 +139,41 @@ def _play_options(p: argparse.ArgumentParser) -> None:
                    help="the character you play (full or first name)")
 
 
+def _serve_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--listen", metavar="ADDR", default="",
+                   help="listen on this address only (default: every address of this "
+                        "machine)")
+    p.add_argument("--web-listen", metavar="ADDR",
+                   help="the browser side on this address only (default: as --listen); "
+                        "127.0.0.1 behind a TLS proxy on this machine")
+    p.add_argument("--ssh-port", type=int, metavar="PORT", default=2222,
+                   help="the SSH port (default 2222)")
+    p.add_argument("--web-port", type=int, metavar="PORT", default=8022,
+                   help="the browser port (default 8022)")
+    p.add_argument("--no-ssh", action="store_true", help="no SSH, browsers only")
+    p.add_argument("--no-web", action="store_true", help="no browsers, SSH only")
+    p.add_argument("--public-url", metavar="URL",
+                   help="the address players' browsers use, when it is not this machine's "
+                        "(a TLS proxy: https://table.example.org)")
+
+
+PLAYER_ACTIONS = ("list", "add-key", "code", "link", "unlink", "revoke", "drop")
+
+
+def _players_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("action", nargs="?", default="list", choices=PLAYER_ACTIONS,
+                   metavar="ACTION",
+                   help="list (the default): who is seated and connected; add-key NAME FILE: "
+                        "bind a public key (a .pub file, - for standard input, or the key "
+                        "itself in quotes); code NAME: a one-time join code; link NAME: a new "
+                        "browser link and its QR code (the old one stops working); unlink "
+                        "NAME: no browser link; revoke NAME: every way in revoked and his "
+                        "connections dropped; drop NAME: his connections dropped")
+    p.add_argument("name", nargs="?", metavar="NAME",
+                   help="the character (full or first name)")
+    p.add_argument("key", nargs="?", metavar="FILE", help="add-key: the public key")
+
+
 COMMANDS: tuple[Command, ...] = (
     Command("export", "write the campaign as JSON", lambda a: _export(a.db, a.file, a.force, a.flags),
             file="FILE", file_help='the JSON file ("-" = standard output)',
@@ -160,6 +197,12 @@ COMMANDS: tuple[Command, ...] = (
     Command("play", "a player's view: his sheet, aircraft, fights and his own CQC card "
             "(README: Players at their own terminals)",
             lambda a: _play(a.db, a.player, a.flags), extra=_play_options),
+    Command("serve", "the table server: players join over SSH or in a browser, each as his "
+            "character, and never touch the file (README: The table server)",
+            lambda a: _serve(a), extra=_serve_options),
+    Command("players", "the players at the table server: list, add-key NAME FILE, code NAME, "
+            "link NAME, unlink NAME, revoke NAME, drop NAME",
+            lambda a: _players(a), extra=_players_options),
 )
 
 
@@ -481,6 +524,60 @@ def _restore(file: str, db: Path | None) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    """Run the table server for the campaign until stopped (ka_tui/server)."""
+    from ka_tui.server.run import serve
+    from ka_tui.server.table import TableError
+
+    path = _source(args.db)
+    if not path.exists():
+        raise UserError(f"no campaign at {path}")
+    from ka_tui.store.db import check_file
+    from ka_tui.store.files import read_only_reason
+
+    check_file(path)  # a file that is not a campaign is named first
+    reason = read_only_reason(path, asked=args.flags.read_only)
+    if reason is not None:
+        raise UserError(f"the table server writes to {path} (players' cards and plans, who "
+                        f"is connected), but it cannot be written ({reason})")
+    _checked(path, args.flags)
+    for port in (args.ssh_port, args.web_port):
+        if not 0 <= port <= 65535:
+            raise UserError(f"no such port: {port} (ports are 1 to 65535)")
+    if args.no_ssh and args.no_web:
+        raise UserError("with --no-ssh and --no-web nobody could join; drop one of them")
+    try:
+        return serve(path, listen=args.listen, web_listen=args.web_listen,
+                     ssh_port=None if args.no_ssh else args.ssh_port,
+                     web_port=None if args.no_web else args.web_port,
+                     public_url=args.public_url)
+    except TableError as error:
+        raise UserError(str(error)) from None
+
+
+def _players(args: argparse.Namespace) -> int:
+    """The GM's seats at the table, from the command line (ka_tui/server/run.py)."""
+    from ka_tui.server.run import players
+    from ka_tui.server.table import TableError
+
+    path = _source(args.db)
+    if not path.exists():
+        raise UserError(f"no campaign at {path}")
+    if args.action != "list" and not args.name:
+        raise UserError(f"players {args.action} needs a NAME (the character: "
+                        f"ka-tui players {args.action} Kasia)")
+    if args.action == "add-key" and not args.key:
+        raise UserError("players add-key needs the public key: ka-tui players add-key Kasia "
+                        "kasia.pub (or - to paste it)")
+    if args.key and args.action != "add-key":
+        raise UserError(f"players {args.action} takes only a NAME")
+    _checked(path, args.flags)
+    try:
+        return players(path, args.action, args.name, args.key)
+    except TableError as error:
+        raise UserError(str(error)) from None
+
+
 def _play(db: Path | None, name: str | None, flags: Flags) -> int:
     """A player's own view. Refuses an unknown name and a campaign
     this user cannot write. The same name connected twice is allowed: every
@@ -493,7 +590,13 @@ def _play(db: Path | None, name: str | None, flags: Flags) -> int:
     path = _source(db)
     if not path.exists():
         raise UserError(f"no campaign at {path}")
-    full = check_player(path, name, read_only=flags.read_only)
+    try:
+        full = check_player(path, name, read_only=flags.read_only)
+    except PermissionError:
+        raise UserError(f"you cannot open {path} (no read access for this account); ask "
+                        "the GM to put you in the campaign's group (README: Players "
+                        "at their own terminals), or to seat you at his table server "
+                        "(ka-tui serve)") from None
     _need_terminal(player=True)
     from ka_tui.store.startup_read import in_child, read_player
 

@@ -15,7 +15,7 @@ reads any bytes a terminal sends. ``KaApp`` (``app.py``) and ``PlayerApp``
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
 from datetime import UTC, datetime
 from functools import cached_property
@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App, SystemCommand
+from textual.screen import Screen
 from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.message import Message
@@ -277,3 +278,28 @@ class CampaignHost(ShadowWriter, App[None]):
     def action_redraw(self) -> None:
         self.forget_terminal()
         self.screen.refresh()  # the whole screen dirty: a full update, written whole
+
+
+def binding_commands(screen: Screen[Any]) -> Iterable[SystemCommand]:
+    """A palette entry per action bound on ``screen`` (and its focused widget).
+
+    Screens get their palette entries for free by declaring bindings with a
+    description; ``PALETTE_HELP`` (binding id → text) adds the help line.
+    """
+    seen: set[str] = set()
+    for active in screen.active_bindings.values():
+        binding, node = active.binding, active.node
+        if node is screen.app or not active.enabled or not binding.description:
+            continue
+        if binding.action in seen:
+            continue
+        seen.add(binding.action)
+        helps: dict[str, str] = getattr(node, "PALETTE_HELP", {})
+        help_text = helps.get(binding.id or "", f"Key: {screen.app.get_key_display(binding)}")
+        yield SystemCommand(
+            binding.description, help_text,
+            lambda node=node, action=binding.action: _run(node, action))
+
+
+async def _run(node: Any, action: str) -> None:
+    await node.app.run_action(action, node)

@@ -28,6 +28,7 @@ class Change(str, Enum):
     FIGHT = "fight"              # a close-combat fight's log
     BATTLE = "battle"            # an air battle's log (a step, a player's plan)
     CAMPAIGN = "campaign"        # missions, the date, rest, repairs, the journal
+    TABLE = "table"              # the table server: seats, ways in, connections
 
 
 def _log_end(table: str) -> str:
@@ -53,6 +54,12 @@ WATCHED: Mapping[Change, tuple[str, ...]] = {
                       "SELECT * FROM mission_link", "SELECT * FROM campaign_day",
                       "SELECT * FROM person_state", "SELECT * FROM repair",
                       "SELECT id, status FROM journal", _log_end("journal_event")),
+    # the table server: seats, ways in, who is connected (store/table_seats.py)
+    Change.TABLE: ("SELECT id, revoked_at FROM player_key",
+                   "SELECT id, revoked_at, used_at FROM player_pass",
+                   "SELECT id, ended_at, drop_asked FROM table_connection "
+                   "WHERE ended_at IS NULL",
+                   "SELECT * FROM table_server"),
 }
 
 # tables no open view shows, so no change is announced for them (each with why)

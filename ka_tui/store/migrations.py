@@ -308,5 +308,68 @@ ALTER TABLE roll_log ADD COLUMN struck_by TEXT NOT NULL DEFAULT ''
     CHECK (length(struck_by) <= 60);
 """
 
-MIGRATIONS: Final[tuple[str, ...]] = (_V1, _V2, _V_MAPS, _V_CAMPAIGN, _V_ROLL_STRIKES)
+# The table server (``ka-tui serve``): the players the GM seats at the table
+# and how each may come in. ``player_key``: an SSH public key bound to one
+# character (``ALGORITHM BASE64``, the comment apart); ``player_pass``: a
+# one-time join code or a browser link's token, kept only as the SHA-256 of
+# the secret (the secret itself is shown once, when made); revoked ones stay,
+# refused, so a revoked key is told so. ``table_connection``: who is
+# connected, by which way, since when, and the GM's request to drop one (the
+# server acts on it); ``table_server``: the server running for this file.
+# Times are UTC, ISO 8601. None of it is exported: seats belong to the table.
+_V_TABLE: Final = """
+CREATE TABLE player_key (
+    id           INTEGER PRIMARY KEY,
+    character_id INTEGER NOT NULL REFERENCES character(id) ON DELETE CASCADE,
+    key          TEXT NOT NULL UNIQUE CHECK (length(key) BETWEEN 20 AND 16000),
+    comment      TEXT NOT NULL DEFAULT '' CHECK (length(comment) <= 200),
+    added_at     TEXT NOT NULL CHECK (length(added_at) BETWEEN 1 AND 40),
+    added_by     TEXT NOT NULL CHECK (added_by IN ('gm', 'join code')),
+    revoked_at   TEXT CHECK (revoked_at IS NULL OR length(revoked_at) BETWEEN 1 AND 40)
+);
+CREATE INDEX player_key_character ON player_key(character_id);
+
+CREATE TABLE player_pass (
+    id           INTEGER PRIMARY KEY,
+    character_id INTEGER NOT NULL REFERENCES character(id) ON DELETE CASCADE,
+    kind         TEXT NOT NULL CHECK (kind IN ('join', 'web')),
+    digest       TEXT NOT NULL UNIQUE CHECK (length(digest) = 64),
+    made_at      TEXT NOT NULL CHECK (length(made_at) BETWEEN 1 AND 40),
+    expires_at   TEXT CHECK (expires_at IS NULL OR length(expires_at) BETWEEN 1 AND 40),
+    used_at      TEXT CHECK (used_at IS NULL OR length(used_at) BETWEEN 1 AND 40),
+    revoked_at   TEXT CHECK (revoked_at IS NULL OR length(revoked_at) BETWEEN 1 AND 40),
+    CHECK (kind = 'join' OR expires_at IS NULL)
+);
+CREATE INDEX player_pass_character ON player_pass(character_id);
+CREATE UNIQUE INDEX player_pass_one_link ON player_pass(character_id)
+    WHERE kind = 'web' AND revoked_at IS NULL;
+
+CREATE TABLE table_connection (
+    id           INTEGER PRIMARY KEY,
+    character_id INTEGER NOT NULL REFERENCES character(id) ON DELETE CASCADE,
+    way          TEXT NOT NULL CHECK (way IN ('ssh', 'web')),
+    peer         TEXT NOT NULL DEFAULT '' CHECK (length(peer) <= 100),
+    key_id       INTEGER REFERENCES player_key(id) ON DELETE SET NULL,
+    pass_id      INTEGER REFERENCES player_pass(id) ON DELETE SET NULL,
+    server_pid   INTEGER NOT NULL,
+    started_at   TEXT NOT NULL CHECK (length(started_at) BETWEEN 1 AND 40),
+    ended_at     TEXT CHECK (ended_at IS NULL OR length(ended_at) BETWEEN 1 AND 40),
+    ended_why    TEXT NOT NULL DEFAULT '' CHECK (length(ended_why) <= 200),
+    drop_asked   INTEGER NOT NULL DEFAULT 0 CHECK (drop_asked IN (0, 1))
+);
+CREATE INDEX table_connection_open ON table_connection(ended_at);
+
+CREATE TABLE table_server (
+    id         INTEGER PRIMARY KEY CHECK (id = 1),
+    pid        INTEGER NOT NULL,
+    host       TEXT NOT NULL DEFAULT '' CHECK (length(host) <= 200),
+    ssh_port   INTEGER CHECK (ssh_port IS NULL OR ssh_port BETWEEN 1 AND 65535),
+    web_url    TEXT CHECK (web_url IS NULL OR length(web_url) BETWEEN 1 AND 400),
+    started_at TEXT NOT NULL CHECK (length(started_at) BETWEEN 1 AND 40),
+    stopped_at TEXT CHECK (stopped_at IS NULL OR length(stopped_at) BETWEEN 1 AND 40)
+);
+"""
+
+MIGRATIONS: Final[tuple[str, ...]] = (_V1, _V2, _V_MAPS, _V_CAMPAIGN, _V_ROLL_STRIKES,
+                                      _V_TABLE)
 SCHEMA_VERSION: Final = len(MIGRATIONS)

@@ -258,3 +258,60 @@ class JournalRow(_LogHeadRow, table=True):
 class JournalEventRow(_LogEventRow, table=True):
     __tablename__ = "journal_event"
     journal_id: int = Field(foreign_key="journal.id", ondelete="CASCADE")
+
+
+# ---------------------------------------------------------------- the table server
+
+class PlayerKeyRow(SQLModel, table=True):
+    """An SSH public key bound to one character (store/table_seats.py)."""
+    __tablename__ = "player_key"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    character_id: int = Field(foreign_key="character.id", ondelete="CASCADE")
+    key: str                  # "ALGORITHM BASE64"
+    comment: str = ""
+    added_at: str
+    added_by: str             # gm | join code
+    revoked_at: Optional[str] = None
+
+
+class PlayerPassRow(SQLModel, table=True):
+    """A join code or a browser link's token, as the SHA-256 of the secret."""
+    __tablename__ = "player_pass"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    character_id: int = Field(foreign_key="character.id", ondelete="CASCADE")
+    kind: str                 # join | web
+    digest: str
+    made_at: str
+    expires_at: Optional[str] = None
+    used_at: Optional[str] = None
+    revoked_at: Optional[str] = None
+
+
+class TableConnectionRow(SQLModel, table=True):
+    """A player connected to the table server (or who was)."""
+    __tablename__ = "table_connection"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    character_id: int = Field(foreign_key="character.id", ondelete="CASCADE")
+    way: str                  # ssh | web
+    peer: str = ""
+    key_id: Optional[int] = Field(default=None, foreign_key="player_key.id",
+                                  ondelete="SET NULL")
+    pass_id: Optional[int] = Field(default=None, foreign_key="player_pass.id",
+                                   ondelete="SET NULL")
+    server_pid: int
+    started_at: str
+    ended_at: Optional[str] = None
+    ended_why: str = ""
+    drop_asked: bool = False
+
+
+class TableServerRow(SQLModel, table=True):
+    """The table server running for this campaign (one row)."""
+    __tablename__ = "table_server"
+    id: Optional[int] = Field(default=1, primary_key=True)
+    pid: int
+    host: str = ""
+    ssh_port: Optional[int] = None
+    web_url: Optional[str] = None
+    started_at: str
+    stopped_at: Optional[str] = None

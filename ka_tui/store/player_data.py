@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 from ka_tui.store.errors import StoreError
 
 if TYPE_CHECKING:
+    import sqlite3
+
     from ka_tui.rules.cqc.log import FightProgress
     from ka_tui.store.battles import LoadedBattle
     from ka_tui.store.plain_read import PlainRead
@@ -104,7 +106,7 @@ class PlayerView:
         return progress, seen
 
 
-def match_player(read: PlainRead, name: str) -> tuple[int, str]:
+def match_player(read: PlainRead | sqlite3.Connection, name: str) -> tuple[int, str]:
     """(character id, full name) of the character ``name`` plays: his full
     name, or a first name only one character has; any case."""
     wanted = name.strip().casefold()

@@ -30,7 +30,9 @@ def test_models_match_the_migrated_schema(db_path: Path) -> None:
                            "battle_event",
                            # the campaign between battles
                            "campaign_day", "mission", "mission_member", "mission_link",
-                           "person_state", "repair", "journal", "journal_event"}
+                           "person_state", "repair", "journal", "journal_event",
+                           # the table server's seats and connections
+                           "player_key", "player_pass", "table_connection", "table_server"}
     for name, table in tables.items():
         in_db = _columns(db_path, name)
         assert set(in_db) == {c.name for c in table.columns}, name

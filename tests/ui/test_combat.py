@@ -243,7 +243,7 @@ async def test_combat_keys_are_in_the_palette_and_footer(demo_db: Path) -> None:
         assert {"combat.card_done", "combat.undo", "combat.new_quiet", "cqc_card.basic",
                 "cqc_card.special"} <= active
         assert "combat.new" not in active
-        from ka_tui.app import binding_commands
+        from ka_tui.host import binding_commands
 
         titles = {c.title for c in binding_commands(screen)}
         assert {"Card done", "Basic", "Deliberate", "Undo", "New fight"} <= titles

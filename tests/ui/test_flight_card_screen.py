@@ -197,7 +197,7 @@ async def test_import_of_a_bad_file_shows_why_and_adds_nothing(campaign, tmp_pat
 
 async def test_card_actions_are_in_the_command_palette(campaign):
     """Export / import are reachable from the palette."""
-    from ka_tui.app import binding_commands
+    from ka_tui.host import binding_commands
 
     db_path, tempest, _ = campaign
     app = KaApp(db_path)

@@ -1,0 +1,1 @@
+"""The Table mode: the GM's view of the table server (``screens/table/screen.py``)."""
