@@ -66,6 +66,7 @@ PURE_STORE_HELPERS = frozenset({
     "ka_tui.store.profiles_io.free_name",    # a name not in a given list
     "ka_tui.store.profiles_io.default_export_path",  # a path in the data folder
     "ka_tui.store.roster_reads.warm_up",     # imports the write half, reads nothing
+    "ka_tui.store.table_seats.link_url",     # a player's link from an address and a token
     # a form's field checks, on the values typed
     "ka_tui.store.field_checks.character_errors",
     "ka_tui.store.field_checks.skill_errors",

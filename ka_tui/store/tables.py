@@ -105,6 +105,15 @@ TABLES: Final[tuple[Table, ...]] = (
           note="the journal's one head row (id 1): made by its migration"),
     Table("journal_event", how="history", part="history", row="JournalEventRow",
           noun="journal entry"),
+    # the table server's (store/table_seats.py): this machine's seats, not the campaign's
+    Table("player_key", how="", row="PlayerKeyRow",
+          note="players' public keys at this GM's table server: seated again after a move"),
+    Table("player_pass", how="", row="PlayerPassRow",
+          note="join codes and browser links: secrets, shown once, never exported"),
+    Table("table_connection", how="", row="TableConnectionRow",
+          note="who is connected to the table server now"),
+    Table("table_server", how="", row="TableServerRow",
+          note="the running table server (one per campaign)"),
 )
 
 _BY_NAME: Final[Mapping[str, Table]] = {t.name: t for t in TABLES}

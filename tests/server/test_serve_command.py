@@ -104,7 +104,7 @@ def test_a_player_whose_account_cannot_open_the_file_is_told_in_one_line(
     """As another account would (the suite may run as root, whom no mode stops)."""
     import ka_tui.store.player_data as player_data
 
-    def cannot(path: Path, name: str) -> str:
+    def cannot(path: Path, name: str, **_: object) -> str:
         raise PermissionError(13, "Permission denied", str(path))
 
     monkeypatch.setattr(player_data, "check_player", cannot)
