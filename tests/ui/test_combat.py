@@ -234,7 +234,7 @@ async def test_quit_mid_fight_and_resume(demo_db: Path) -> None:
 
 
 async def test_combat_keys_are_in_the_palette_and_footer(demo_db: Path) -> None:
-    """Every action is a binding with an id (docs/ARCHITECTURE.md UI conventions)."""
+    """Every action is a binding with an id (DESIGN.md: users can remap keys)."""
     app = make_app(demo_db, INIT)
     async with app.run_test(size=SIZE) as pilot:
         screen = await mike_vs(pilot, "Jeanne Moreau")
