@@ -1,4 +1,4 @@
-"""Two engine gaps closed for the air-battle screen (issue 10).
+"""Two engine gaps closed for the air-battle screen.
 
 - R-10: a profile's landing speed comes from the size-class table (single
   engine 3, twin 6, four 4) unless the profile sets its own (RULES-NOTES D

@@ -1,4 +1,4 @@
-"""One test on each side of the boundaries in ``ka_tui/rules`` (issue 16).
+"""One test on each side of the boundaries in ``ka_tui/rules`` (found by mutation testing).
 
 Each pair is named after its seed section and puts the value exactly on the
 edge and one step past it, so a flipped ``<``/``<=`` or an off-by-one in a

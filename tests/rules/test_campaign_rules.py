@@ -1,4 +1,4 @@
-"""Pure campaign rules (issue 15): healing, coming to, K-points, readiness,
+"""Pure campaign rules (house rules, CampaignOptions): healing, coming to, K-points, readiness,
 repairs, the time preview, the ready-check, the debrief and service records.
 Each test names the house-rule option (``CampaignOptions``) it implements;
 R-5 (six wounds kill, unconsciousness) and R-1.3 (hull hits, location

@@ -1,4 +1,4 @@
-"""The order of combat after round 1 (issue 17).
+"""The order of combat after round 1 (S0 §Close combat 1 and 6).
 
 S0 §Close combat lists the parts of close combat as steps 1-6: "1. Determine
 order of combat by passing Combat Initiative test, if not available take

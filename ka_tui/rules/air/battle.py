@@ -14,7 +14,7 @@ is what the GM read when it happened. Kinds:
 - ``shot_resolved`` ``{"shooter", "target", "weapon"}`` (RULES-NOTES D)
 - ``ram_resolved`` ``{"attacker", "target"}`` (R-7)
 - ``phase_ended`` ``{"phase": "movement"|"shooting"|"heat"|"end"}`` (R-6, R-1.3, R-1.4, R-5)
-- ``plan_sent`` ``{"unit", "plan": [step…], "evasive", "by"}`` (issue 14: a player's
+- ``plan_sent`` ``{"unit", "plan": [step…], "evasive", "by"}`` (a player's
   secret move plan for the GM to execute; changes nothing in the replay;
   ``rules/air/plans.py`` reads, checks and hides them)
 - ``battle_ended`` ``{outcome}`` (the write-back to the campaign; no step follows)
@@ -54,7 +54,7 @@ class BattleEventKind(StrEnum):
     SHOT = "shot_resolved"
     RAM = "ram_resolved"
     PHASE_ENDED = "phase_ended"
-    # issue 14: a player sent his aircraft's move plan (secret until the GM
+    # a player sent his aircraft's move plan (secret until the GM
     # executes it as a ``move_committed``). No step of the turn: the replay
     # passes over it; ``rules/air/plans.py`` reads the plans in.
     PLAN = "plan_sent"
@@ -125,7 +125,7 @@ class _ReplayDice:
             raise ReplayError(f"{self._where}: {len(self._faces)} logged die/dice not used")
 
 
-class _NeedDie(Exception):
+class _NeedBattleDie(Exception):
     def __init__(self, sides: int) -> None:
         super().__init__(f"a d{sides} is needed")
         self.sides = sides
@@ -139,7 +139,7 @@ class _AskDice:
 
     def roll(self, sides: int) -> int:
         if not self._faces:
-            raise _NeedDie(sides)
+            raise _NeedBattleDie(sides)
         face = self._faces.pop(0)
         if not 1 <= face <= sides:
             raise bad_face(face, sides)
@@ -153,7 +153,7 @@ def next_die(state: t.BattleState, kind: str, data: dict[str, Any], battle_map: 
     not allowed raises ``TurnError`` before any die is asked for."""
     try:
         apply_action(state, kind, data, battle_map, _AskDice(faces), options)
-    except _NeedDie as need:
+    except _NeedBattleDie as need:
         return need.sides
     return None
 
@@ -355,7 +355,7 @@ class Battle:
 
     def undo(self) -> Event:
         """Drop the last step (never the start) and replay. Plans sent after
-        it (``plan_sent``, issue 14) are the players', not the GM's step: they
+        it (``plan_sent``) are the players', not the GM's step: they
         stay, moved up one place (``undone_at`` says which event goes)."""
         at_step = undone_at([str(e.get("kind")) for e in self.events])
         if at_step is None:

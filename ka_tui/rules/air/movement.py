@@ -208,7 +208,7 @@ def _stall(u: AirUnit, dice: Dice, options: AirOptions) -> tuple[AirUnit, CheckR
 
 def roll_random_move(dice: Dice, options: AirOptions) -> int:
     """R-3.2 random move (RULES-NOTES D): d6 for the side (1–3 left, 4–6 right),
-    then 1..``random_move_max_sides`` sides; signed sides, + = right. Part B may
+    then 1..``random_move_max_sides`` sides; signed sides, + = right. Combat may
     call it for a critical damage effect (R-3.2 "or because of a critical damage")."""
     side = -1 if dice.roll(6) <= 3 else 1
     n = max(1, options.random_move_max_sides)

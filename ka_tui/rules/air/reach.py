@@ -1,6 +1,6 @@
 """The reach overlay: every hex an aircraft can end its move in this turn (R-3).
 
-For the tactical view (issue 10): each hex within the aircraft's reach is
+For the tactical view: each hex within the aircraft's reach is
 marked by what getting there needs — no check, a check (with the worst odds
 of the easiest route), or out of reach. Computed from the aircraft's speed,
 thrust at the start of the move (R-3.1), turn mode (R-3.4), altitude and the

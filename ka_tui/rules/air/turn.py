@@ -110,20 +110,20 @@ class BattleState:
 # ------------------------------------------------------------------ initiative
 
 @dataclass(frozen=True)
-class InitiativeResult:
+class SideInitiative:
     rolls: tuple[tuple[str, tuple[int, int]], ...]   # every roll in order, re-rolls included
     order: tuple[str, ...]
     log: tuple[str, ...]
 
 
-def roll_initiative(sides: Sequence[str], dice: Dice) -> InitiativeResult:
+def roll_initiative(sides: Sequence[str], dice: Dice) -> SideInitiative:
     """R-1.1: each side rolls 2d6, the higher total wins; ties are re-rolled
     (RULES-NOTES D) among the tied sides until they are ordered."""
     rolls: list[tuple[str, tuple[int, int]]] = []
     lines: list[str] = []
     order = _order(list(sides), dice, rolls, lines)
     lines.append("initiative order: " + ", ".join(order) + " (R-1.1, R-1.2)")
-    return InitiativeResult(tuple(rolls), tuple(order), tuple(lines))
+    return SideInitiative(tuple(rolls), tuple(order), tuple(lines))
 
 
 def _order(sides: list[str], dice: Dice, rolls: list[tuple[str, tuple[int, int]]],
@@ -150,7 +150,7 @@ def _order(sides: list[str], dice: Dice, rolls: list[tuple[str, tuple[int, int]]
 @dataclass(frozen=True)
 class TurnStart:
     turn: int
-    initiative: InitiativeResult
+    initiative: SideInitiative
     starts: tuple[tuple[str, StartReport], ...]
     crashes: tuple[CrashResult, ...]
     log: tuple[str, ...]

@@ -1,4 +1,4 @@
-"""The campaign between battles (issue 15): pure rules, plain values in and out.
+"""The campaign between battles: pure rules, plain values in and out.
 
 The seeds stop at the end of a battle or a fight: R-5 counts a pilot's wounds
 (6 = dead, unconscious below), R-1.3 an aircraft's hull hits and location

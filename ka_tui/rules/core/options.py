@@ -207,13 +207,13 @@ class CqcOptions:
     feint_counts_in_tiebreak: bool = True
     # S0 §Close combat is silent on several opponents (see MultiOpponent).
     multi_opponent: MultiOpponent = MultiOpponent.SPLIT
-    # --- close-combat screen (issue 5 UI) ---
+    # --- close-combat screen ---
     # S0 §Close combat 4 is silent on a fighter with no Close Combat skill.
     untrained_close_combat: UntrainedCloseCombat = UntrainedCloseCombat.AGILITY
     # S0 §2.2 Disarm "use it for greater good": on, a weapon taken by Disarm
     # stays with the taker when the fight ends. Off: back to its owner.
     disarm_keeps_weapon: bool = True
-    # --- issue 17: Passive skills, order of combat ---
+    # --- Passive skills, order of combat ---
     # S0 §Skills, Passive: "Brawl: 4 - when character is involved in fistfight
     # he would roll d12, then add +4". Which Passive skill helps in which kind
     # of round (skill name, any case: fistfight, melee, firearm or any). Only
@@ -294,7 +294,7 @@ class AirOptions:
     heat_enabled: bool = True
     heat_threshold: int = 3
     heat_base: int = 4
-    # --- part B (combat and the turn); each names the seed gap it fills ---
+    # --- combat and the turn; each names the seed gap it fills ---
     # R-7: how the piloting difference reads with 2d6 ratings
     ram_skill_reading: RamSkillReading = RamSkillReading.RATINGS
     # S0 is X-wing based but names no firing arc: degrees of the forward arc
@@ -337,7 +337,7 @@ class AirOptions:
     ammo_per_shot: int = 1
     # R-1.4 weather, reported in the end phase (free text)
     weather: str = "clear"
-    # --- part A (movement, figures, landing); each names the seed gap it fills ---
+    # --- movement, figures, landing; each names the seed gap it fills ---
     # R-3.4 does not say which speed sets the turn mode when speed changes
     # mid-move: the speed at the moment of the turn, or at the start of movement
     turn_speed_basis: TurnSpeedBasis = TurnSpeedBasis.CURRENT
@@ -387,7 +387,7 @@ class RollerOptions:
 
 @dataclass(frozen=True)
 class CampaignOptions:
-    """Between battles (issue 15). The seeds stop at the end of a battle or a
+    """Between battles. The seeds stop at the end of a battle or a
     fight (R-5 counts wounds, S0 §Close combat spends K-points); how fast people
     heal, how long repairs take and what they cost is nowhere in them, so every
     rate here is a house rule with the default a GM would expect."""
@@ -461,7 +461,7 @@ def _jsonable(value: Any) -> Any:
 
 T = TypeVar("T")
 
-# Issue 12 item 8: every number a GM can set is bounded, so a typo
+# Every number a GM can set is bounded, so a typo
 # ("99999999999999999999") is refused at the field instead of saved. The
 # bounds are wide (house rules vary) but keep each value meaningful: die faces
 # within a d20, 2d6 modifiers within the 2d6 range, counts a table can play.
@@ -508,7 +508,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "air.gload_airframe_hits": (0, 10),
     "air.narrow_strip_mod": (-12, 12),
     "air.open_ground_landing_mod": (-12, 12),
-    # the campaign between battles (issue 15): days, K-points, money, percent
+    # the campaign between battles: days, K-points, money, percent
     "campaign.heal_days_per_wound": (0, 365),
     "campaign.wake_days": (0, 365),
     "campaign.k_points_per_day": (0, 99),
@@ -527,7 +527,7 @@ TABLE_KEYS: dict[str, tuple[int, int]] = {
 
 
 def bounds_of(where: str) -> tuple[int, int]:
-    """The (low, high) a number of option ``where`` must lie in (issue 12 item 8)."""
+    """The (low, high) a number of option ``where`` must lie in."""
     return BOUNDS.get(where, DEFAULT_BOUNDS)
 
 
