@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "ka_tui" / "rules"
 RULES_TESTS = ROOT / "tests" / "rules"
-TAG = re.compile(r"\b(?:issues?|items?)[ _-]?\d+", re.IGNORECASE)
+TAG = re.compile(r"(?<![a-z])(?:issues?|items?)[ _-]?\d+", re.IGNORECASE)
 
 
 def test_no_class_name_is_defined_twice_in_the_rules() -> None:
