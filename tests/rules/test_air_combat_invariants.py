@@ -106,7 +106,7 @@ def test_invariants_random_battles(data: st.DataObject, seed: int, n: int, turns
             check_invariants(battle)
             for u in battle.state.side_units(side or ""):
                 me = battle.state.unit(u.id)
-                rammable = [f for f in battle.state.units if not ram_problems(me, f)]
+                rammable = [f for f in battle.state.units if not ram_problems(me, f, OPT)]
                 if rammable and data.draw(st.booleans()):
                     battle.ram(u.id, rammable[0].id, dice)
                     attacks[u.id] = attacks.get(u.id, 0) + 1

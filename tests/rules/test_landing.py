@@ -127,10 +127,38 @@ def test_r10_out_of_control_automatic_failure_margin_10() -> None:
     assert out.margin == 10 and out.crash_points == 100 and not out.went_around
 
 
-def test_r10_out_of_control_cannot_plan_a_landing() -> None:
-    """R-3.2: an aircraft out of control cannot land."""
+def test_r3_2_after_a_failed_stall_check_it_cannot_plan_a_landing() -> None:
+    """R-3.2: after a failed stall check "It also cannot land or take off"."""
     u = unit(col=1, row=7, altitude=1, speed=3, out_of_control=True)
-    assert "out of control" in validate_plan(u, plan("LAND"), FIELD, OPTS).reason
+    reason = validate_plan(u, plan("LAND"), FIELD, OPTS).reason
+    assert "out of control" in reason and "stall" in reason and "R-3.2" in reason
+
+
+def test_r10_an_unconscious_pilots_aircraft_lands_as_an_automatic_failure() -> None:
+    """R-5: an unconscious pilot's machine "goes out of control"; R-3.2 bars a
+    landing only after a failed stall, so R-10's row applies: "Aircraft out of
+    control -- automatic failure (count the margin as 10)": 100 points, 10 hits."""
+    u = unit(col=1, row=7, altitude=1, speed=3,
+             pilot=Airman("Kay", piloting=3, wounds=1, conscious=False))
+    check = validate_plan(u, plan("LAND"), FIELD, OPTS)
+    assert check.legal, check.reason
+    (c,) = check.checks
+    assert c.target.finalizer is Finalizer.AUTO_FAIL and c.target.probability() == 0
+    assert "margin counts as 10" in c.target.render()
+    assert check.path[-1].hex == at(1, 7)           # comes down where it is, not at the end
+    assert any("margin counts as 10" in n for n in check.notes)
+    locations = [3, 4] * 10                         # no landing roll: the dice are locations
+    out, rep = execute_plan(u, plan("LAND"), FIELD, ScriptedDice.of(locations), OPTS)
+    assert out.landed and rep.crash_landing_points == 100 and not rep.went_around
+    assert out.pending_damage.hull_hits == 10 and out.hex == at(1, 7)
+
+
+def test_r10_an_out_of_control_landing_never_goes_around() -> None:
+    """R-10: a go-around needs a miss "no more than 3"; out of control the miss is 10."""
+    u = unit(col=1, row=7, altitude=1, speed=3,
+             pilot=Airman("Kay", piloting=3, wounds=1, conscious=False))
+    out, rep = execute_plan(u, plan("LAND"), FIELD, ScriptedDice.of([3, 4] * 10), OPTS)
+    assert not rep.went_around and out.landed
 
 
 def test_r10_go_around_when_missed_by_3_or_less() -> None:

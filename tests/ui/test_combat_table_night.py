@@ -42,13 +42,14 @@ def footer_keys(screen: Any) -> set[str]:
 
 
 async def two_rounds_to_the_end(pilot: Pilot[Any]) -> CombatScreen:
-    """Mike vs Olga: round 1 Mike's Deliberate Attack (Sten gun) and Disarm,
-    Olga a Basic Feint (her TT pistol chosen, but no Attack carries it); round 2 Mike attacks again, Olga
-    defends; she is out; enter ends the fight."""
+    """Mike vs Olga: round 1 Mike's two Basic Attacks (Sten gun; S0 §2.2: each
+    lands once, a save each) and Disarm, Olga a Basic Feint (her TT pistol
+    chosen, but no Attack carries it); round 2 Mike attacks twice again, Olga
+    feints; she is out; enter ends the fight."""
     screen = await mike_vs(pilot, "Olga Petrova")
-    await keys(pilot, "a", "D", "s", "b", "w", "enter")
+    await keys(pilot, "a", "b", "b", "s", "b", "w", "enter")
     await keys(pilot, "f", "b", "w", "enter", "v", "r", "enter", "enter")
-    await keys(pilot, "a", "D", "enter", "d", "b", "enter", "v", "r", "enter")
+    await keys(pilot, "a", "b", "b", "enter", "f", "b", "enter", "v", "r", "enter")
     assert screen.progress is not None and screen.progress.over
     await keys(pilot, "enter")
     assert screen.progress is not None and screen.progress.ended

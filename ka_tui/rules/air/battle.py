@@ -40,7 +40,7 @@ from ka_tui.rules.core.dice import (
 )
 from ka_tui.rules.air.evasive import WeaponKind
 from ka_tui.rules.air.move_plan import Plan
-from ka_tui.rules.core.options import AirOptions, HouseRules
+from ka_tui.rules.core.options import AirOptions, HouseRules, recorded_air_rules
 
 Event = dict[str, Any]
 
@@ -90,13 +90,12 @@ def undone_at(kinds: Sequence[str]) -> int | None:
 
 def rules_of(start: Event, fallback: AirOptions) -> AirOptions:
     """The air house rules a battle was started under (its start event), or
-    ``fallback`` for a log written before they were recorded."""
+    ``fallback`` for a log written before they were recorded; options added
+    since read as the engine played then (``options.recorded_air_rules``)."""
     recorded = start.get("data", {}).get("rules")
-    if recorded is None:
-        return fallback
     try:
-        return HouseRules.from_dict({"air": recorded}).air
-    except ValueError as e:
+        return recorded_air_rules(recorded, fallback)
+    except (ValueError, TypeError) as e:
         raise ReplayError(f"the battle's house rules do not read: {e}") from None
 
 

@@ -49,7 +49,7 @@ from ka_tui.rules.air.check_roll import CheckRoll, roll_check
 from ka_tui.rules.air.battle_map import BattleMap
 from ka_tui.rules.air.units import AirUnit, Damage
 from ka_tui.rules.air.aircraft import MAX_SPEED
-from ka_tui.rules.air.damage import apply_points, under_control
+from ka_tui.rules.air.damage import apply_points, stall_locked, under_control
 from ka_tui.rules.air.piloting_target import piloting_target, thrust_capacity
 from ka_tui.rules.core.dice import Dice
 from ka_tui.rules.air.hexgrid import FACING_NAMES, Hex, opposite, turn
@@ -86,7 +86,7 @@ from ka_tui.rules.core.options import (
     SteepDescentBasis,
     TurnSpeedBasis,
 )
-from ka_tui.rules.core.target import TargetNumber
+from ka_tui.rules.core.target import Finalizer, TargetNumber
 from ka_tui.rules.air.wounds import WoundResult
 
 __all__ = ["piloting_target", "preview_start", "start_turn", "validate_plan", "execute_plan",
@@ -286,9 +286,9 @@ class _Flight:
         self.overheat, self.fuel, self.wm_left = u.overheat, u.fuel, u.wm_uses_left
         self.inverted = u.inverted
         self.goal, self.progress = u.altitude_goal, u.altitude_progress
-        self.uncontrolled = not under_control(u)
+        self.uncontrolled = not under_control(u, self.options)
         self.landed = u.landed
-        self.thrust_cap = thrust_capacity(u)
+        self.thrust_cap = thrust_capacity(u, self.options)
         self.point("start")
 
     # -- bookkeeping
@@ -561,7 +561,7 @@ class _Flight:
             self.fuel -= self.options.wm_fuel_cost
             self.log.append(f"{self.unit.id}: water-methanol +{p.wm_thrust} thrust, "
                             f"{self.wm_left} use(s) left (R-3.6)")
-        self.thrust_cap = thrust_capacity(self.unit, afterburner=self.afterburner,
+        self.thrust_cap = thrust_capacity(self.unit, self.options, afterburner=self.afterburner,
                                           water_methanol=self.water_methanol)
 
     def figure_step(self, s: Figure) -> None:
@@ -649,7 +649,12 @@ class _Flight:
         self.hex_step(dest, straight=False)
 
     def land(self, s: Land) -> None:
-        self.controlled("land")
+        """R-10. Out of control it may still come down, as an automatic failure
+        (R-10 "Aircraft out of control": the margin counts as 10), except after
+        a failed stall check, which forbids landing (R-3.2)."""
+        if self.uncontrolled and (stall_locked(self.unit) or self.lost_control):
+            raise _Stop("land: out of control after a failed stall check, it must fly "
+                        "straight ahead and cannot land (R-3.2)")
         site = self.battle_map.landing_site(self.here, self.facing)
         if self.alt != site.height + 1:
             raise _Stop(f"to land, fly one level above the surface (level {site.height + 1}); "
@@ -658,9 +663,15 @@ class _Flight:
         if refusal:
             raise _Stop(refusal)
         self.began = True
-        t = landing.landing_target(self.unit, site, self.speed, self.options)
-        roll = self.check(f"{self.unit.id} lands on {site.name} (R-10)", t,
-                          "go around if missed by 3 or less, else 10 damage per point missed")
+        t = landing.landing_target(self.unit, site, self.speed, self.options,
+                                   in_control=not self.uncontrolled)
+        what = f"{self.unit.id} lands on {site.name} (R-10)"
+        roll = self.check(what, t, "go around if missed by 3 or less, else 10 damage per "
+                                   "point missed")
+        if roll is None and t.finalizer is Finalizer.AUTO_FAIL:
+            roll = CheckRoll(what, t, (), False)   # decided unrolled: the preview shows it
+            self.notes.append("out of control: the landing fails, its margin counts as 10 "
+                              "(R-10)")
         if roll is None:
             self.touch_down(site.end, site.height, "lands (R-10)")
             return

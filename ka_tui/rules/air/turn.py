@@ -259,7 +259,7 @@ def move_unit(state: BattleState, unit_id: str, plan: Plan, battle_map: BattleMa
     if evasive:
         if not may_evade(moved):
             raise TurnError(f"{unit_id}: a {moved.profile.aircraft_class.label} may not evade (R-8)")
-        if out_of_battle(moved) or moved.landed or not under_control(moved):
+        if out_of_battle(moved) or moved.landed or not under_control(moved, options):
             lines.append(f"{unit_id} cannot fly an evasive manoeuvre now (R-8)")
         else:
             moved, ev = declare_evasive(moved, dice, options)
@@ -306,7 +306,7 @@ def end_movement(state: BattleState, dice: Dice, options: AirOptions) -> tuple[B
     results: list[CollisionResult] = []
     lines: list[str] = []
     for _place, objects in crowded_places(state.units).items():
-        if not any(u.side == side for u in objects) or not needs_collision_roll(objects):
+        if not any(u.side == side for u in objects) or not needs_collision_roll(objects, options):
             continue
         objs = tuple(state.unit(u.id) for u in objects)
         after, res = check_collision(objs, dice, options)

@@ -90,6 +90,20 @@ class AccuracyMode(str, Enum):
     TO_HIT_ROLL = "to_hit_roll"        # the failed 2d6 to-hit roll, once
 
 
+class EngineOut(str, Enum):
+    """S0 §Traits Glider: "remain under control after engine is disabled and no
+    hull points left" -- what takes any other aircraft out of control."""
+
+    # The seed's "and": losing the engine alone takes nothing out of control
+    # (R-10 lands it with "No thrust points available" +4); an empty tank is a
+    # disabled engine and gives no thrust points.
+    SEED_AND = "seed_and"
+    # A non-Glider is out of control once its engine is disabled (damage or an
+    # empty tank) or its hull is gone; an empty tank only counts toward
+    # control. How battles before this option were played.
+    EITHER = "either"
+
+
 def _linear_table(base: int, lo: int, hi: int, sign: int, floor: int = 2) -> dict[int, int]:
     return {d: max(floor, base + sign * d) for d in range(lo, hi + 1)}
 
@@ -147,6 +161,20 @@ class UntrainedCloseCombat(str, Enum):
     WEAPONS = "weapons"  # one d12 on the Weapons Base skill (S0 §Skills)
 
 
+class AgilityTest(str, Enum):
+    """S0 §Close combat 1: without Combat Initiative "take Active Agility test"."""
+
+    # An Active test (S0 §Skills "Active skill use their own number and levels
+    # for tests"): his Active skill Agility with its level's pool and number;
+    # without one, the Agility characteristic's number on the Basic pool 2d8
+    # ("Basic ability of creatures to perform certain actions with minimal
+    # training").
+    ACTIVE = "active"
+    # One d12 on the Agility characteristic, as a Base or characteristics test
+    # (S0 §Skills): how fights before this option were played.
+    CHARACTERISTIC = "characteristic"
+
+
 class InitiativeReroll(str, Enum):
     """S0 §Close combat lists step 1 (order of combat) among the steps of
     close combat and ends step 6 with "determine next step": whether a new
@@ -177,10 +205,12 @@ class CqcOptions:
     loser_attacks_land: bool = True
     # RULES-NOTES B: a weapon save is d12 + armour against this
     save_target: int = 13
-    # S0 §2.2 Attack gives no hits per grade; the seed scales Feint (+1/+2/+3)
-    # and Defence (1/2/3 AP) by grade, so an Attack lands 1/2/3 hits
-    # (Basic/Deliberate/Special); each hit costs Strength AP or one save.
-    attack_hits: tuple[int, ...] = (1, 2, 3)
+    # S0 §2.2 Attack: "Each successful attack reduces opponent's AP by
+    # Strength of the attacker": hits one successful Attack lands by grade
+    # (Basic, Deliberate, Special), each costing Strength AP or one save.
+    # Default 1, 1, 1 as the seed words it; 1, 2, 3 scales an Attack like Feint
+    # (+1/+2/+3) and Defence (1/2/3 AP), the analogy fights were once played by.
+    attack_hits: tuple[int, ...] = (1, 1, 1)
     # S0 §2.1 "Special beats all ... if you win": a loser's Special is silent.
     # Default: it cancels and is cancelled as a Deliberate. Off: only a
     # Special cancels it and it cancels nothing.
@@ -237,6 +267,11 @@ class CqcOptions:
     # the start of any round when the situation changes (key o on the screen).
     # once: never again; every_round: step 1 opens every round.
     initiative_reroll: InitiativeReroll = InitiativeReroll.GM_ASKS
+    # S0 §Close combat 1 "if not available take Active Agility test": what a
+    # fighter without Combat Initiative rolls for the order of combat (see
+    # AgilityTest). Default active: his Active skill Agility, else the Agility
+    # number on the Basic pool 2d8; characteristic: one d12 on Agility.
+    agility_test: AgilityTest = AgilityTest.ACTIVE
 
     def __post_init__(self) -> None:
         for skill, kind in self.passive_fight_skills.items():
@@ -246,12 +281,17 @@ class CqcOptions:
                     + ", ".join(FIGHT_KINDS))
 
 
-# A fight's event log records the house rules it is played under. Options a
+# A fight's event log records the house rules it is played under (every
+# option, ``HouseRules.to_dict``), so a fight keeps the values it started with
+# even when a default changes later (``attack_hits`` was 1, 2, 3). Options a
 # log recorded before they existed lack are read as the engine played then
 # (not today's default), so an old fight replays unchanged: the order of
-# combat was rolled once, and no Passive skill counted.
+# combat was rolled once, on one d12 against Agility without Combat
+# Initiative, and no Passive skill counted.
 CQC_LEGACY: dict[str, Any] = {"initiative_reroll": InitiativeReroll.ONCE.value,
-                              "passive_fight_skills": {}}
+                              "passive_fight_skills": {},
+                              "attack_hits": [1, 2, 3],
+                              "agility_test": AgilityTest.CHARACTERISTIC.value}
 
 
 def recorded_rules(data: Mapping[str, Any]) -> HouseRules:
@@ -364,6 +404,28 @@ class AirOptions:
     # R-10 take-off gives no speed after the run: the aircraft leaves the
     # strip at its landing speed (True) or at the run's length in hexes (False)
     takeoff_at_landing_speed: bool = True
+    # S0 §Traits Glider "remain under control after engine is disabled and no
+    # hull points left": seed_and -- only both together would take another
+    # aircraft out of control, and an empty tank is a disabled engine (no
+    # thrust points); either -- a disabled engine or an empty tank alone does.
+    engine_out_control: EngineOut = EngineOut.SEED_AND
+
+
+# A battle's start event records the air house rules it is played under.
+# Options it lacks are read as the engine played then, so an old battle
+# replays unchanged (``recorded_air_rules``).
+AIR_LEGACY: dict[str, Any] = {"engine_out_control": EngineOut.EITHER.value}
+
+
+def recorded_air_rules(recorded: Mapping[str, Any] | None,
+                       fallback: AirOptions) -> AirOptions:
+    """The air house rules a battle's start event recorded, with ``AIR_LEGACY``
+    for the options it lacks; a log that recorded none (written before
+    battles recorded their rules) plays under ``fallback`` with ``AIR_LEGACY``."""
+    if recorded is None:
+        legacy = HouseRules.from_dict({"air": AIR_LEGACY}).air
+        return replace(fallback, **{name: getattr(legacy, name) for name in AIR_LEGACY})
+    return HouseRules.from_dict({"air": {**AIR_LEGACY, **dict(recorded)}}).air
 
 
 class OpposedTiebreak(str, Enum):

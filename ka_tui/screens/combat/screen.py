@@ -53,6 +53,7 @@ from ka_tui.rules.core.dice_notation import check_faces
 from ka_tui.rules.core.options import InitiativeReroll
 from ka_tui.rules.core.skills import pool_text
 from ka_tui.rules.cqc.log import cards_in_text
+from ka_tui.rules.cqc.initiative import initiative_test
 from ka_tui.screens.combat.report import (
     damage_lines, fighter_lines, initiative_lines, odds_lines, preview_lines, resolve_lines,
     revealed_lines, step_bar,
@@ -360,9 +361,9 @@ class CombatScreen(Screen[None]):
                  Content("Each tests Combat Initiative, or Agility without it; the table "
                          "rolls, in this order:")]
         for f in p.start.fighters:
-            what = (f"Combat Initiative {f.ci_number}: {pool_text(f.ci_pool)}" if f.ci_pool
-                    else f"Agility {f.agility}: d12")
-            lines.append(Content(f"  {f.name}: {what}"))
+            test = initiative_test(f, p.rules)
+            lines.append(Content(f"  {f.name}: {test.skill} {test.number}: "
+                                 f"{pool_text(test.pool)}"))
         lines.append(Content("Press r to roll, or type the faces (then d12 roll-offs on a "
                              "tie).").stylize("$text-muted"))
         self._info(lines)
@@ -380,9 +381,9 @@ class CombatScreen(Screen[None]):
                          "The table rolls, in this order:")]
         for fid in _card_order(fight):
             f = fight.fighter(fid)
-            what = (f"Combat Initiative {f.ci_number}: {pool_text(f.ci_pool)}" if f.ci_pool
-                    else f"Agility {f.agility}: d12")
-            lines.append(Content(f"  {f.name}: {what}"))
+            test = initiative_test(f, p.rules)
+            lines.append(Content(f"  {f.name}: {test.skill} {test.number}: "
+                                 f"{pool_text(test.pool)}"))
         lines.append(Content("Press r to roll, or type the faces (then d12 roll-offs on a "
                              "tie).").stylize("$text-muted"))
         self._info(lines)
