@@ -82,6 +82,28 @@ def test_r1_2_both_sides_plan_once_the_turn_runs_until_they_move() -> None:
     assert accept_plan(b.events, plan_event("B", straight(), False, "b")["data"]) is None
 
 
+def test_r1_2_the_second_side_still_plans_while_the_first_side_shoots() -> None:
+    """R-1.2 "The players of the side that won initiative move and shoot first.
+    Then the players of the side that lost initiative move and shoot": once
+    Blue ends its movement (its shooting phase), Red's pilots may still send
+    plans (plans.py: from the turn's start until the aircraft moves); not in
+    the heat phase."""
+    b = begun(new_battle())
+    b.move("A", straight(), ScriptedDice.of([]))
+    b.end_movement(ScriptedDice.of([]))
+    assert b.state.phase.value == "shooting" and b.state.active_side == "blue"
+    assert plan_window(b.state, "B") is None
+    assert accept_plan(b.events, plan_event("B", straight(), False, "b")["data"]) is None
+    assert plan_window(b.state, "A") == "A has moved this turn (R-1.2)"
+    b.end_shooting(ScriptedDice.of([]))                 # Red moves now: still open
+    assert plan_window(b.state, "B") is None
+    b.move("B", straight(), ScriptedDice.of([]))
+    b.end_movement(ScriptedDice.of([]))
+    b.end_shooting(ScriptedDice.of([]))
+    assert b.state.phase.value == "heat"
+    assert plan_window(b.state, "B") == "the turn is in its heat phase (R-1.4): no move is left"
+
+
 def test_r3_1_an_illegal_plan_is_refused_with_the_engines_reason() -> None:
     b = begun(new_battle())
     why = plan_refusal(b.state, "A", straight(2), False, MAP, OPT)
