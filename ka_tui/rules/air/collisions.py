@@ -7,7 +7,9 @@ shared not only where a move ends (``turn.end_movement``) but also where it
 passes (``check_path_collisions``: each hex and level of the path, once). The
 colliding pair take ram damage (house rule ``collision_damage_extra``: the seed
 gives none). R-6.1: ending at a terrain feature's height (not landing) is a
-crash of 2d6 × 10 × speed points, in blocks of 10 to random locations.
+crash of 2d6 × 10 × speed points, in blocks of 10 to random locations. The
+same level, the path, "any large object" and who hits whom are listed
+readings (docs/rules/READINGS.md).
 """
 
 from __future__ import annotations

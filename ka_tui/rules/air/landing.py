@@ -1,5 +1,6 @@
 """Take-off and landing (R-10): size classes, strips, every landing modifier,
-go-around and crash-landing damage.
+go-around and crash-landing damage (the approach height, Bulky's rough
+strips, a declined go-around: listed readings, docs/rules/READINGS.md).
 
 The movement engine calls these for a ``Land()`` or ``TakeOff()`` step; the
 target number is built here so a preview and the roll read the same numbers.

@@ -13,7 +13,8 @@ Both plan functions run the same ``_Flight`` over the plan, so a preview and
 the flight cannot disagree: the preview assumes every check passes and lists
 it; the flight rolls it and follows a failure's consequence.
 
-Readings of the seeds (house rules where they matter, see ``AirOptions``):
+Readings of the seeds (house rules where they matter, see ``AirOptions``; all
+of them in docs/rules/READINGS.md):
 
 - Speed is the number of hexes the aircraft must fly this turn (R-3.1). Speed
   changes during the move (climb paid in speed, descent gain, figures) change

@@ -98,8 +98,9 @@ def plan_window(state: t.BattleState, unit_id: str) -> str | None:
     """Why ``unit_id`` cannot take a plan now, or None. A plan may be sent
     once the turn has begun (R-1.1 initiative, R-3.2 start of the turn: its
     speed is known) until the aircraft moves (R-1.2; so the side moving
-    second plans while the first moves and shoots); not between turns, nor
-    in the heat and end phases (R-1.4)."""
+    second plans while the first moves and shoots: a listed reading,
+    docs/rules/READINGS.md); not between turns, nor in the heat and end
+    phases (R-1.4)."""
     try:
         unit = state.unit(unit_id)
     except t.TurnError as e:
