@@ -157,7 +157,7 @@ class UntrainedCloseCombat(str, Enum):
     """S0 §Close combat 4 names the Close Combat skill but not what a
     character without it rolls."""
 
-    AGILITY = "agility"  # one d12 on Agility, as step 1 falls back to Agility
+    AGILITY = "agility"  # one d12 on the Agility characteristic (an untrained test)
     WEAPONS = "weapons"  # one d12 on the Weapons Base skill (S0 §Skills)
 
 
