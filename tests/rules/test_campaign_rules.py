@@ -171,7 +171,7 @@ def test_the_time_preview_lists_what_changes() -> None:
     p = preview(date(1944, 6, 6), 3, [replace(KAY, wounds=1)], [RepairJob(1, 2, "Spit", 2)],
                 OPTS)
     assert p.summary == "1944-06-06 → 1944-06-09 (3 days)"
-    assert [c.text for c in p.changes] == ["Kay: 1 wound heal, fully healed",
+    assert [c.text for c in p.changes] == ["Kay: 1 wound heals, fully healed",
                                            "Spit: repair finished"]
     with pytest.raises(ValueError):
         preview(date(1944, 6, 6), 0, [], [], OPTS)
