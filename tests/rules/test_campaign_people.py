@@ -32,6 +32,7 @@ def test_heal_in_starts_after_waking_days_unconscious_heal_nothing() -> None:
     two = replace(OPTS, wake_days=2)
     assert wake_in(out, two) == 1 and heal_in(out, two) == 4
     assert wake_in(replace(out, conscious=True), two) == 0
+    assert heal_in(replace(out, wounds=0), two) == 0      # nothing to heal, awake or not
 
 
 def test_fit_in_at_fit_max_wounds_is_fit_now() -> None:

@@ -247,4 +247,6 @@ def test_s0_4_round_odds_carry_both_sides_their_crit_fail_and_pass_chances() -> 
     assert o.bonuses == (2, 0)
     assert o.passives == ("Ann: Brawl +2, a fistfight (S0 §Skills, Passive; a 1 stays a "
                           "critical fail)",)
-    assert o.to_dict()["passives"] == list(o.passives) and o.to_dict()["a"] == "ann"
+    data = o.to_dict()
+    assert data["passives"] == list(o.passives) and data["a"] == "ann"
+    assert data["p_a_wins"] == str(o.p_a_wins) and data["bonuses"] == [2, 0]
