@@ -165,10 +165,9 @@ class AgilityTest(str, Enum):
     """S0 §Close combat 1: without Combat Initiative "take Active Agility test"."""
 
     # An Active test (S0 §Skills "Active skill use their own number and levels
-    # for tests"): his Active skill Agility with its level's pool and number;
-    # without one, the Agility characteristic's number on the Basic pool 2d8
-    # ("Basic ability of creatures to perform certain actions with minimal
-    # training").
+    # for tests"): the Agility characteristic's number on the lowest level's
+    # pool, Basic 2d8 ("Basic ability of creatures to perform certain actions
+    # with minimal training").
     ACTIVE = "active"
     # One d12 on the Agility characteristic, as a Base or characteristics test
     # (S0 §Skills): how fights before this option were played.
@@ -269,8 +268,8 @@ class CqcOptions:
     initiative_reroll: InitiativeReroll = InitiativeReroll.GM_ASKS
     # S0 §Close combat 1 "if not available take Active Agility test": what a
     # fighter without Combat Initiative rolls for the order of combat (see
-    # AgilityTest). Default active: his Active skill Agility, else the Agility
-    # number on the Basic pool 2d8; characteristic: one d12 on Agility.
+    # AgilityTest). Default active: the Agility number on the Basic pool 2d8;
+    # characteristic: one d12 on Agility.
     agility_test: AgilityTest = AgilityTest.ACTIVE
 
     def __post_init__(self) -> None:
