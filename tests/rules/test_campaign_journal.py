@@ -70,3 +70,8 @@ def test_markdown_a_heading_per_day_kinds_in_italics_and_the_intro() -> None:
         "# Journal\n\nSquadron 1.\n\n## 1944-06-06\n\n- Rain.\n  No flying.\n"
         "- *death* Tom is dead.\n\n## 1944-06-07\n\n- *repair* Spit repaired.\n")
     assert markdown("Empty", []) == "# Empty\n"
+
+
+def test_markdown_heads_an_entry_without_a_day_too() -> None:
+    assert markdown("J", [entry_of(1, "note", {"text": "Undated."})]) == \
+        "# J\n\n## \n\n- Undated.\n"

@@ -115,3 +115,28 @@ def test_a_service_record_is_derived_from_the_sorties_and_the_state_now() -> Non
     assert rec.line == "Service: 2 sorties, 3 kills, 2 wounds, 1 day out — 3 wounds, fit in 3 days"
     none = service_record(Person(8, "Bo"), [], OPTS)
     assert none.line == "Service: 0 sorties, 0 kills, 0 wounds, 0 days out — ready"
+
+
+def test_the_debrief_reads_what_a_battle_left_out_as_nothing() -> None:
+    """A battle's start or end may lack a part (no crew, no units, a victor
+    not among the airmen at the start, a battle with no name): each reads as
+    none, and an open battle before an ended one stops nothing."""
+    still_open = {"status": "open", "start": {}, "end": None}
+    sparse = {"name": "Sparse", "status": "ended",
+              "start": {"airmen": {"Blue": [1], "Ghost": [5]},
+                        "units": [{"id": "Blue", "fuel": 9, "ammo": 4}]},
+              "end": {"victories": [{"turn": 1, "how": "shot", "pilot_id": 9,
+                                     "victim_pilot_id": 1, "victor": "Kestrel",
+                                     "victim": "Blue"}],
+                      "aircraft": [{"aircraft_id": 10, "name": "Blue", "hull_hits": 0,
+                                    "ammo_left": 4, "fuel_left": 9},
+                                   {"aircraft_id": 11, "name": "Stray", "hull_hits": 2}]}}
+    d = debrief([still_open, sparse, {"status": "ended", "start": {}, "end": {}}], [],
+                {1: "Ann", 5: "Gus"})
+    assert d.open_battles == ("",) and d.battles == 3
+    assert d.pilots == (DebriefPilot(9, "#9", 1, 0, 0),
+                        DebriefPilot(1, "Ann", 0, 0, 0, "Kestrel (Kestrel)"),
+                        DebriefPilot(5, "Gus", 0, 0, 0))
+    assert d.aircraft == (DebriefPlane(10, "Blue", 0, 0, 0, ""),
+                          DebriefPlane(11, "Stray", 2, 0, 0, ""))
+    assert d.kills == ("turn 1: Kestrel shot down Blue (Sparse)",)

@@ -108,3 +108,12 @@ def test_readiness_of_an_aircraft_says_why() -> None:
     assert effects.why == "T — damaged (engine 1), repair 1 day"
     ready = plane_readiness(Plane(1, "T", 4), None, OPTS)
     assert (ready.state, ready.why, ready.ready) == (PlaneState.READY, "T — ready", True)
+
+
+def test_a_one_hit_hull_and_a_crew_taking_its_next_job() -> None:
+    """write_off_percent on a Hull of 1; one crew works job B only once A is done."""
+    assert repair_need(Plane(1, "Kite", hull=1, hull_hits=1), OPTS).write_off_advised
+    q = [RepairJob(1, 1, "A", 2), RepairJob(2, 2, "B", 3)]
+    after = work(q, 4, replace(OPTS, repair_crews=1))
+    assert [(j.days_done, j.status) for j in after] == [(2, JobStatus.DONE),
+                                                        (2, JobStatus.QUEUED)]

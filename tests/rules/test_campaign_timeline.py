@@ -50,3 +50,10 @@ def test_each_person_and_job_changed_gets_its_line() -> None:
     assert [j.status for j in p.repairs] == [JobStatus.DONE, JobStatus.QUEUED, JobStatus.DONE]
     six = preview(D_DAY, 6, people[:1], [], OPTS)
     assert six.changes[0].text == "Kay: 2 wounds heal, 1 left"
+
+
+def test_a_job_waiting_for_a_crew_gets_no_line() -> None:
+    """repair_crews 2: the third job waits; only the two worked on are listed."""
+    jobs = [RepairJob(1, 10, "A", 3), RepairJob(2, 20, "B", 3), RepairJob(3, 30, "C", 3)]
+    p = preview(D_DAY, 1, [], jobs, OPTS)
+    assert [c.text for c in p.changes] == ["A: repair 1/3 days", "B: repair 1/3 days"]

@@ -13,6 +13,7 @@ from ka_tui.rules.air.aircraft import EngineKind
 from ka_tui.rules.core.dice import ScriptedDice
 from ka_tui.rules.air.landing import (
     SIZE_CLASSES,
+    carrier_refusal,
     landing_outcome,
     landing_target,
     size_class,
@@ -227,3 +228,55 @@ def test_r10_take_off_runs_by_class() -> None:
     assert validate_plan(twin, plan("TO"), strip6, OPTS).end.hex == at(1, 6)
     assert "needs 6 hexes" in validate_plan(replace(twin, hex=at(1, 10)), plan("TO"), strip6,
                                             OPTS).reason
+
+
+def test_r10_the_landing_target_names_every_modifier_and_its_rule() -> None:
+    """R-10 with R-2's piloting base: each modifier as the GM reads it, with
+    its source; a landing at the landing speed has no over-speed line."""
+    kay = Airman("Kay", piloting=5, wounds=1)
+    u = replace(unit(col=1, row=7, altitude=1, speed=5, pilot=kay),
+                damage=Damage(0, (("landing_gear", 1), ("engine", 2)), ()))
+    t = landing_target(u, site(Surface.UNPREPARED, length=3, width=None), 5, OPTS)
+    assert t.finalizer is Finalizer.NONE
+    assert t.render() == (
+        "5 (Kay piloting: landing, R-10) + 1 (pilot wounds, R-7, RULES-NOTES D) "
+        "+ 2 (speed 5 over landing speed 3, R-10) + 3 (damaged landing-gear legs, R-10) "
+        "+ 2 (maximum thrust reduced to 2 of 4, R-10) "
+        "+ 2 (3-hex strip, single-engine needs 5, R-10) "
+        "+ 2 (landing on unprepared strip, R-10) = 17")
+    assert "over landing speed" not in landing_target(u, site(), 3, OPTS).render()
+
+
+def test_r10_an_out_of_control_landing_on_a_carrier_reads_as_an_automatic_failure() -> None:
+    kay = Airman("Kay", piloting=5, wounds=1)
+    u = replace(unit(col=1, row=7, altitude=1, speed=3, pilot=kay),
+                damage=Damage(0, (("engine", 4),), ()))
+    t = landing_target(u, site(Surface.CARRIER, length=6, width=0, carrier=True), 3, OPTS,
+                       in_control=False)
+    assert t.render() == (
+        "5 (Kay piloting: landing, R-10) + 1 (pilot wounds, R-7, RULES-NOTES D) "
+        "+ 4 (no thrust points available, R-10) "
+        "+ 2 (0-hex wide, single-engine needs 1, R-10, house rule narrow_strip_mod) "
+        "+ 4 (landing on a carrier, R-10) = 16 "
+        "[automatic failure: aircraft out of control, margin counts as 10 (R-10)]")
+
+
+def test_r10_a_barred_carrier_landing_says_why() -> None:
+    why = ("four-engine craft cannot land on a carrier without special equipment and "
+           "eternium engines (R-10)")
+    u = unit(col=1, row=7, altitude=1, speed=3, profile=BOMBER)
+    carrier = site(Surface.CARRIER, length=12, width=4, carrier=True)
+    assert carrier_refusal(u, carrier) == why
+    t = landing_target(u, carrier, 3, OPTS)
+    assert t.finalizer is Finalizer.IMPOSSIBLE and t.finalizer_reason == why
+
+
+def test_r10_the_outcome_lines_the_gm_reads() -> None:
+    target = landing_target(unit(col=1, row=7, altitude=1, speed=3), site(), 3, OPTS)  # 3
+    lands = landing_outcome(roll_check("land", target, ScriptedDice.of([1, 2])), True)
+    assert lands.line == "lands and rolls to the end of the strip (R-10)"
+    hard = replace(target, base=9)                                                 # 7
+    around = landing_outcome(roll_check("land", hard, ScriptedDice.of([2, 3])), True)
+    assert around.line == "missed by 2: goes around (R-10)" and around.margin == 2
+    crash = landing_outcome(roll_check("land", hard, ScriptedDice.of([1, 2])), True)
+    assert crash.line == "missed by 4: crash-lands, 40 points of damage (R-10)"

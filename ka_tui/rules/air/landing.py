@@ -98,7 +98,7 @@ def landing_target(unit: AirUnit, site: LandingSite, speed: int, options: AirOpt
     refusal = carrier_refusal(unit, site)
     if refusal is not None:
         return t.finalized(Finalizer.IMPOSSIBLE, refusal)
-    t = t.plus(speed - p.landing_speed if speed > p.landing_speed else 0,
+    t = t.plus(max(0, speed - p.landing_speed),
                f"speed {speed} over landing speed {p.landing_speed}", "R-10")
     t = t.plus(3 * unit.damage.at("landing_gear"), "damaged landing-gear legs", "R-10")
     capacity = thrust_capacity(unit, options)
