@@ -258,7 +258,6 @@ class _Flight:
     inverted: bool = False
     ended: bool = False         # landed, hammerhead, take-off or crash: no more hexes
     landed: bool = False
-    took_off: bool = False
     lost_control: bool = False
     crashed: bool = False
     went_around: bool = False
@@ -697,11 +696,11 @@ class _Flight:
         self.point(note)
 
     def take_off(self, s: TakeOff) -> None:
+        """R-10. It is the whole move: on the ground no other step comes first
+        (``step``) and the take-off ends the move."""
         self.controlled("take off")
         if not self.unit.landed:
             raise _Stop("take-off: the aircraft is not on the ground (R-10)")
-        if self.began or self.index != 0:
-            raise _Stop("take-off is the whole move (R-10)")
         need = landing.takeoff_run(self.unit.profile)
         room = self.battle_map.runway_ahead(self.here, self.facing)
         if room < need:
@@ -710,10 +709,8 @@ class _Flight:
         for _ in range(need - 1):
             self.hex_ = self.here.ahead(self.facing)
             self.point("take-off run")
-        self.began = True
         self.ended = True
         self.landed = False
-        self.took_off = True
         self.alt = height + 1
         self.run = need
         self.speed = self.unit.profile.landing_speed if self.options.takeoff_at_landing_speed \
