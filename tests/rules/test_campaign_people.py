@@ -88,3 +88,12 @@ def test_k_points_come_back_k_points_per_day_up_to_the_maximum() -> None:
     assert rest(KAY, 2, OPTS).k_points == 8
     assert rest(KAY, 9, OPTS).k_points == KAY.k_points_max
     assert rest(KAY, 2, replace(OPTS, k_points_per_day=0)).k_points == 4
+
+
+def test_an_unconscious_person_within_fit_max_wounds_is_fit_once_awake() -> None:
+    """fit_in = wake_in when his wounds do not keep him down (fit_max_wounds 2);
+    a person who has rested wake_days wakes with the next day's rest (0 more)."""
+    out = Person(2, "Olga", wounds=1, conscious=False)
+    assert fit_in(out, OPTS) == wake_in(out, OPTS) == 1
+    assert wake_in(replace(out, rest_days=1), OPTS) == 0
+    assert wake_in(replace(out, rest_days=3), OPTS) == 0
