@@ -140,3 +140,27 @@ def test_the_debrief_reads_what_a_battle_left_out_as_nothing() -> None:
     assert d.aircraft == (DebriefPlane(10, "Blue", 0, 0, 0, ""),
                           DebriefPlane(11, "Stray", 2, 0, 0, ""))
     assert d.kills == ("turn 1: Kestrel shot down Blue (Sparse)",)
+
+
+def test_the_debrief_keeps_a_pilots_wounds_when_the_end_names_him_not() -> None:
+    """R-5 wounds: a pilot at the start but not among the airmen at the end
+    keeps his wounds; a victor named only at the end took all his; two
+    victories of one pilot are two kills."""
+    battle = {"name": "Odd", "status": "ended",
+              "start": {"airmen": {"Blue": [1]}, "units": [_unit("Blue", wounds=2)]},
+              "end": {"victories": [{"turn": 1, "how": "shot", "pilot_id": 1,
+                                     "victim_pilot_id": 5, "victor": "Blue", "victim": "X"},
+                                    {"turn": 2, "how": "shot", "pilot_id": 1,
+                                     "victim_pilot_id": 6, "victor": "Blue", "victim": "Y"},
+                                    {"turn": 3, "how": "shot", "pilot_id": 7,
+                                     "victim_pilot_id": 6, "victor": "Red", "victim": "Y"}],
+                      "airmen": [{"character_id": 7, "wounds": 3}]}}
+    d = debrief([battle], [], {1: "Ann", 5: "Xu", 6: "Yo", 7: "Zed"})
+    by_id = {p.character_id: p for p in d.pilots}
+    assert (by_id[1].kills, by_id[1].wounds_taken, by_id[1].wounds_now) == (2, 0, 2)
+    assert (by_id[7].kills, by_id[7].wounds_taken, by_id[7].wounds_now) == (1, 3, 3)
+
+
+def test_a_service_record_status_is_what_follows_the_name() -> None:
+    rec = service_record(Person(9, "Kay — the Red"), [], OPTS)
+    assert rec.status == "ready"

@@ -246,6 +246,6 @@ def service_record(person: Person, sorties: Sequence[SortieFact], opts: Campaign
                 + (f", shot down by {s.shot_down_by}" if s.shot_down_by else "")
                 for s in sorties)
     state = readiness(person, opts)
-    return ServiceRecord(person.id, person.name, state.why.split(" — ", 1)[-1], len(sorties),
+    return ServiceRecord(person.id, person.name, state.why.removeprefix(f"{person.name} — "), len(sorties),
                          sum(s.kills for s in sorties), shot,
                          sum(s.wounds_taken for s in sorties), wounds, person.days_out, log)
