@@ -245,7 +245,7 @@ def service_record(person: Person, sorties: Sequence[SortieFact], opts: Campaign
                 + (f", +{s.wounds_taken} wounds" if s.wounds_taken else "")
                 + (f", shot down by {s.shot_down_by}" if s.shot_down_by else "")
                 for s in sorties)
-    state = readiness(person, opts)
-    return ServiceRecord(person.id, person.name, state.why.removeprefix(f"{person.name} — "), len(sorties),
+    status = readiness(person, opts).why.removeprefix(f"{person.name} — ")
+    return ServiceRecord(person.id, person.name, status, len(sorties),
                          sum(s.kills for s in sorties), shot,
                          sum(s.wounds_taken for s in sorties), wounds, person.days_out, log)
