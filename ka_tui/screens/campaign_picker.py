@@ -30,16 +30,7 @@ class CampaignPickerScreen(Screen[Path | None]):
         Binding("escape", "cancel", "Cancel", show=False, id="picker.cancel"),
     ]
 
-    DEFAULT_CSS = """
-    CampaignPickerScreen DataTable {
-        height: 1fr;
-    }
-    CampaignPickerScreen .picker-hint {
-        height: auto;
-        padding: 0 1;
-        color: $text-muted;
-    }
-    """
+    CSS_PATH = "campaign_picker.tcss"
 
     def __init__(self, files: Iterable[Path] | None = None, folder: Path | None = None) -> None:
         super().__init__()

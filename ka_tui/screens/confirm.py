@@ -6,6 +6,8 @@ directly; the default focus is on "No" so a stray enter never deletes.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -15,30 +17,8 @@ from ka_tui.widgets.form_fields import LightModal
 
 
 class ConfirmScreen(LightModal[bool]):
-    DEFAULT_CSS = """
-    ConfirmScreen {
-        align: center middle;
-    }
-    ConfirmScreen > Vertical {
-        width: 60;
-        max-width: 100%;
-        height: auto;
-        border: round $warning;
-        background: $panel;
-        padding: 0 1;
-    }
-    ConfirmScreen .confirm-question {
-        width: 1fr;
-        margin: 0 0 1 0;
-    }
-    ConfirmScreen Horizontal {
-        height: auto;
-        align: right middle;
-    }
-    ConfirmScreen Button {
-        margin: 0 0 0 1;
-    }
-    """
+    # beside this module, also for subclasses defined elsewhere
+    CSS_PATH = Path(__file__).with_name("confirm.tcss")
 
     BINDINGS = [
         Binding("y", "answer(True)", "Yes", id="confirm.yes"),

@@ -31,12 +31,7 @@ from ka_tui.widgets.quiet_footer import QuietFooter
 class HistoryScreen(Screen[None]):
     HELP_TITLE = "History"
 
-    DEFAULT_CSS = """
-    HistoryScreen #history { height: 1fr; scrollbar-size-vertical: 1; }
-    HistoryScreen .history-section { padding: 0 1; height: auto; }
-    HistoryScreen #history-status { height: auto; max-height: 2; padding: 0 1;
-                                    color: $text-muted; }
-    """
+    CSS_PATH = "history.tcss"
 
     BINDINGS = [
         Binding("escape", "close", "Back", id="history.close"),

@@ -72,15 +72,7 @@ class MapEditorScreen(Screen["BattleMap | None"]):
 
     HELP_TITLE = "Map editor"
 
-    DEFAULT_CSS = """
-    MapEditorScreen > .editor-title { height: 1; background: $panel; padding: 0 1;
-                                      text-style: bold; }
-    MapEditorScreen Horizontal { height: 1fr; }
-    MapEditorScreen HexMap { width: 1fr; }
-    MapEditorScreen .editor-side { width: 26; height: 1fr; padding: 0 1; background: $panel; }
-    MapEditorScreen .editor-status { height: 1; padding: 0 1; color: $text-muted; }
-    MapEditorScreen .editor-status.-error { color: $text-error; }
-    """
+    CSS_PATH = "map_editor.tcss"
 
     BINDINGS = [
         Binding("ctrl+s", "done", "Done", id="map_editor.done"),

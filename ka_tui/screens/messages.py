@@ -16,27 +16,7 @@ from ka_tui.widgets.quiet_footer import QuietFooter
 
 
 class MessageScreen(Screen[None]):
-    DEFAULT_CSS = """
-    MessageScreen {
-        align: center middle;
-    }
-    MessageScreen > Vertical {
-        width: 72;
-        max-width: 100%;
-        height: auto;
-        border: heavy $error;
-        padding: 1 2;
-    }
-    MessageScreen .message-title {
-        text-style: bold;
-        color: $text-error;
-        margin: 0 0 1 0;
-    }
-    MessageScreen .message-hint {
-        color: $text-muted;
-        margin: 1 0 0 0;
-    }
-    """
+    CSS_PATH = "messages.tcss"
 
     BINDINGS = [
         Binding("q,escape,enter", "close", "Close", id="message.close"),

@@ -18,26 +18,7 @@ class ReadingsScreen(ModalScreen[None]):
 
     HELP_TITLE = "Readings"
 
-    DEFAULT_CSS = """
-    ReadingsScreen {
-        align: center middle;
-    }
-    ReadingsScreen > Vertical {
-        width: 78;
-        max-width: 100%;
-        height: 90%;
-        border: round $accent;
-        background: $panel;
-    }
-    ReadingsScreen VerticalScroll {
-        height: 1fr;
-        scrollbar-size-vertical: 1;
-    }
-    ReadingsScreen .readings-hint {
-        color: $text-muted;
-        height: 1;
-    }
-    """
+    CSS_PATH = "readings.tcss"
 
     BINDINGS = [
         Binding("escape,q,g", "close", "Close", id="readings.close"),

@@ -52,15 +52,7 @@ class SceneOrderScreen(Screen[None]):
         "scene.to_list": "Scene order: leave the Add line for the list (n, p, d, i)",
     }
 
-    DEFAULT_CSS = """
-    SceneOrderScreen #scene-round { height: 1; padding: 0 1; text-style: bold; }
-    SceneOrderScreen DataTable { height: 1fr; }
-    SceneOrderScreen #scene-entry-row { height: 1; }
-    SceneOrderScreen #scene-entry-row > Label { width: 12; color: $text-muted; padding: 0 1; }
-    SceneOrderScreen #scene-entry { width: 1fr; background: $boost; }
-    SceneOrderScreen #scene-error { height: auto; color: $text-error; padding: 0 1; }
-    SceneOrderScreen #scene-help { height: auto; color: $text-muted; padding: 0 1; }
-    """
+    CSS_PATH = "scene_order.tcss"
 
     def __init__(self) -> None:
         super().__init__()

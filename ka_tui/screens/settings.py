@@ -284,17 +284,7 @@ class SettingsScreen(Screen[None]):
     PALETTE_HELP = {"settings.readings": "The readings of the seeds' gaps that are not "
                                          "options here (docs/rules/READINGS.md)"}
 
-    DEFAULT_CSS = """
-    SettingsScreen DataTable {
-        height: 1fr;
-    }
-    SettingsScreen #option-doc {
-        height: auto;
-        max-height: 9;
-        border-top: hkey $primary;
-        padding: 0 1;
-    }
-    """
+    CSS_PATH = "settings.tcss"
 
     def __init__(self) -> None:
         super().__init__()
@@ -494,19 +484,7 @@ class TableForm(ModalScreen[Any]):
         Binding("delete", "remove", "Remove row", id="table_form.remove"),
     ]
 
-    DEFAULT_CSS = """
-    TableForm { align: center middle; }
-    TableForm > .form-box {
-        width: 78; height: auto; max-height: 22;
-        border: round $primary; padding: 0 1; background: $surface;
-    }
-    TableForm DataTable { height: auto; max-height: 12; }
-    TableForm #cell-row { height: 1; margin-top: 1; }
-    TableForm #cell-row > Label { width: 12; color: $text-muted; }
-    TableForm #cell-input { width: 1fr; background: $boost; }
-    TableForm #cell-error { color: $text-error; height: auto; }
-    TableForm .option-doc { color: $text-muted; }
-    """
+    CSS_PATH = "settings.tcss"
 
     def __init__(self, option: Option, current: dict[Any, Any] | tuple[Any, ...],
                  rules: dict[str, Any]) -> None:

@@ -47,7 +47,9 @@ with every form trick off 310 ms; each below as "on / off" with only it off
     A dialog just composed was styled node by node as it mounted; Screen's
     resume handler restyles them all again. The first resume tells it not to
     (``ScreenResume.refresh_styles``). 113 / 124 ms (130 / 179); the delete
-    dialog, a few widgets: 27 / 27 ms (37 / 41).
+    dialog, a few widgets: 27 / 27 ms (37 / 41). Not on the first push of a
+    screen with a ``CSS_PATH``: Textual reads that file after styling the
+    screen's own node, and only the resume restyle applies it.
 
 ``light-dialog-repaint`` (``DialogInternals._compositor_refresh``,
 ``Compositor._dirty_regions``)
@@ -69,6 +71,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Input
 
+from ka_tui.textual_compat.app_state import running_app
 from ka_tui.textual_compat.tricks import Trick, trick_on
 
 
@@ -129,6 +132,18 @@ class DialogInternals:
     _opened_size: Any = None
     _resumes = 0
 
+    _styled_with_own_css = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The first push of a screen reads its CSS_PATH after the screen node
+        # was styled: only a screen whose CSS is already read is styled right.
+        screen: Any = self
+        app = running_app()
+        if app is not None:
+            self._styled_with_own_css = all(app.stylesheet.has_source(str(path), "")
+                                            for path in screen.css_path)
+
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
         # No super() call: Textual dispatches a handler of every class in the
         # MRO, so Screen._on_screen_resume runs anyway (after this one).
@@ -136,7 +151,7 @@ class DialogInternals:
         if self._resumes == 1:
             screen: Any = self
             self._opened_size = screen.app.size
-            if trick_on(Trick.SINGLE_RESUME_RESTYLE):
+            if trick_on(Trick.SINGLE_RESUME_RESTYLE) and self._styled_with_own_css:
                 event.refresh_styles = False  # styled as it mounted, just now
 
     def _compositor_refresh(self) -> None:

@@ -68,20 +68,7 @@ class ProfileLibraryScreen(ModalScreen[int | None]):
         "library.import": "Add aircraft from a profile file to the campaign",
     }
 
-    DEFAULT_CSS = """
-    ProfileLibraryScreen {
-        background: $background;
-    }
-    ProfileLibraryScreen #library-list {
-        height: auto;
-        max-height: 10;
-        border: round $primary;
-        border-title-align: left;
-    }
-    ProfileLibraryScreen FlightCard {
-        height: 1fr;
-    }
-    """
+    CSS_PATH = "library.tcss"
 
     def __init__(self, profiles: Sequence[AircraftProfile] = LIBRARY) -> None:
         super().__init__()
@@ -160,11 +147,7 @@ class CopyNameDialog(FormScreen[Any]):
     HELP_TITLE = "Copy into campaign"
     DRAWN_FIELDS = True
 
-    DEFAULT_CSS = """
-    CopyNameDialog > .form-box {
-        width: 70;
-    }
-    """
+    CSS_PATH = "library.tcss"
 
     def __init__(self, profile_name: str, taken: Sequence[str], *,
                  write: Callable[[Values], Any]) -> None:
@@ -197,17 +180,7 @@ class ProfileFileDialog(FormScreen[Any]):
 
     HELP_TITLE = "Profile file"
 
-    DEFAULT_CSS = """
-    ProfileFileDialog > .form-box {
-        width: 76;
-    }
-    ProfileFileDialog #field-path > Input {
-        width: 1fr;
-    }
-    ProfileFileDialog #field-path > .ff-error {
-        width: 24;
-    }
-    """
+    CSS_PATH = "library.tcss"
 
     def __init__(self, title: str, path: Path, *, write: Callable[[Values], Any],
                  overwrite_choice: bool) -> None:

@@ -86,11 +86,7 @@ class SkillForm(FormScreen[Values]):
     QUIET_OPEN = True
     ASK_BEFORE_DISCARD = True
 
-    DEFAULT_CSS = """
-    SkillForm .-passive-hidden {
-        display: none;
-    }
-    """
+    CSS_PATH = "character_form.tcss"
 
     def __init__(self, skill: Values | None, taken: Collection[str]) -> None:
         super().__init__()
@@ -235,31 +231,7 @@ class CharacterForm(TabbedFormScreen[Any]):
         Binding("d,delete", "delete_row", "Delete", id="character_form.delete"),
     ]
 
-    DEFAULT_CSS = """
-    CharacterForm > .form-box {
-        height: 22;
-    }
-    CharacterForm TabbedContent {
-        height: 1fr;
-    }
-    CharacterForm TabPane {
-        padding: 0;
-    }
-    CharacterForm .form-columns {
-        height: auto;
-    }
-    CharacterForm .form-column {
-        width: 1fr;
-        height: auto;
-    }
-    CharacterForm DataTable {
-        height: 1fr;
-    }
-    CharacterForm .form-hint {
-        height: 1;
-        color: $text-muted;
-    }
-    """
+    CSS_PATH = "character_form.tcss"
 
     def __init__(self, character: Values | None, *, taken_names: Collection[str],
                  write: Callable[[Values], Any], default_ap: int = 6) -> None:

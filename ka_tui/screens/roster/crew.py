@@ -39,28 +39,7 @@ class CrewScreen(LightModal[bool]):
         Binding("escape", "cancel", "Cancel", id="crew.cancel"),
     ]
 
-    DEFAULT_CSS = """
-    CrewScreen {
-        align: center middle;
-    }
-    CrewScreen > Vertical {
-        width: 78;
-        max-width: 100%;
-        height: 22;
-        border: round $accent;
-        background: $panel;
-    }
-    CrewScreen FastTable {
-        height: 1fr;
-    }
-    CrewScreen .form-status {
-        height: 1;
-        color: $text-muted;
-    }
-    CrewScreen .form-status.-error {
-        color: $text-error;
-    }
-    """
+    CSS_PATH = "crew.tcss"
 
     def __init__(self, aircraft: Row, characters: Sequence[Row], others: Sequence[Row]) -> None:
         super().__init__()

@@ -42,13 +42,7 @@ class AddKeyScreen(LightModal["KeyInfo | None"]):
     enter binds it to the character (a refusal is said under the field and
     nothing is written). Dismisses with the key added, or None."""
 
-    DEFAULT_CSS = """
-    AddKeyScreen { align: center middle; }
-    AddKeyScreen > Vertical { width: 76; max-width: 100%; height: auto;
-        border: round $accent; background: $panel; padding: 0 1; }
-    AddKeyScreen #key-error { color: $text-error; height: auto; }
-    AddKeyScreen .hint { color: $text-muted; height: auto; }
-    """
+    CSS_PATH = "dialogs.tcss"
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="table.key.cancel")]
 
@@ -97,14 +91,7 @@ class ShownOnceScreen(LightModal[None]):
     """A join code or a link, with what to do with it; a link with its QR code.
     Shown once: the file keeps only its digest."""
 
-    DEFAULT_CSS = """
-    ShownOnceScreen { align: center middle; }
-    ShownOnceScreen > Vertical { width: auto; min-width: 40; max-width: 100%; height: auto;
-        max-height: 100%; border: round $accent; background: $panel; padding: 0 1; }
-    ShownOnceScreen #shown-secret { text-style: bold; height: auto; width: auto; }
-    ShownOnceScreen #shown-qr { width: auto; height: auto; }
-    ShownOnceScreen .hint { color: $text-muted; height: auto; width: auto; max-width: 76; }
-    """
+    CSS_PATH = "dialogs.tcss"
 
     BINDINGS = [Binding("escape,enter,q", "close", "Close", show=False,
                         id="table.shown.close")]

@@ -58,12 +58,7 @@ class TableScreen(Screen[None]):
         "table.reload": "Table: read the seats and connections again",
     }
 
-    DEFAULT_CSS = """
-    TableScreen #table-server { height: auto; padding: 0 1; }
-    TableScreen #table-seats { height: 1fr; }
-    TableScreen #table-connections { height: auto; max-height: 8; }
-    TableScreen #table-status { height: 1; padding: 0 1; color: $text-muted; }
-    """
+    CSS_PATH = "table.tcss"
 
     def __init__(self) -> None:
         super().__init__()
