@@ -26,7 +26,7 @@ from ka_tui.rules.core.dice import Dice, DiceError
 from ka_tui.screens.air.io import BattleIO
 from ka_tui.screens.air.typed import TypedInput
 from ka_tui.screens.air.keys import PALETTE_HELP, PLAN_BINDINGS, plan_key
-from ka_tui.screens.air.layout import LAYOUT_HELP, MAP_ZOOMS
+from ka_tui.screens.air.layout import LAYOUT_HELP, LAYOUT_HINT, MAP_ZOOMS
 from ka_tui.screens.air.runner import PendingStep, Refused
 from ka_tui.screens.air import views
 from ka_tui.screens.door import AirPreset
@@ -83,6 +83,7 @@ class AirScreen(TypedInput, BattleIO):
         self.query_one("#air-log-view").display = False
         self.query_one("#air-cmd").display = False
         self._lay_out()
+        self._status(LAYOUT_HINT)
         self.watch_battles()   # live: another window's or player's writes show
         self.load(None)
 
