@@ -33,13 +33,19 @@ an aircraft destroyed or crashed is marked in its ``damage`` column
 The log is ``store/events.py``'s (the one event log), reached through the
 ``_log_*`` functions below only; every append is checked by the rules'
 ``accept_kind`` inside the write transaction.
+
+The GM's plans being built and not yet flown are drafts (``battle_draft``
+rows, not events: work in progress, replaced on every change):
+``save_drafts`` writes them, ``load_battle`` reads the ones still open (the
+aircraft has not moved this turn), ``commit`` drops the draft of an aircraft
+that moves and ``end_battle`` every draft, each in its own transaction.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ka_tui.rules.air import turn as t
@@ -167,6 +173,73 @@ def _ended_payloads(db: CampaignDB) -> list[tuple[int, str, dict[str, Any]]]:
         out.extend((head.id, head.name, dict(e.payload or {}))
                    for e in ev.events(db, _ref(head.id)) if e.kind == ENDED)
     return out
+
+
+# ============================================================ drafts
+
+@dataclass(frozen=True)
+class Draft:
+    """The GM's plan for one aircraft, not yet flown: its steps as the codec's
+    JSON (``rules/air/codec.plan_to_json``), evasive (R-8), the battle's turn
+    it was built in and the seq of the player's sent plan it was built over
+    (0: none)."""
+
+    unit: str
+    plan: tuple[dict[str, Any], ...]
+    evasive: bool = False
+    turn: int = 0
+    based_on: int = 0
+
+
+def _sql(s: Any, sql: str, params: tuple[Any, ...] = ()) -> Any:
+    return s.connection().exec_driver_sql(sql, params)
+
+
+def _read_drafts(db: CampaignDB, battle_id: int) -> list[Draft]:
+    with db.plain_read() as con:
+        rows = con.execute("SELECT unit, plan, evasive, turn, based_on FROM battle_draft "
+                           "WHERE battle_id = ? ORDER BY unit", (battle_id,)).fetchall()
+    out: list[Draft] = []
+    for unit, plan, evasive, turn, based_on in rows:
+        try:
+            steps = json.loads(plan)
+        except ValueError:
+            continue   # the file's CHECK keeps JSON; a row it cannot read is no draft
+        if isinstance(steps, list) and all(isinstance(x, dict) for x in steps):
+            out.append(Draft(str(unit), tuple(steps), bool(evasive), int(turn), int(based_on)))
+    return out
+
+
+def open_drafts(state: t.BattleState, drafts: Sequence[Draft]) -> dict[str, Draft]:
+    """The drafts still to be taken up: built in this turn, for an aircraft in
+    the battle that has not moved yet (R-1.2), while moves are planned."""
+    if state.phase not in (t.Phase.MOVEMENT, t.Phase.SHOOTING):
+        return {}
+    units = {u.id: u for u in state.units}
+    return {d.unit: d for d in drafts
+            if d.turn == state.turn and d.unit in units and not units[d.unit].moved
+            and not out_of_battle(units[d.unit])}
+
+
+def save_drafts(db: CampaignDB, battle_id: int, drafts: Mapping[str, Draft | None]) -> None:
+    """Write the GM's drafts of one battle in one transaction: each unit's
+    draft replaced, or dropped (None). Refused (``BattleEnded``) once the
+    battle has ended."""
+    with db.batch() as s:
+        head = _head(db, battle_id)
+        if head.status != "open":
+            raise BattleEnded(f"the battle “{head.name}” has ended; no plan is kept")
+        for unit, d in drafts.items():
+            if d is None:
+                _sql(s, "DELETE FROM battle_draft WHERE battle_id = ? AND unit = ?",
+                     (battle_id, unit))
+                continue
+            _sql(s, "INSERT INTO battle_draft (battle_id, unit, plan, evasive, turn, based_on) "
+                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (battle_id, unit) DO UPDATE SET "
+                    "plan = excluded.plan, evasive = excluded.evasive, turn = excluded.turn, "
+                    "based_on = excluded.based_on",
+                 (battle_id, unit, json.dumps(list(d.plan), sort_keys=True), int(d.evasive),
+                  d.turn, d.based_on))
 
 
 # ============================================================ the roster side
@@ -449,6 +522,7 @@ class LoadedBattle:
     aircraft: dict[str, int]              # unit id (the aircraft's name) -> aircraft id
     airmen: dict[str, tuple[int, ...]]    # unit id -> character ids, pilot first
     outcome: dict[str, Any] | None = None  # the battle_ended payload, once ended
+    drafts: dict[str, Draft] = field(default_factory=dict)  # the GM's, still open
 
     @property
     def battle_id(self) -> int:
@@ -501,12 +575,14 @@ def load_battle(db: CampaignDB, battle_id: int) -> LoadedBattle:
         battle = replay_battle(stored, campaign_rules)
     except (ReplayError, ValueError) as e:
         raise BattleLogError(f"the battle “{head.name}” cannot be replayed: {e}") from None
+    drafts = {} if head.status != "open" else open_drafts(battle.state,
+                                                          _read_drafts(db, battle_id))
     return LoadedBattle(
         int(head.id), str(head.name), str(head.status), battle, text,
         str(data.get("map_name", "")),
         {str(k): int(v) for k, v in data.get("aircraft", {}).items()},
         {str(k): tuple(int(i) for i in v) for k, v in data.get("airmen", {}).items()},
-        outcome)
+        outcome, drafts)
 
 
 # ============================================================ writing steps
@@ -520,8 +596,13 @@ def commit(db: CampaignDB, battle_id: int, event: Mapping[str, Any], *,
     kind = str(event.get("kind", ""))
     if kind not in RULE_KINDS:
         raise ValidationError("event", f"{kind!r} is not a battle step")
-    return _log_append(db, battle_id, kind, stored_payload(event), expect=int(event["seq"]),
-                       at=at)
+    with db.batch() as s:
+        count = _log_append(db, battle_id, kind, stored_payload(event),
+                            expect=int(event["seq"]), at=at)
+        if kind == BattleEventKind.MOVE.value:   # its plan is flown: no draft stays
+            _sql(s, "DELETE FROM battle_draft WHERE battle_id = ? AND unit = ?",
+                 (battle_id, str(event.get("data", {}).get("unit", ""))))
+    return count
 
 
 def undo_last(db: CampaignDB, battle_id: int, expect: int | None = None) -> Event:
@@ -695,6 +776,7 @@ def end_battle(db: CampaignDB, battle_id: int, expect: int | None = None) -> Bat
                                            "log": _outcome_lines(outcome)},
                     expect=loaded.position)
         _log_set_status(db, battle_id, "ended")
+        _sql(s, "DELETE FROM battle_draft WHERE battle_id = ?", (battle_id,))
     return outcome
 
 

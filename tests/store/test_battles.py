@@ -217,6 +217,36 @@ def test_quit_and_reload_mid_turn_resumes_where_it_was_r1_2(sq: Squadron) -> Non
     assert (summary.turn, summary.events, summary.open) == (1, 3, True)
 
 
+def test_a_draft_plan_is_kept_until_its_aircraft_moves_r1_2(sq: Squadron) -> None:
+    """The GM's plan being built is kept across closing the file; a draft of an
+    earlier turn, or of an aircraft that has moved (R-1.2), is not taken up;
+    the move drops it, and so does the end of the battle (then none is kept)."""
+    plan = ({"step": "Forward"},)
+    with open_campaign(sq.path) as db:
+        bid = _start(db, sq)
+        lb = battles.load_battle(db, bid)
+        battles.save_drafts(db, bid, {"Blue 1": battles.Draft("Blue 1", plan, turn=1)})
+        assert battles.load_battle(db, bid).drafts == {}      # between turns: none open
+        lb.battle.begin_turn(ScriptedDice.of([6, 6, 1, 1]))
+        battles.commit(db, bid, lb.battle.events[-1])
+        battles.save_drafts(db, bid, {
+            "Red 1": battles.Draft("Red 1", plan, evasive=True, turn=1),
+            "Red 2": battles.Draft("Red 2", plan, turn=0)})       # an earlier turn's
+    with open_campaign(sq.path) as db:
+        back = battles.load_battle(db, bid).drafts
+        assert sorted(back) == ["Blue 1", "Red 1"] and back["Red 1"].evasive
+        battles.save_drafts(db, bid, {"Red 1": None})
+        lb.battle.move("Blue 1", parse_plan("F")[0], ScriptedDice.of([]))
+        battles.commit(db, bid, lb.battle.events[-1])
+        assert battles.load_battle(db, bid).drafts == {}
+        assert _rows(sq.path, "SELECT unit FROM battle_draft") == [("Red 2",)]
+        battles.save_drafts(db, bid, {"Red 2": battles.Draft("Red 2", plan, turn=1)})
+        battles.end_battle(db, bid)
+        assert _rows(sq.path, "SELECT unit FROM battle_draft") == []
+        with pytest.raises(battles.BattleEnded):
+            battles.save_drafts(db, bid, {"Red 2": battles.Draft("Red 2", plan, turn=1)})
+
+
 # ------------------------------------------------------------------ end
 
 def _shoot_down(db: CampaignDB, sq: Squadron) -> tuple[int, battles.LoadedBattle]:

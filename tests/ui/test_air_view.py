@@ -150,3 +150,35 @@ async def test_m_lists_the_figures_with_cost_difficulty_g_and_why_not(demo_db: P
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, AirScreen))
         assert screen.runner is not None and screen.runner.plan_text(TEMP).startswith("HALF")
+
+
+def _drafts(db: Path) -> list[tuple[Any, ...]]:
+    from tests.ui.pilot_helpers import rows
+
+    return rows(db, "SELECT unit, plan, evasive FROM battle_draft ORDER BY unit")
+
+
+async def test_a_plan_built_and_not_flown_survives_quitting_and_reopening(
+        demo_db: Path) -> None:
+    """The Tempest's plan built with keys (two forward, evasive, R-8) is back
+    after q and reopening, as the battle is; flown, it is kept no more."""
+    app, _dice = make_app(demo_db)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _demo(pilot)
+        await select(pilot, TEMP)
+        await pilot.press("f", "f", "e")
+        await wait_for(pilot, lambda: [u for u, *_ in _drafts(demo_db)] == [TEMP]
+                       and _drafts(demo_db)[0][2] == 1)
+        await pilot.press("q")
+    app2, _ = make_app(demo_db)
+    async with app2.run_test(size=(80, 24)) as pilot:
+        screen = await _demo(pilot)
+        runner = screen.runner
+        assert runner is not None
+        assert runner.plan_text(TEMP) == "F F" and TEMP in runner.evasive
+        assert "kept: " + TEMP in str(screen.query_one("#air-status").render())
+        await select(pilot, TEMP)
+        await pilot.press("space", "g")
+        await settle(pilot)
+        assert runner.unit(TEMP).moved  # type: ignore[union-attr]
+        await wait_for(pilot, lambda: not _drafts(demo_db))

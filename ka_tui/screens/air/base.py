@@ -20,6 +20,7 @@ from textual.widgets import Static
 
 from ka_tui.rules.core.dice import Dice
 from ka_tui.screens.door import door
+from ka_tui.screens.air.drafts import DraftKeeper
 from ka_tui.screens.air.layout import SidePlace, layout_classes, next_place, side_place
 from ka_tui.screens.air.runner import PendingStep, Runner
 from ka_tui.widgets.air_panel import AircraftPanel
@@ -46,6 +47,7 @@ class AirBase(Screen[None]):
         self._writing = False
         self._live_wanted = False     # another process wrote while we were writing
         self.side_chosen: SidePlace | None = None   # b: the GM's place for the side column
+        self.drafts = DraftKeeper()   # the plans being built, kept in the campaign
 
     # -- the door to the app (screens/door.py) ----------------------------------
 

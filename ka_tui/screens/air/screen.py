@@ -111,6 +111,7 @@ class AirScreen(TypedInput, BattleIO):
 
         if self.runner is not None and self.placement is None:
             show_overlays(self, self.runner)
+            self.drafts.changed(self, self.runner)   # every plan change ends here
 
     def on_hex_map_cursor_moved(self, event: HexMap.CursorMoved) -> None:
         if self.placement is not None:
