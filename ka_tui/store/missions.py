@@ -376,7 +376,8 @@ def debrief_of(db: CampaignDB, mission_id: int) -> Debrief:
                                 "end": end})
             else:
                 fights.append({"name": ln.name, "status": ln.status})
-    d = debrief(battles, fights, names)
+    d = debrief(battles, fights, names, people=[x.character_id for x in m.members],
+                aircraft=m.aircraft_ids)
     have = {p.character_id for p in d.pilots}
     extra = tuple(p for p in _member_pilots(m, names) if p.character_id not in have)
     return Debrief(tuple(sorted((*d.pilots, *extra), key=lambda p: p.name.casefold())),

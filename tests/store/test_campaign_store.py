@@ -105,6 +105,25 @@ def test_fly_debrief_records_journal_time_and_repairs(demo_db: Path) -> None:
         == [(0, "{}")]
 
 
+def test_the_debrief_and_journal_credit_only_the_mission_s_own(demo_db: Path) -> None:
+    """Moreau's mission; Kurt Vogel flies the other side, not a member: the
+    debrief lists Moreau and her Spitfire with her kill, never Kurt nor his
+    aircraft (his loss is Moreau's kill line); the journal's mission entries
+    name only her."""
+    with open_campaign(demo_db) as db:
+        enemy = add_enemy(db)
+        mid = missions.create_mission(db, "Bounce", DAY, "intercept", "", [(MOREAU, SPIT)])
+        fly_bounce(db, mid, enemy)
+        d = missions.confirm_debrief(db, mid)
+        entries = journal.entries(db, mission=mid)
+    assert [p.character_id for p in d.pilots] == [MOREAU] and d.pilots[0].kills == 1
+    assert [a.aircraft_id for a in d.aircraft] == [SPIT]
+    assert d.kills == ("turn 1: Spitfire KA-B shot down Red 1 (Bounce)",)
+    assert not any("Kurt" in line or line.startswith("  Red 1") for line in d.lines)
+    assert all(set(e.characters) <= {MOREAU} and set(e.aircraft) <= {SPIT} for e in entries)
+    assert not any("Kurt" in e.text for e in entries)
+
+
 def test_the_debrief_writes_nothing_when_a_part_fails(demo_db: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """One transaction: a failure in the last journal entry leaves the mission
