@@ -765,19 +765,63 @@ def end_battle(db: CampaignDB, battle_id: int, expect: int | None = None) -> Bat
             row.ammo_left = min(a.ammo_left, int(row.ammo))
             row.overheat = a.overheat
             s.add(row)
+        killed: list[AirmanOutcome] = []
         for p in outcome.airmen:
             who = s.get(m.CharacterRow, p.character_id)
             if who is None:
                 continue
+            if p.wounds >= MAX_WOUNDS > int(who.wounds):
+                killed.append(p)
             who.wounds, who.conscious = p.wounds, p.conscious
             s.add(who)
         s.flush()
+        _journal_losses(db, loaded, outcome, killed)
         _log_append(db, battle_id, ENDED, {"data": outcome.to_dict(), "faces": [],
                                            "log": _outcome_lines(outcome)},
                     expect=loaded.position)
         _log_set_status(db, battle_id, "ended")
         _sql(s, "DELETE FROM battle_draft WHERE battle_id = ?", (battle_id,))
     return outcome
+
+
+_CAUSE_WORDS = {"shot": "shot down, R-2", "ram": "rammed, R-7", "collision": "collision, R-6",
+                "crash": "crash, R-6.1/R-10", "damage": "its damage, R-1.3"}
+
+
+def _journal_losses(db: CampaignDB, loaded: LoadedBattle, outcome: BattleOutcome,
+                    killed: Sequence[AirmanOutcome]) -> None:
+    """Every loss in the journal, in the battle's end's transaction, in a
+    mission or not: each aircraft lost, each airman killed (R-5: 6 wounds).
+    In a mission's battle the entries of its own aircraft and people are the
+    mission's (dated on its day); the other side's are the campaign's."""
+    from ka_tui.store import journal
+
+    with db.plain_read() as con:   # inside the end's transaction
+        link = con.execute("SELECT m.id, m.day FROM mission_link l JOIN mission m ON "
+                           "m.id = l.mission_id WHERE l.battle_id = ?",
+                           (loaded.battle_id,)).fetchone()
+        members = [] if link is None else con.execute(
+            "SELECT character_id, aircraft_id FROM mission_member WHERE mission_id = ?",
+            (link[0],)).fetchall()
+    own_planes = {int(a) for _, a in members if a is not None}
+    own_people = {int(c) for c, _ in members} | {
+        c for uid, aid in loaded.aircraft.items() if aid in own_planes
+        for c in loaded.airmen.get(uid, ())}
+    day = None if link is None else str(link[1])
+
+    def mission(ours: bool) -> int | None:
+        return int(link[0]) if link is not None and ours else None
+
+    for x in outcome.losses:
+        crew = loaded.airmen.get(x.name, ())
+        journal.add(db, "battle", f"{x.name} {x.state} in “{loaded.name}”, turn {x.turn} "
+                                  f"({_CAUSE_WORDS.get(x.cause, x.cause)})", day=day,
+                    characters=crew, aircraft=[x.aircraft_id],
+                    mission=mission(x.aircraft_id in own_planes))
+    for p in killed:
+        journal.add(db, "death", f"{p.name} killed in “{loaded.name}” (R-5: 6 wounds)",
+                    day=day, characters=[p.character_id],
+                    mission=mission(p.character_id in own_people))
 
 
 def _outcome_lines(o: BattleOutcome) -> list[str]:

@@ -29,6 +29,7 @@ from ka_tui.rules.campaign.missions import (
     debrief,
     ready_check,
 )
+from ka_tui.rules.campaign.journal import EntryKind
 from ka_tui.rules.campaign.people import Person
 from ka_tui.rules.campaign.repair import repair_need
 from ka_tui.rules.campaign.timeline import parse_date
@@ -425,7 +426,9 @@ def confirm_debrief(db: CampaignDB, mission_id: int, notes: str = "", *,
                 journal.add(db, "kill", f"{p.name}: {p.kills} kill{'s' if p.kills != 1 else ''}"
                             f" in “{m.name}”", day=m.day, characters=[p.character_id],
                             mission=mission_id)
-            if p.killed:
+            if p.killed and not journal.entries(db, kind=EntryKind.DEATH,
+                                                character=p.character_id):
+                # a death is journalled once: by its battle's end since it had one
                 journal.add(db, "death", f"{p.name} killed in “{m.name}”", day=m.day,
                             characters=[p.character_id], mission=mission_id)
             elif p.wounds_taken:

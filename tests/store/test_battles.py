@@ -302,6 +302,25 @@ def test_end_writes_the_outcome_back_in_one_transaction_r1_4_r5(sq: Squadron) ->
     assert ended.ended and ended.outcome is not None and ended.outcome["turns"] == 1
 
 
+def test_every_loss_is_journalled_outside_any_mission_r1_3_r5(sq: Squadron) -> None:
+    """A battle in no mission: Red 1 destroyed and Kurt, at 5 wounds before
+    the cockpit hit, killed (R-5: 6 wounds) — both in the journal at the end,
+    the campaign's (no mission), each naming its aircraft and people."""
+    from ka_tui.rules.campaign.journal import EntryKind
+    from ka_tui.store import journal
+
+    with open_campaign(sq.path) as db:
+        roster.update_character(db, sq.kurt, wounds=5)
+        bid, lb = _shoot_down(db, sq)
+        battles.end_battle(db, bid, expect=lb.position)
+        lost = journal.entries(db, kind=EntryKind.BATTLE, aircraft=sq.red)
+        dead = journal.entries(db, kind=EntryKind.DEATH, character=sq.kurt)
+    [entry] = lost
+    assert entry.text.startswith("Red 1 destroyed in “") and "turn 1 (shot down, R-2)" in entry.text
+    assert entry.characters == (sq.kurt,) and entry.mission is None
+    assert [d.text.split(" killed")[0] for d in dead] == ["Kurt"] and dead[0].mission is None
+
+
 def test_end_writes_nothing_when_any_part_fails(sq: Squadron) -> None:
     """One transaction: a failure after the aircraft and character rows are
     updated (here the log refuses the ``battle_ended`` event) keeps none of it."""

@@ -116,12 +116,16 @@ def test_the_debrief_and_journal_credit_only_the_mission_s_own(demo_db: Path) ->
         fly_bounce(db, mid, enemy)
         d = missions.confirm_debrief(db, mid)
         entries = journal.entries(db, mission=mid)
+        theirs = journal.entries(db, character=enemy.pilot)
     assert [p.character_id for p in d.pilots] == [MOREAU] and d.pilots[0].kills == 1
     assert [a.aircraft_id for a in d.aircraft] == [SPIT]
     assert d.kills == ("turn 1: Spitfire KA-B shot down Red 1 (Bounce)",)
     assert not any("Kurt" in line or line.startswith("  Red 1") for line in d.lines)
     assert all(set(e.characters) <= {MOREAU} and set(e.aircraft) <= {SPIT} for e in entries)
     assert not any("Kurt" in e.text for e in entries)
+    # his aircraft's loss is journalled, as the campaign's
+    assert [(e.kind, e.mission, e.aircraft) for e in theirs] == [
+        (EntryKind.BATTLE, None, (enemy.aircraft,))]
 
 
 def test_the_debrief_writes_nothing_when_a_part_fails(demo_db: Path,
