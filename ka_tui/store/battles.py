@@ -745,8 +745,11 @@ def end_battle(db: CampaignDB, battle_id: int, expect: int | None = None) -> Bat
     transaction: the aircraft rows (hull hits, damage by location, fuel and
     ammunition left, overheat; lost ones marked), the characters (wounds,
     consciousness), the ``battle_ended`` event (the outcome, victories and
-    losses) and the battle's status. ``expect``: the events the screen holds
+    losses), the journal's entries of every loss and the battle's status; the
+    engine cools unless ``campaign.cool_between_battles`` is off. ``expect``: the events the screen holds
     (``StaleLog`` if the log moved)."""
+    from ka_tui.store.campaign import house_rules
+
     m = _models()
     with db.batch() as s:
         loaded = load_battle(db, battle_id)
@@ -755,6 +758,7 @@ def end_battle(db: CampaignDB, battle_id: int, expect: int | None = None) -> Bat
         if expect is not None and expect != loaded.position:
             raise StaleLog(_ref(battle_id), expect, loaded.position)
         outcome = outcome_of(loaded)
+        cools = house_rules(db).campaign.cool_between_battles
         for a in outcome.aircraft:
             row = s.get(m.AircraftRow, a.aircraft_id)
             if row is None:
@@ -763,7 +767,7 @@ def end_battle(db: CampaignDB, battle_id: int, expect: int | None = None) -> Bat
             row.damage = json.dumps(a.damage, sort_keys=True)
             row.fuel_left = min(a.fuel_left, int(row.fuel))
             row.ammo_left = min(a.ammo_left, int(row.ammo))
-            row.overheat = a.overheat
+            row.overheat = 0 if cools else a.overheat   # campaign.cool_between_battles
             s.add(row)
         killed: list[AirmanOutcome] = []
         for p in outcome.airmen:

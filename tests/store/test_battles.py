@@ -321,6 +321,30 @@ def test_every_loss_is_journalled_outside_any_mission_r1_3_r5(sq: Squadron) -> N
     assert [d.text.split(" killed")[0] for d in dead] == ["Kurt"] and dead[0].mission is None
 
 
+@pytest.mark.parametrize("cools", [True, False])
+def test_engine_heat_between_two_battles_of_a_day_r1_4_r3_5(sq: Squadron, cools: bool) -> None:
+    """campaign.cool_between_battles: Blue 1 ends a battle with its Engine
+    Overheat modifier at 2 (R-3.5); on (default) the next battle the same day
+    starts with the engine cool, off it starts at 2. The battle's own report
+    keeps the 2 either way (R-1.4)."""
+    from ka_tui.store.campaign import house_rules, set_house_rules
+
+    with open_campaign(sq.path) as db:
+        rules = house_rules(db)
+        set_house_rules(db, replace(rules, campaign=replace(
+            rules.campaign, cool_between_battles=cools)))
+    con = sqlite3.connect(sq.path)
+    con.execute("UPDATE aircraft SET overheat = 2 WHERE id = ?", (sq.blue,))
+    con.commit()
+    con.close()
+    with open_campaign(sq.path) as db:
+        first = _start(db, sq)
+        outcome = battles.end_battle(db, first)
+        second = battles.load_battle(db, _start(db, sq))
+    assert next(a.overheat for a in outcome.aircraft if a.name == "Blue 1") == 2
+    assert second.state.unit("Blue 1").overheat == (0 if cools else 2)
+
+
 def test_end_writes_nothing_when_any_part_fails(sq: Squadron) -> None:
     """One transaction: a failure after the aircraft and character rows are
     updated (here the log refuses the ``battle_ended`` event) keeps none of it."""

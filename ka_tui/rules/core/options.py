@@ -481,6 +481,11 @@ class CampaignOptions:
     # Seeds silent on supply between battles: each day that passes refuels and
     # rearms every aircraft not lost, and its engine cools (overheat 0).
     rearm_each_day: bool = True
+    # reports the engine's condition at the end of each turn and
+    # heats it within a battle; between two battles (the same day) the seeds
+    # are silent: by default the engine cools once its battle ends (overheat 0
+    # in the campaign); off, the next battle starts with the heat the last left.
+    cool_between_battles: bool = True
 
 
 @dataclass(frozen=True)
