@@ -330,19 +330,35 @@ def _unable(row: Any, pilot: Any | None) -> str:
     return ""
 
 
-def candidates(db: CampaignDB) -> list[AircraftCandidate]:
+def aboard(db: CampaignDB, aircraft: Sequence[int]) -> dict[int, list[int]]:
+    """The people seated in each of ``aircraft`` (pilot first, then the crew)."""
+    planes, _people, crews = _roster(db)
+    wanted = set(aircraft)
+    return {int(r.id): ([int(r.pilot_id)] if r.pilot_id is not None else [])
+            + [int(c.id) for c in crews.get(int(r.id), [])]
+            for r in planes if int(r.id) in wanted}
+
+
+def candidates(db: CampaignDB, mission_id: int | None = None) -> list[AircraftCandidate]:
     """Every roster aircraft, by name, with its pilot and crew and, when it
-    cannot be put in a battle, the reason (one read)."""
+    cannot be put in a battle, the reason; for a mission's battle
+    (``mission_id``) its ready-check on the mission's day as well
+    (``missions.battle_refusals``)."""
     from ka_tui.store.campaign import house_rules
 
     opts = house_rules(db).air
     planes, people, crews = _roster(db)
     busy = _busy_aircraft(db)
+    refused: dict[int, str] = {}
+    if mission_id is not None:
+        from ka_tui.store.missions import battle_refusals
+
+        refused = battle_refusals(db, mission_id, aboard(db, [int(r.id) for r in planes]))
     out: list[AircraftCandidate] = []
     for row in planes:
         pilot = people.get(int(row.pilot_id)) if row.pilot_id is not None else None
         crew = crews.get(int(row.id), [])
-        unable = _unable(row, pilot)
+        unable = _unable(row, pilot) or refused.get(int(row.id), "")
         unit = None
         if not unable and pilot is not None:
             profile = to_profile(row)
@@ -746,7 +762,8 @@ def end_battle(db: CampaignDB, battle_id: int, expect: int | None = None) -> Bat
     ammunition left, overheat; lost ones marked), the characters (wounds,
     consciousness), the ``battle_ended`` event (the outcome, victories and
     losses), the journal's entries of every loss and the battle's status; the
-    engine cools unless ``campaign.cool_between_battles`` is off. ``expect``: the events the screen holds
+    engine cools unless ``campaign.cool_between_battles`` is off. ``expect``:
+    the events the screen holds
     (``StaleLog`` if the log moved)."""
     from ka_tui.store.campaign import house_rules
 

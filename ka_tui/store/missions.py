@@ -16,7 +16,7 @@ are plain SQL (``db.plain_read()``; a write's checks read inside it)::
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -192,6 +192,22 @@ def _check(con: PlainRead, day: str, members: Sequence[tuple[int, int | None]],
                        opts)
 
 
+def battle_refusals(db: CampaignDB, mission_id: int,
+                    aboard: Mapping[int, Sequence[int]]) -> dict[int, str]:
+    """The mission's ready-check of each aircraft that may fly in its battle
+    (``aboard``: aircraft id -> the people seated in it, pilot first), on the
+    mission's day: aircraft id -> why it may not (the aircraft under repair or
+    lost, someone aboard unfit or flying another mission that day)."""
+    with db.plain_read() as con:
+        day = _mission(con, mission_id).day
+        out: dict[int, str] = {}
+        for aid, people in aboard.items():
+            refused = _check(con, day, [(c, aid) for c in people], mission_id)
+            if refused:
+                out[aid] = "; ".join(dict.fromkeys(r.why for r in refused))
+    return out
+
+
 class NotReady(ValidationError):
     """The ready-check refused someone or something; ``refusals`` says why."""
 
@@ -341,6 +357,10 @@ def start_battle(db: CampaignDB, mission_id: int, placements: Sequence[Any], **k
         if mission.status is not MissionStatus.PLANNED:
             raise ValidationError("status", f"the mission was {mission.status.value}")
         kwargs.setdefault("name", mission.name[:60])
+        aboard = battles.aboard(db, [int(p.aircraft_id) for p in placements])
+        refused = battle_refusals(db, mission_id, aboard)
+        if refused:   # the mission's ready-check, as its setup showed it
+            raise ValidationError("aircraft", "; ".join(refused.values()))
         battle_id = battles.start_battle(db, placements, **kwargs)
         link(db, mission_id, battle_id=battle_id)
     return battle_id

@@ -60,6 +60,30 @@ def test_ready_check_refuses_an_aircraft_under_repair_and_an_unconscious_pilot(
     assert unconscious[0].why.startswith("Jeanne Moreau — unconscious, 2 wounds")
 
 
+def test_a_mission_s_battle_applies_its_ready_check(demo_db: Path) -> None:
+    """The demo's Il-2 is under repair: outside a mission the setup offers it as
+    before; in a mission's battle it is refused with the ready-check's reason,
+    at the setup and when the battle starts (nothing written)."""
+    from ka_tui.rules.air.hexgrid import Hex
+    from ka_tui.store import battles
+
+    with open_campaign(demo_db) as db:
+        il2 = next(a.id for a in roster.list_aircraft(db) if a.name == "Il-2 KA-D")
+        mid = missions.create_mission(db, "Sweep", DAY, "patrol", "", [(MOREAU, SPIT)])
+        plain = {c.aircraft_id: c for c in battles.candidates(db)}
+        in_mission = {c.aircraft_id: c for c in battles.candidates(db, mid)}
+        count = len(battles.list_battles(db))
+        with pytest.raises(ValidationError, match="under repair"):
+            missions.start_battle(db, mid, [
+                battles.StartPosition(SPIT, "Blue", Hex.from_offset(5, 8), 0, 2, 6),
+                battles.StartPosition(il2, "Red", Hex.from_offset(5, 2), 0, 2, 6)],
+                map_text=("." + " ." * 9 + "\n") * 10, map_name="Open")
+        assert len(battles.list_battles(db)) == count
+    assert plain[il2].refusal == ""
+    assert in_mission[il2].refusal == "Il-2 KA-D — under repair, ready in 3 days"
+    assert in_mission[SPIT].refusal == "" and in_mission[SPIT].unit is not None
+
+
 def test_fly_debrief_records_journal_time_and_repairs(demo_db: Path) -> None:
     """The whole loop through the store: plan, start the battle from the mission,
     play it with scripted dice, end it, debrief (one transaction), then advance

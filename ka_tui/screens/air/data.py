@@ -39,10 +39,10 @@ class MapChoice:
     map_id: int | None = None
 
 
-def load_candidates(db: CampaignDB) -> list[AircraftCandidate]:
+def load_candidates(db: CampaignDB, mission_id: int | None = None) -> list[AircraftCandidate]:
     from ka_tui.store import battles
 
-    return battles.candidates(db)
+    return battles.candidates(db, mission_id)
 
 
 def map_choices(db: CampaignDB) -> list[MapChoice]:
@@ -53,10 +53,12 @@ def map_choices(db: CampaignDB) -> list[MapChoice]:
             + [MapChoice(name, text) for name, text in BUILTIN_MAPS])
 
 
-def setup_choices(db: CampaignDB) -> tuple[list[AircraftCandidate], list[MapChoice]]:
-    """What a new battle's setup offers: the aircraft that may fly, the maps."""
+def setup_choices(db: CampaignDB, mission_id: int | None = None
+                  ) -> tuple[list[AircraftCandidate], list[MapChoice]]:
+    """What a new battle's setup offers: the aircraft that may fly (for a
+    mission's battle, under its ready-check), the maps."""
     try:
-        cands = load_candidates(db)
+        cands = load_candidates(db, mission_id)
     except Exception as error:  # noqa: BLE001 - shown to the GM
         raise StoreError(f"cannot read the roster: {error}") from error
     try:

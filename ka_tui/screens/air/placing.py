@@ -29,7 +29,8 @@ def place(screen: AirHost) -> None:
 
 
 def _candidates(screen: AirHost, preset: AirPreset | None) -> None:
-    store_work(screen.screen, data.setup_choices, group="air-load",
+    mission_id = None if preset is None else preset.mission_id
+    store_work(screen.screen, lambda db: data.setup_choices(db, mission_id), group="air-load",
                done=lambda got: _pick(screen, *got, preset), errors=(Exception,),
                failed=lambda e: screen._status(str(e)))
 
