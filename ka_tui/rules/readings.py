@@ -603,6 +603,15 @@ SECTIONS: tuple[tuple[str, tuple[Reading, ...]], ...] = (
           "R-3.5 heats an engine turn by turn within a battle; between battles there is a "
           "landing, a wait and a take-off, longer than any turn.",
           "campaign.cool_between_battles"),
+        R("R-6.1", "If an object ends up at the same altitude as a terrain feature, the "
+          "aircraft crashes (unless it is landing).",
+          "gm_asks (default): ending a battle in which an aircraft crashed (R-6.1, or a "
+          "failed landing, R-10) asks the GM about each person aboard: as the battle left "
+          "him, one wound more and unconscious, killed, or missing; nothing is written "
+          "until each is answered. as_flown: only the crash's own hits count (a cockpit hit "
+          "wounds the pilot).",
+          "The seeds damage the aircraft and never say what a crash does to its crew; the "
+          "GM knows where it came down.", "campaign.crash_crew"),
         R("R-5", "The pilot may try to come round in the end phase of his turn",
           "Healing is counted after waking: days spent unconscious heal nothing; a "
           "character carries his battle's wounds and consciousness into the campaign.",

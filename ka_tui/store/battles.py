@@ -57,7 +57,8 @@ from ka_tui.rules.air.battle_map import BattleMap
 from ka_tui.rules.air.damage import out_of_battle
 from ka_tui.rules.air.hexgrid import Hex
 from ka_tui.rules.air.units import MAX_WOUNDS, AirUnit
-from ka_tui.rules.core.options import AirOptions
+from ka_tui.rules.campaign.crash import CrashFate, after_crash
+from ka_tui.rules.core.options import AirOptions, CrashCrew
 from ka_tui.store.rows_to_rules import (
     air_unit_of, battle_event, battle_events, damage_columns, replay_battle, stored_payload,
     to_profile,
@@ -330,30 +331,27 @@ def _unable(row: Any, pilot: Any | None) -> str:
     return ""
 
 
-def aboard(db: CampaignDB, aircraft: Sequence[int]) -> dict[int, list[int]]:
-    """The people seated in each of ``aircraft`` (pilot first, then the crew)."""
+def aboard(db: CampaignDB, aircraft: Sequence[int] | None = None) -> dict[int, list[int]]:
+    """The people seated in each of ``aircraft`` (None: every one), pilot
+    first, then the crew."""
     planes, _people, crews = _roster(db)
-    wanted = set(aircraft)
+    wanted = None if aircraft is None else set(aircraft)
     return {int(r.id): ([int(r.pilot_id)] if r.pilot_id is not None else [])
             + [int(c.id) for c in crews.get(int(r.id), [])]
-            for r in planes if int(r.id) in wanted}
+            for r in planes if wanted is None or int(r.id) in wanted}
 
 
-def candidates(db: CampaignDB, mission_id: int | None = None) -> list[AircraftCandidate]:
+def candidates(db: CampaignDB, refused: Mapping[int, str] | None = None
+               ) -> list[AircraftCandidate]:
     """Every roster aircraft, by name, with its pilot and crew and, when it
-    cannot be put in a battle, the reason; for a mission's battle
-    (``mission_id``) its ready-check on the mission's day as well
-    (``missions.battle_refusals``)."""
+    cannot be put in a battle, the reason; ``refused``: aircraft id -> a
+    further reason (a mission's ready-check, ``missions.battle_candidates``)."""
     from ka_tui.store.campaign import house_rules
 
     opts = house_rules(db).air
     planes, people, crews = _roster(db)
     busy = _busy_aircraft(db)
-    refused: dict[int, str] = {}
-    if mission_id is not None:
-        from ka_tui.store.missions import battle_refusals
-
-        refused = battle_refusals(db, mission_id, aboard(db, [int(r.id) for r in planes]))
+    refused = refused or {}
     out: list[AircraftCandidate] = []
     for row in planes:
         pilot = people.get(int(row.pilot_id)) if row.pilot_id is not None else None
@@ -524,6 +522,13 @@ def newest_open(db: CampaignDB) -> int | None:
     return next((b.id for b in list_battles(db) if b.open), None)
 
 
+@dataclass(frozen=True)
+class CrashedAirman:
+    character_id: int
+    name: str
+    aircraft: str        # the unit (the aircraft's name)
+
+
 @dataclass
 class LoadedBattle:
     """A battle read and replayed: the rules ``Battle`` (state, events, one
@@ -539,10 +544,21 @@ class LoadedBattle:
     airmen: dict[str, tuple[int, ...]]    # unit id -> character ids, pilot first
     outcome: dict[str, Any] | None = None  # the battle_ended payload, once ended
     drafts: dict[str, Draft] = field(default_factory=dict)  # the GM's, still open
+    crash_crew: CrashCrew = CrashCrew.GM_ASKS   # the campaign's house rule now
 
     @property
     def battle_id(self) -> int:
         return self.id
+
+    @property
+    def crews_to_ask(self) -> list[CrashedAirman]:
+        """The people aboard each aircraft that crashed (R-6.1, R-10), whose
+        fate the end of the battle asks the GM (``campaign.crash_crew``)."""
+        if self.crash_crew is not CrashCrew.GM_ASKS or self.ended:
+            return []
+        return [CrashedAirman(cid, a.name, u.id)
+                for u in self.state.units if u.crashed
+                for cid, a in zip(self.airmen.get(u.id, ()), u.everyone)]
 
     @property
     def state(self) -> t.BattleState:
@@ -598,7 +614,7 @@ def load_battle(db: CampaignDB, battle_id: int) -> LoadedBattle:
         str(data.get("map_name", "")),
         {str(k): int(v) for k, v in data.get("aircraft", {}).items()},
         {str(k): tuple(int(i) for i in v) for k, v in data.get("airmen", {}).items()},
-        outcome, drafts)
+        outcome, drafts, campaign_rules.campaign.crash_crew)
 
 
 # ============================================================ writing steps
@@ -650,6 +666,8 @@ class AirmanOutcome:
     name: str
     wounds: int
     conscious: bool
+    crash_fate: str = ""       # the GM's answer after a crash (rules/campaign/crash.py)
+    missing: bool = False
 
 
 @dataclass(frozen=True)
@@ -756,7 +774,22 @@ def outcome_of(loaded: LoadedBattle) -> BattleOutcome:
                          loaded.state.turn)
 
 
-def end_battle(db: CampaignDB, battle_id: int, expect: int | None = None) -> BattleOutcome:
+def _with_fates(o: BattleOutcome, fates: Mapping[int, CrashFate]) -> BattleOutcome:
+    """The outcome with the GM's answers for a crashed aircraft's crew."""
+    people = []
+    for p in o.airmen:
+        fate = fates.get(p.character_id)
+        if fate is None:
+            people.append(p)
+            continue
+        after = after_crash(p.wounds, p.conscious, fate)
+        people.append(replace(p, wounds=after.wounds, conscious=after.conscious,
+                              crash_fate=fate.value, missing=after.missing))
+    return replace(o, airmen=tuple(people))
+
+
+def end_battle(db: CampaignDB, battle_id: int, expect: int | None = None, *,
+               crew_fates: Mapping[int, CrashFate] | None = None) -> BattleOutcome:
     """End a battle and write its outcome back to the campaign in ONE
     transaction: the aircraft rows (hull hits, damage by location, fuel and
     ammunition left, overheat; lost ones marked), the characters (wounds,
@@ -764,7 +797,9 @@ def end_battle(db: CampaignDB, battle_id: int, expect: int | None = None) -> Bat
     losses), the journal's entries of every loss and the battle's status; the
     engine cools unless ``campaign.cool_between_battles`` is off. ``expect``:
     the events the screen holds
-    (``StaleLog`` if the log moved)."""
+    (``StaleLog`` if the log moved). ``crew_fates``: character id -> what the
+    crash did to him (``rules/campaign/crash.py``), one for each of
+    ``crews_to_ask`` (refused without them)."""
     from ka_tui.store.campaign import house_rules
 
     m = _models()
@@ -774,7 +809,12 @@ def end_battle(db: CampaignDB, battle_id: int, expect: int | None = None) -> Bat
             raise BattleEnded(f"the battle “{loaded.name}” has already ended")
         if expect is not None and expect != loaded.position:
             raise StaleLog(_ref(battle_id), expect, loaded.position)
-        outcome = outcome_of(loaded)
+        fates = dict(crew_fates or {})
+        unanswered = [c for c in loaded.crews_to_ask if c.character_id not in fates]
+        if unanswered:
+            raise ValidationError("crew", "say what the crash did to " + ", ".join(
+                f"{c.name} ({c.aircraft})" for c in unanswered) + " (campaign.crash_crew)")
+        outcome = _with_fates(outcome_of(loaded), fates)
         cools = house_rules(db).campaign.cool_between_battles
         for a in outcome.aircraft:
             row = s.get(m.AircraftRow, a.aircraft_id)
@@ -796,6 +836,11 @@ def end_battle(db: CampaignDB, battle_id: int, expect: int | None = None) -> Bat
             who.wounds, who.conscious = p.wounds, p.conscious
             s.add(who)
         s.flush()
+        for p in outcome.airmen:
+            if p.missing:
+                _sql(s, "INSERT INTO person_state (character_id, missing) VALUES (?, 1) "
+                        "ON CONFLICT (character_id) DO UPDATE SET missing = 1",
+                     (p.character_id,))
         _journal_losses(db, loaded, outcome, killed)
         _log_append(db, battle_id, ENDED, {"data": outcome.to_dict(), "faces": [],
                                            "log": _outcome_lines(outcome)},
@@ -843,6 +888,12 @@ def _journal_losses(db: CampaignDB, loaded: LoadedBattle, outcome: BattleOutcome
         journal.add(db, "death", f"{p.name} killed in “{loaded.name}” (R-5: 6 wounds)",
                     day=day, characters=[p.character_id],
                     mission=mission(p.character_id in own_people))
+    for p in outcome.airmen:
+        if p.missing:
+            journal.add(db, "battle", f"{p.name} missing after a crash in “{loaded.name}” "
+                                      "(the GM's answer, campaign.crash_crew)", day=day,
+                        characters=[p.character_id],
+                        mission=mission(p.character_id in own_people))
 
 
 def _outcome_lines(o: BattleOutcome) -> list[str]:

@@ -208,6 +208,14 @@ def battle_refusals(db: CampaignDB, mission_id: int,
     return out
 
 
+def battle_candidates(db: CampaignDB, mission_id: int) -> list[Any]:
+    """The roster's aircraft for the mission's battle (``battles.candidates``)
+    under the mission's ready-check (``battle_refusals``)."""
+    from ka_tui.store import battles
+
+    return battles.candidates(db, battle_refusals(db, mission_id, battles.aboard(db)))
+
+
 class NotReady(ValidationError):
     """The ready-check refused someone or something; ``refusals`` says why."""
 

@@ -345,6 +345,60 @@ def test_engine_heat_between_two_battles_of_a_day_r1_4_r3_5(sq: Squadron, cools:
     assert second.state.unit("Blue 1").overheat == (0 if cools else 2)
 
 
+def _crash_blue(db: CampaignDB, sq: Squadron) -> int:
+    """Blue 1 at level 1 and speed 0 stalls at the turn's start (R-3.2), fails
+    the check 1+1, falls to the ground and crashes (R-6.1)."""
+    bid = battles.start_battle(db, [
+        battles.StartPosition(sq.blue, "Blue", Hex.from_offset(5, 8), 0, 1, 0),
+        battles.StartPosition(sq.red, "Red", Hex.from_offset(5, 2), 0, 2, 6),
+    ], map_text=OPEN, map_name="Open")
+    lb = battles.load_battle(db, bid)
+    lb.battle.begin_turn(ScriptedDice.of([6, 6, 1, 1, 1, 1] + [6] * 20))
+    battles.commit(db, bid, lb.battle.events[-1])
+    assert lb.state.unit("Blue 1").crashed
+    return bid
+
+
+def test_a_crash_asks_the_gm_about_the_crew_r6_1(sq: Squadron) -> None:
+    """campaign.crash_crew = gm_asks (default): the end of a battle in which
+    Blue 1 crashed names Hale, its pilot, and is refused until the GM says what
+    became of him; his answer (missing) is written and journalled."""
+    from ka_tui.rules.campaign.crash import CrashFate
+    from ka_tui.rules.campaign.journal import EntryKind
+    from ka_tui.store import journal
+
+    with open_campaign(sq.path) as db:
+        bid = _crash_blue(db, sq)
+        loaded = battles.load_battle(db, bid)
+        assert [(c.character_id, c.aircraft) for c in loaded.crews_to_ask] == [
+            (sq.hale, "Blue 1")]
+        with pytest.raises(ValidationError, match="say what the crash did to Hale"):
+            battles.end_battle(db, bid)
+        assert not battles.load_battle(db, bid).ended
+        outcome = battles.end_battle(db, bid, crew_fates={sq.hale: CrashFate.MISSING})
+        entries = journal.entries(db, kind=EntryKind.BATTLE, character=sq.hale)
+    [hale] = [p for p in outcome.airmen if p.character_id == sq.hale]
+    assert (hale.crash_fate, hale.missing) == ("missing", True)
+    assert _rows(sq.path, "SELECT missing FROM person_state WHERE character_id = ?",
+                 sq.hale) == [(1,)]
+    assert [e.text.split(" in ")[0] for e in entries] == ["Blue 1 crashed",
+                                                          "Hale missing after a crash"]
+
+
+def test_as_flown_the_crash_asks_nothing(sq: Squadron) -> None:
+    from ka_tui.rules.core.options import CrashCrew
+    from ka_tui.store.campaign import house_rules, set_house_rules
+
+    with open_campaign(sq.path) as db:
+        rules = house_rules(db)
+        set_house_rules(db, replace(rules, campaign=replace(
+            rules.campaign, crash_crew=CrashCrew.AS_FLOWN)))
+        bid = _crash_blue(db, sq)
+        assert battles.load_battle(db, bid).crews_to_ask == []
+        outcome = battles.end_battle(db, bid)
+    assert all(p.crash_fate == "" for p in outcome.airmen)
+
+
 def test_end_writes_nothing_when_any_part_fails(sq: Squadron) -> None:
     """One transaction: a failure after the aircraft and character rows are
     updated (here the log refuses the ``battle_ended`` event) keeps none of it."""

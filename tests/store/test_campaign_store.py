@@ -71,7 +71,7 @@ def test_a_mission_s_battle_applies_its_ready_check(demo_db: Path) -> None:
         il2 = next(a.id for a in roster.list_aircraft(db) if a.name == "Il-2 KA-D")
         mid = missions.create_mission(db, "Sweep", DAY, "patrol", "", [(MOREAU, SPIT)])
         plain = {c.aircraft_id: c for c in battles.candidates(db)}
-        in_mission = {c.aircraft_id: c for c in battles.candidates(db, mid)}
+        in_mission = {c.aircraft_id: c for c in missions.battle_candidates(db, mid)}
         count = len(battles.list_battles(db))
         with pytest.raises(ValidationError, match="under repair"):
             missions.start_battle(db, mid, [

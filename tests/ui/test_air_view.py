@@ -182,3 +182,65 @@ async def test_a_plan_built_and_not_flown_survives_quitting_and_reopening(
         await settle(pilot)
         assert runner.unit(TEMP).moved  # type: ignore[union-attr]
         await wait_for(pilot, lambda: not _drafts(demo_db))
+
+
+def _seed_crash(db: Path) -> None:
+    """The Il-2 (Olga Petrova) at level 1 and speed 0 beside the Spitfire on
+    the coast map; the turn's start: Blue first, the Il-2 stalls (R-3.2),
+    fails 1+1 and crashes on the ground (R-6.1)."""
+    from dataclasses import replace
+
+    from ka_tui.rules.air.hexgrid import Hex
+    from ka_tui.rules.core.dice import ScriptedDice
+    from ka_tui.screens.air import data
+    from ka_tui.store import battles
+    from ka_tui.store.db import open_campaign
+
+    with open_campaign(db) as campaign:
+        for b in battles.list_battles(campaign):
+            if b.open:
+                battles.end_battle(campaign, b.id)
+        places = {SPIT: ("Blue", 12, 3, 3, 4), "Il-2 KA-D": ("Red", 14, 6, 1, 0)}
+        units, aircraft = [], {}
+        for c in data.load_candidates(campaign):
+            if c.name in places and c.unit is not None:
+                side, col, row, level, speed = places[c.name]
+                units.append(replace(c.unit, side=side, hex=Hex.from_offset(col, row),
+                                     altitude=level, speed=speed))
+                aircraft[c.name] = c.aircraft_id
+        name, text = data.BUILTIN_MAPS[1]
+        loaded = data.start_battle(campaign, units, aircraft, data.MapChoice(name, text))
+        loaded.battle.begin_turn(ScriptedDice.of([6, 6, 1, 1, 1, 1] + [6] * 30))
+        battles.commit(campaign, loaded.battle_id, loaded.battle.events[-1])
+        assert loaded.state.unit("Il-2 KA-D").crashed
+
+
+async def test_ending_a_battle_with_a_crash_asks_the_gm_about_the_crew(demo_db: Path) -> None:
+    """campaign.crash_crew = gm_asks: E, y, then the GM is asked what became
+    of Olga Petrova (the Il-2 crashed, R-6.1); escape ends nothing, the
+    answer "missing" is written with the outcome."""
+    from ka_tui.screens.air.setup import CrashCrewScreen
+    from tests.ui.pilot_helpers import rows
+
+    _seed_crash(demo_db)
+    app, _dice = make_app(demo_db)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _demo(pilot)
+        await pilot.press("E")
+        await settle(pilot)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, CrashCrewScreen))
+        box = pilot.app.screen.query_one("#picker-box")
+        assert "what became of Olga Petrova" in str(box.border_title)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: pilot.app.screen is screen)
+        assert "NOT ended" in str(screen.query_one("#air-status").render())
+        assert screen.loaded is not None and not screen.loaded.ended
+        await pilot.press("E")
+        await settle(pilot)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, CrashCrewScreen))
+        await pilot.press("down", "down", "down", "enter")     # missing
+        await wait_for(pilot, lambda: screen.runner is None)
+    assert rows(demo_db, "SELECT p.missing FROM person_state p JOIN character c ON "
+                         "c.id = p.character_id WHERE c.name = 'Olga Petrova'") == [(1,)]

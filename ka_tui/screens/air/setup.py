@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ka_tui.rules.campaign.crash import FATE_WORDS, CrashFate
 from ka_tui.screens.air.data import MapChoice
 from ka_tui.screens.door import AirPreset
 from ka_tui.screens.store_work import store_work
@@ -240,6 +241,16 @@ class _Picker(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class CrashCrewScreen(_Picker):
+    """What the crash did to one person aboard (campaign.crash_crew, R-6.1)."""
+
+    HELP_TITLE = "After a crash"
+
+    def __init__(self, name: str, aircraft: str) -> None:
+        super().__init__(f"{aircraft} crashed (R-6.1): what became of {name}?",
+                         [(f.value, FATE_WORDS[f]) for f in CrashFate])
 
 
 class BattleListScreen(_Picker):
