@@ -607,7 +607,7 @@ SECTIONS: tuple[tuple[str, tuple[Reading, ...]], ...] = (
           "aircraft crashes (unless it is landing).",
           "gm_asks (default): ending a battle in which an aircraft crashed (R-6.1, or a "
           "failed landing, R-10) asks the GM about each person aboard: as the battle left "
-          "him, one wound more and unconscious, killed, or missing; nothing is written "
+          "them, one wound more and unconscious, killed, or missing; nothing is written "
           "until each is answered. as_flown: only the crash's own hits count (a cockpit hit "
           "wounds the pilot).",
           "The seeds damage the aircraft and never say what a crash does to its crew; the "

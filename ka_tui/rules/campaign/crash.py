@@ -14,14 +14,14 @@ from ka_tui.rules.campaign.people import MAX_WOUNDS
 
 
 class CrashFate(StrEnum):
-    AS_FLOWN = "as_flown"    # as the battle left him (the crash's own hits only)
+    AS_FLOWN = "as_flown"    # as the battle left them (the crash's own hits only)
     WOUNDED = "wounded"      # one wound more, out cold
     KILLED = "killed"        # dead (R-5: 6 wounds)
     MISSING = "missing"      # neither dead nor home: the GM finds him later
 
 
 FATE_WORDS: dict[CrashFate, str] = {
-    CrashFate.AS_FLOWN: "as the battle left him (the crash's hits only, R-6.1)",
+    CrashFate.AS_FLOWN: "as the battle left them: the crash's own hits only (R-6.1)",
     CrashFate.WOUNDED: "one wound more (R-5), unconscious",
     CrashFate.KILLED: "killed (R-5: 6 wounds)",
     CrashFate.MISSING: "missing: neither dead nor home",
