@@ -594,6 +594,24 @@ SECTIONS: tuple[tuple[str, tuple[Reading, ...]], ...] = (
           "On (default): each day that passes refuels and rearms every aircraft not lost, and "
           "its engine cools.", "Supply between battles is not in the seeds.",
           "campaign.rearm_each_day"),
+        R("R-1.4", "the GM tells the players the current state of their machine: engine "
+          "condition",
+          "On (default): an engine cools once its battle ends (Engine Overheat modifier 0 in "
+          "the campaign), so the next battle, the same day too, starts cool; off: the modifier "
+          "the battle left carries into the next one (a new day still cools it under "
+          "rearm_each_day).",
+          "R-3.5 heats an engine turn by turn within a battle; between battles there is a "
+          "landing, a wait and a take-off, longer than any turn.",
+          "campaign.cool_between_battles"),
+        R("R-6.1", "If an object ends up at the same altitude as a terrain feature, the "
+          "aircraft crashes (unless it is landing).",
+          "gm_asks (default): ending a battle in which an aircraft crashed (R-6.1, or a "
+          "failed landing, R-10) asks the GM about each person aboard: as the battle left "
+          "them, one wound more and unconscious, killed, or missing; nothing is written "
+          "until each is answered. as_flown: only the crash's own hits count (a cockpit hit "
+          "wounds the pilot).",
+          "The seeds damage the aircraft and never say what a crash does to its crew; the "
+          "GM knows where it came down.", "campaign.crash_crew"),
         R("R-5", "The pilot may try to come round in the end phase of his turn",
           "Healing is counted after waking: days spent unconscious heal nothing; a "
           "character carries his battle's wounds and consciousness into the campaign.",

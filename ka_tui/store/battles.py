@@ -33,13 +33,19 @@ an aircraft destroyed or crashed is marked in its ``damage`` column
 The log is ``store/events.py``'s (the one event log), reached through the
 ``_log_*`` functions below only; every append is checked by the rules'
 ``accept_kind`` inside the write transaction.
+
+The GM's plans being built and not yet flown are drafts (``battle_draft``
+rows, not events: work in progress, replaced on every change):
+``save_drafts`` writes them, ``load_battle`` reads the ones still open (the
+aircraft has not moved this turn), ``commit`` drops the draft of an aircraft
+that moves and ``end_battle`` every draft, each in its own transaction.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ka_tui.rules.air import turn as t
@@ -51,7 +57,8 @@ from ka_tui.rules.air.battle_map import BattleMap
 from ka_tui.rules.air.damage import out_of_battle
 from ka_tui.rules.air.hexgrid import Hex
 from ka_tui.rules.air.units import MAX_WOUNDS, AirUnit
-from ka_tui.rules.core.options import AirOptions
+from ka_tui.rules.campaign.crash import CrashFate, after_crash
+from ka_tui.rules.core.options import AirOptions, CrashCrew
 from ka_tui.store.rows_to_rules import (
     air_unit_of, battle_event, battle_events, damage_columns, replay_battle, stored_payload,
     to_profile,
@@ -169,6 +176,73 @@ def _ended_payloads(db: CampaignDB) -> list[tuple[int, str, dict[str, Any]]]:
     return out
 
 
+# ============================================================ drafts
+
+@dataclass(frozen=True)
+class Draft:
+    """The GM's plan for one aircraft, not yet flown: its steps as the codec's
+    JSON (``rules/air/codec.plan_to_json``), evasive (R-8), the battle's turn
+    it was built in and the seq of the player's sent plan it was built over
+    (0: none)."""
+
+    unit: str
+    plan: tuple[dict[str, Any], ...]
+    evasive: bool = False
+    turn: int = 0
+    based_on: int = 0
+
+
+def _sql(s: Any, sql: str, params: tuple[Any, ...] = ()) -> Any:
+    return s.connection().exec_driver_sql(sql, params)
+
+
+def _read_drafts(db: CampaignDB, battle_id: int) -> list[Draft]:
+    with db.plain_read() as con:
+        rows = con.execute("SELECT unit, plan, evasive, turn, based_on FROM battle_draft "
+                           "WHERE battle_id = ? ORDER BY unit", (battle_id,)).fetchall()
+    out: list[Draft] = []
+    for unit, plan, evasive, turn, based_on in rows:
+        try:
+            steps = json.loads(plan)
+        except ValueError:
+            continue   # the file's CHECK keeps JSON; a row it cannot read is no draft
+        if isinstance(steps, list) and all(isinstance(x, dict) for x in steps):
+            out.append(Draft(str(unit), tuple(steps), bool(evasive), int(turn), int(based_on)))
+    return out
+
+
+def open_drafts(state: t.BattleState, drafts: Sequence[Draft]) -> dict[str, Draft]:
+    """The drafts still to be taken up: built in this turn, for an aircraft in
+    the battle that has not moved yet (R-1.2), while moves are planned."""
+    if state.phase not in (t.Phase.MOVEMENT, t.Phase.SHOOTING):
+        return {}
+    units = {u.id: u for u in state.units}
+    return {d.unit: d for d in drafts
+            if d.turn == state.turn and d.unit in units and not units[d.unit].moved
+            and not out_of_battle(units[d.unit])}
+
+
+def save_drafts(db: CampaignDB, battle_id: int, drafts: Mapping[str, Draft | None]) -> None:
+    """Write the GM's drafts of one battle in one transaction: each unit's
+    draft replaced, or dropped (None). Refused (``BattleEnded``) once the
+    battle has ended."""
+    with db.batch() as s:
+        head = _head(db, battle_id)
+        if head.status != "open":
+            raise BattleEnded(f"the battle “{head.name}” has ended; no plan is kept")
+        for unit, d in drafts.items():
+            if d is None:
+                _sql(s, "DELETE FROM battle_draft WHERE battle_id = ? AND unit = ?",
+                     (battle_id, unit))
+                continue
+            _sql(s, "INSERT INTO battle_draft (battle_id, unit, plan, evasive, turn, based_on) "
+                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (battle_id, unit) DO UPDATE SET "
+                    "plan = excluded.plan, evasive = excluded.evasive, turn = excluded.turn, "
+                    "based_on = excluded.based_on",
+                 (battle_id, unit, json.dumps(list(d.plan), sort_keys=True), int(d.evasive),
+                  d.turn, d.based_on))
+
+
 # ============================================================ the roster side
 
 @dataclass(frozen=True)
@@ -257,19 +331,32 @@ def _unable(row: Any, pilot: Any | None) -> str:
     return ""
 
 
-def candidates(db: CampaignDB) -> list[AircraftCandidate]:
+def aboard(db: CampaignDB, aircraft: Sequence[int] | None = None) -> dict[int, list[int]]:
+    """The people seated in each of ``aircraft`` (None: every one), pilot
+    first, then the crew."""
+    planes, _people, crews = _roster(db)
+    wanted = None if aircraft is None else set(aircraft)
+    return {int(r.id): ([int(r.pilot_id)] if r.pilot_id is not None else [])
+            + [int(c.id) for c in crews.get(int(r.id), [])]
+            for r in planes if wanted is None or int(r.id) in wanted}
+
+
+def candidates(db: CampaignDB, refused: Mapping[int, str] | None = None
+               ) -> list[AircraftCandidate]:
     """Every roster aircraft, by name, with its pilot and crew and, when it
-    cannot be put in a battle, the reason (one read)."""
+    cannot be put in a battle, the reason; ``refused``: aircraft id -> a
+    further reason (a mission's ready-check, ``missions.battle_candidates``)."""
     from ka_tui.store.campaign import house_rules
 
     opts = house_rules(db).air
     planes, people, crews = _roster(db)
     busy = _busy_aircraft(db)
+    refused = refused or {}
     out: list[AircraftCandidate] = []
     for row in planes:
         pilot = people.get(int(row.pilot_id)) if row.pilot_id is not None else None
         crew = crews.get(int(row.id), [])
-        unable = _unable(row, pilot)
+        unable = _unable(row, pilot) or refused.get(int(row.id), "")
         unit = None
         if not unable and pilot is not None:
             profile = to_profile(row)
@@ -435,6 +522,13 @@ def newest_open(db: CampaignDB) -> int | None:
     return next((b.id for b in list_battles(db) if b.open), None)
 
 
+@dataclass(frozen=True)
+class CrashedAirman:
+    character_id: int
+    name: str
+    aircraft: str        # the unit (the aircraft's name)
+
+
 @dataclass
 class LoadedBattle:
     """A battle read and replayed: the rules ``Battle`` (state, events, one
@@ -449,10 +543,22 @@ class LoadedBattle:
     aircraft: dict[str, int]              # unit id (the aircraft's name) -> aircraft id
     airmen: dict[str, tuple[int, ...]]    # unit id -> character ids, pilot first
     outcome: dict[str, Any] | None = None  # the battle_ended payload, once ended
+    drafts: dict[str, Draft] = field(default_factory=dict)  # the GM's, still open
+    crash_crew: CrashCrew = CrashCrew.GM_ASKS   # the campaign's house rule now
 
     @property
     def battle_id(self) -> int:
         return self.id
+
+    @property
+    def crews_to_ask(self) -> list[CrashedAirman]:
+        """The people aboard each aircraft that crashed (R-6.1, R-10), whose
+        fate the end of the battle asks the GM (``campaign.crash_crew``)."""
+        if self.crash_crew is not CrashCrew.GM_ASKS or self.ended:
+            return []
+        return [CrashedAirman(cid, a.name, u.id)
+                for u in self.state.units if u.crashed
+                for cid, a in zip(self.airmen.get(u.id, ()), u.everyone)]
 
     @property
     def state(self) -> t.BattleState:
@@ -501,12 +607,14 @@ def load_battle(db: CampaignDB, battle_id: int) -> LoadedBattle:
         battle = replay_battle(stored, campaign_rules)
     except (ReplayError, ValueError) as e:
         raise BattleLogError(f"the battle “{head.name}” cannot be replayed: {e}") from None
+    drafts = {} if head.status != "open" else open_drafts(battle.state,
+                                                          _read_drafts(db, battle_id))
     return LoadedBattle(
         int(head.id), str(head.name), str(head.status), battle, text,
         str(data.get("map_name", "")),
         {str(k): int(v) for k, v in data.get("aircraft", {}).items()},
         {str(k): tuple(int(i) for i in v) for k, v in data.get("airmen", {}).items()},
-        outcome)
+        outcome, drafts, campaign_rules.campaign.crash_crew)
 
 
 # ============================================================ writing steps
@@ -520,8 +628,13 @@ def commit(db: CampaignDB, battle_id: int, event: Mapping[str, Any], *,
     kind = str(event.get("kind", ""))
     if kind not in RULE_KINDS:
         raise ValidationError("event", f"{kind!r} is not a battle step")
-    return _log_append(db, battle_id, kind, stored_payload(event), expect=int(event["seq"]),
-                       at=at)
+    with db.batch() as s:
+        count = _log_append(db, battle_id, kind, stored_payload(event),
+                            expect=int(event["seq"]), at=at)
+        if kind == BattleEventKind.MOVE.value:   # its plan is flown: no draft stays
+            _sql(s, "DELETE FROM battle_draft WHERE battle_id = ? AND unit = ?",
+                 (battle_id, str(event.get("data", {}).get("unit", ""))))
+    return count
 
 
 def undo_last(db: CampaignDB, battle_id: int, expect: int | None = None) -> Event:
@@ -553,6 +666,8 @@ class AirmanOutcome:
     name: str
     wounds: int
     conscious: bool
+    crash_fate: str = ""       # the GM's answer after a crash (rules/campaign/crash.py)
+    missing: bool = False
 
 
 @dataclass(frozen=True)
@@ -659,13 +774,34 @@ def outcome_of(loaded: LoadedBattle) -> BattleOutcome:
                          loaded.state.turn)
 
 
-def end_battle(db: CampaignDB, battle_id: int, expect: int | None = None) -> BattleOutcome:
+def _with_fates(o: BattleOutcome, fates: Mapping[int, CrashFate]) -> BattleOutcome:
+    """The outcome with the GM's answers for a crashed aircraft's crew."""
+    people = []
+    for p in o.airmen:
+        fate = fates.get(p.character_id)
+        if fate is None:
+            people.append(p)
+            continue
+        after = after_crash(p.wounds, p.conscious, fate)
+        people.append(replace(p, wounds=after.wounds, conscious=after.conscious,
+                              crash_fate=fate.value, missing=after.missing))
+    return replace(o, airmen=tuple(people))
+
+
+def end_battle(db: CampaignDB, battle_id: int, expect: int | None = None, *,
+               crew_fates: Mapping[int, CrashFate] | None = None) -> BattleOutcome:
     """End a battle and write its outcome back to the campaign in ONE
     transaction: the aircraft rows (hull hits, damage by location, fuel and
     ammunition left, overheat; lost ones marked), the characters (wounds,
     consciousness), the ``battle_ended`` event (the outcome, victories and
-    losses) and the battle's status. ``expect``: the events the screen holds
-    (``StaleLog`` if the log moved)."""
+    losses), the journal's entries of every loss and the battle's status; the
+    engine cools unless ``campaign.cool_between_battles`` is off. ``expect``:
+    the events the screen holds
+    (``StaleLog`` if the log moved). ``crew_fates``: character id -> what the
+    crash did to him (``rules/campaign/crash.py``), one for each of
+    ``crews_to_ask`` (refused without them)."""
+    from ka_tui.store.campaign import house_rules
+
     m = _models()
     with db.batch() as s:
         loaded = load_battle(db, battle_id)
@@ -673,7 +809,13 @@ def end_battle(db: CampaignDB, battle_id: int, expect: int | None = None) -> Bat
             raise BattleEnded(f"the battle “{loaded.name}” has already ended")
         if expect is not None and expect != loaded.position:
             raise StaleLog(_ref(battle_id), expect, loaded.position)
-        outcome = outcome_of(loaded)
+        fates = dict(crew_fates or {})
+        unanswered = [c for c in loaded.crews_to_ask if c.character_id not in fates]
+        if unanswered:
+            raise ValidationError("crew", "say what the crash did to " + ", ".join(
+                f"{c.name} ({c.aircraft})" for c in unanswered) + " (campaign.crash_crew)")
+        outcome = _with_fates(outcome_of(loaded), fates)
+        cools = house_rules(db).campaign.cool_between_battles
         for a in outcome.aircraft:
             row = s.get(m.AircraftRow, a.aircraft_id)
             if row is None:
@@ -682,20 +824,76 @@ def end_battle(db: CampaignDB, battle_id: int, expect: int | None = None) -> Bat
             row.damage = json.dumps(a.damage, sort_keys=True)
             row.fuel_left = min(a.fuel_left, int(row.fuel))
             row.ammo_left = min(a.ammo_left, int(row.ammo))
-            row.overheat = a.overheat
+            row.overheat = 0 if cools else a.overheat   # campaign.cool_between_battles
             s.add(row)
+        killed: list[AirmanOutcome] = []
         for p in outcome.airmen:
             who = s.get(m.CharacterRow, p.character_id)
             if who is None:
                 continue
+            if p.wounds >= MAX_WOUNDS > int(who.wounds):
+                killed.append(p)
             who.wounds, who.conscious = p.wounds, p.conscious
             s.add(who)
         s.flush()
+        for p in outcome.airmen:
+            if p.missing:
+                _sql(s, "INSERT INTO person_state (character_id, missing) VALUES (?, 1) "
+                        "ON CONFLICT (character_id) DO UPDATE SET missing = 1",
+                     (p.character_id,))
+        _journal_losses(db, loaded, outcome, killed)
         _log_append(db, battle_id, ENDED, {"data": outcome.to_dict(), "faces": [],
                                            "log": _outcome_lines(outcome)},
                     expect=loaded.position)
         _log_set_status(db, battle_id, "ended")
+        _sql(s, "DELETE FROM battle_draft WHERE battle_id = ?", (battle_id,))
     return outcome
+
+
+_CAUSE_WORDS = {"shot": "shot down, R-2", "ram": "rammed, R-7", "collision": "collision, R-6",
+                "crash": "crash, R-6.1/R-10", "damage": "its damage, R-1.3"}
+
+
+def _journal_losses(db: CampaignDB, loaded: LoadedBattle, outcome: BattleOutcome,
+                    killed: Sequence[AirmanOutcome]) -> None:
+    """Every loss in the journal, in the battle's end's transaction, in a
+    mission or not: each aircraft lost, each airman killed (R-5: 6 wounds).
+    In a mission's battle the entries of its own aircraft and people are the
+    mission's (dated on its day); the other side's are the campaign's."""
+    from ka_tui.store import journal
+
+    with db.plain_read() as con:   # inside the end's transaction
+        link = con.execute("SELECT m.id, m.day FROM mission_link l JOIN mission m ON "
+                           "m.id = l.mission_id WHERE l.battle_id = ?",
+                           (loaded.battle_id,)).fetchone()
+        members = [] if link is None else con.execute(
+            "SELECT character_id, aircraft_id FROM mission_member WHERE mission_id = ?",
+            (link[0],)).fetchall()
+    own_planes = {int(a) for _, a in members if a is not None}
+    own_people = {int(c) for c, _ in members} | {
+        c for uid, aid in loaded.aircraft.items() if aid in own_planes
+        for c in loaded.airmen.get(uid, ())}
+    day = None if link is None else str(link[1])
+
+    def mission(ours: bool) -> int | None:
+        return int(link[0]) if link is not None and ours else None
+
+    for x in outcome.losses:
+        crew = loaded.airmen.get(x.name, ())
+        journal.add(db, "battle", f"{x.name} {x.state} in “{loaded.name}”, turn {x.turn} "
+                                  f"({_CAUSE_WORDS.get(x.cause, x.cause)})", day=day,
+                    characters=crew, aircraft=[x.aircraft_id],
+                    mission=mission(x.aircraft_id in own_planes))
+    for p in killed:
+        journal.add(db, "death", f"{p.name} killed in “{loaded.name}” (R-5: 6 wounds)",
+                    day=day, characters=[p.character_id],
+                    mission=mission(p.character_id in own_people))
+    for p in outcome.airmen:
+        if p.missing:
+            journal.add(db, "battle", f"{p.name} missing after a crash in “{loaded.name}” "
+                                      "(the GM's answer, campaign.crash_crew)", day=day,
+                        characters=[p.character_id],
+                        mission=mission(p.character_id in own_people))
 
 
 def _outcome_lines(o: BattleOutcome) -> list[str]:

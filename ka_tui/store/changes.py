@@ -66,4 +66,6 @@ WATCHED: Mapping[Change, tuple[str, ...]] = {
 UNWATCHED: Mapping[str, str] = {
     "ka_meta": "the schema's version and the app's name: written by migrations only",
     "battle_map": "the saved maps: read when a battle's setup opens, not shown live",
+    "battle_draft": "the GM's draft plans: read with the battle when the air screen opens "
+                    "it; no other view shows them (a player's never)",
 }

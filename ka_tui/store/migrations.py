@@ -370,6 +370,26 @@ CREATE TABLE table_server (
 );
 """
 
+# The GM's plan for an aircraft, built on the air screen and not yet flown,
+# so that it survives quitting and reopening. The battle's log keeps what was
+# done (and the plans players sent); a draft is work in progress, replaced on
+# every change and dropped when the aircraft moves or the battle ends: a row,
+# not an event. ``turn``: the battle's turn it was built in (a draft of an
+# earlier turn is not taken up); ``based_on``: the seq of the player's sent
+# plan it was built over (0: none; a newer sent plan wins). Never read by a
+# player's view, never exported.
+_V_DRAFTS: Final = """
+CREATE TABLE battle_draft (
+    battle_id INTEGER NOT NULL REFERENCES battle(id) ON DELETE CASCADE,
+    unit      TEXT NOT NULL CHECK (length(unit) BETWEEN 1 AND 60),
+    plan      TEXT NOT NULL CHECK (json_valid(plan) AND length(plan) <= 20000),
+    evasive   INTEGER NOT NULL DEFAULT 0 CHECK (evasive IN (0, 1)),
+    turn      INTEGER NOT NULL CHECK (turn >= 0),
+    based_on  INTEGER NOT NULL DEFAULT 0 CHECK (based_on >= 0),
+    PRIMARY KEY (battle_id, unit)
+);
+"""
+
 MIGRATIONS: Final[tuple[str, ...]] = (_V1, _V2, _V_MAPS, _V_CAMPAIGN, _V_ROLL_STRIKES,
-                                      _V_TABLE)
+                                      _V_TABLE, _V_DRAFTS)
 SCHEMA_VERSION: Final = len(MIGRATIONS)

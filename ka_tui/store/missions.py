@@ -16,7 +16,7 @@ are plain SQL (``db.plain_read()``; a write's checks read inside it)::
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -29,6 +29,7 @@ from ka_tui.rules.campaign.missions import (
     debrief,
     ready_check,
 )
+from ka_tui.rules.campaign.journal import EntryKind
 from ka_tui.rules.campaign.people import Person
 from ka_tui.rules.campaign.repair import repair_need
 from ka_tui.rules.campaign.timeline import parse_date
@@ -191,6 +192,30 @@ def _check(con: PlainRead, day: str, members: Sequence[tuple[int, int | None]],
                        opts)
 
 
+def battle_refusals(db: CampaignDB, mission_id: int,
+                    aboard: Mapping[int, Sequence[int]]) -> dict[int, str]:
+    """The mission's ready-check of each aircraft that may fly in its battle
+    (``aboard``: aircraft id -> the people seated in it, pilot first), on the
+    mission's day: aircraft id -> why it may not (the aircraft under repair or
+    lost, someone aboard unfit or flying another mission that day)."""
+    with db.plain_read() as con:
+        day = _mission(con, mission_id).day
+        out: dict[int, str] = {}
+        for aid, people in aboard.items():
+            refused = _check(con, day, [(c, aid) for c in people], mission_id)
+            if refused:
+                out[aid] = "; ".join(dict.fromkeys(r.why for r in refused))
+    return out
+
+
+def battle_candidates(db: CampaignDB, mission_id: int) -> list[Any]:
+    """The roster's aircraft for the mission's battle (``battles.candidates``)
+    under the mission's ready-check (``battle_refusals``)."""
+    from ka_tui.store import battles
+
+    return battles.candidates(db, battle_refusals(db, mission_id, battles.aboard(db)))
+
+
 class NotReady(ValidationError):
     """The ready-check refused someone or something; ``refusals`` says why."""
 
@@ -340,6 +365,10 @@ def start_battle(db: CampaignDB, mission_id: int, placements: Sequence[Any], **k
         if mission.status is not MissionStatus.PLANNED:
             raise ValidationError("status", f"the mission was {mission.status.value}")
         kwargs.setdefault("name", mission.name[:60])
+        aboard = battles.aboard(db, [int(p.aircraft_id) for p in placements])
+        refused = battle_refusals(db, mission_id, aboard)
+        if refused:   # the mission's ready-check, as its setup showed it
+            raise ValidationError("aircraft", "; ".join(refused.values()))
         battle_id = battles.start_battle(db, placements, **kwargs)
         link(db, mission_id, battle_id=battle_id)
     return battle_id
@@ -376,7 +405,8 @@ def debrief_of(db: CampaignDB, mission_id: int) -> Debrief:
                                 "end": end})
             else:
                 fights.append({"name": ln.name, "status": ln.status})
-    d = debrief(battles, fights, names)
+    d = debrief(battles, fights, names, people=[x.character_id for x in m.members],
+                aircraft=m.aircraft_ids)
     have = {p.character_id for p in d.pilots}
     extra = tuple(p for p in _member_pilots(m, names) if p.character_id not in have)
     return Debrief(tuple(sorted((*d.pilots, *extra), key=lambda p: p.name.casefold())),
@@ -424,7 +454,9 @@ def confirm_debrief(db: CampaignDB, mission_id: int, notes: str = "", *,
                 journal.add(db, "kill", f"{p.name}: {p.kills} kill{'s' if p.kills != 1 else ''}"
                             f" in “{m.name}”", day=m.day, characters=[p.character_id],
                             mission=mission_id)
-            if p.killed:
+            if p.killed and not journal.entries(db, kind=EntryKind.DEATH,
+                                                character=p.character_id):
+                # a death is journalled once: by its battle's end since it had one
                 journal.add(db, "death", f"{p.name} killed in “{m.name}”", day=m.day,
                             characters=[p.character_id], mission=mission_id)
             elif p.wounds_taken:

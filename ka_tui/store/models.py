@@ -315,3 +315,14 @@ class TableServerRow(SQLModel, table=True):
     web_url: Optional[str] = None
     started_at: str
     stopped_at: Optional[str] = None
+
+
+class BattleDraftRow(SQLModel, table=True):
+    """The GM's plan for an aircraft not yet flown (store/battles.py drafts)."""
+    __tablename__ = "battle_draft"
+    battle_id: int = Field(foreign_key="battle.id", primary_key=True)
+    unit: str = Field(primary_key=True)
+    plan: str
+    evasive: bool = False
+    turn: int
+    based_on: int = 0

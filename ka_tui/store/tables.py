@@ -94,6 +94,9 @@ TABLES: Final[tuple[Table, ...]] = (
     Table("battle_event", part="battles", row="BattleEventRow", key="events",
           parent="battle", link="battle_id", noun="event", json_columns=("payload",),
           order=("battle_id", "seq")),
+    Table("battle_draft", how="", row="BattleDraftRow",
+          note="the GM's plans being built, not yet flown: work in progress on this "
+               "machine, like an unsaved form (store/battles.py drafts)"),
     Table("battle_map", how="maps", part="maps", noun="map"),
     Table("campaign_day", how="history", part="history", row="CampaignDayRow"),
     Table("mission", how="history", part="history", row="MissionRow", noun="mission"),

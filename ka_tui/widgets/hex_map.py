@@ -1,7 +1,18 @@
 """The air-battle hex map, drawn in text.
 
 Flat-top hexes (``rules/air/hexgrid.py``: axial ``Hex(q, r)``, odd-q offset
-columns, facing 0 = N clockwise) drawn with ``/ \\ _``. Two zoom levels:
+columns, facing 0 = N clockwise) drawn with ``/ \\ _``. Three zoom levels:
+
+* dense (pitch 2 columns x 2 lines, no outlines; 38 hex columns on 80 cells):
+  each hex is its 3-character token alone, odd columns half a hex lower, so
+  a line holds every other column::
+
+     ~~~ ↘B3  ·   f1
+       ·   o   ·   ·
+
+  The tokens are the compact zoom's (open ground without height is ``·``);
+  the overlay mark sits on the line below the token's middle, between the
+  neighbours' tokens, and the ``[ ]`` / ``( )`` brackets in the gaps.
 
 * compact (pitch 4 columns x 2 lines; 20 hex columns on 80 cells)::
 
@@ -52,11 +63,16 @@ from textual.strip import Strip
 from ka_tui.rules.air.battle_map import BattleMap, Surface, Terrain
 from ka_tui.rules.air.hexgrid import Hex
 
-Zoom = Literal["compact", "detailed"]
+Zoom = Literal["dense", "compact", "detailed"]
 ReachKind = Literal["free", "check", "out"]
 
 FACING_GLYPHS = ("↑", "↗", "↘", "↓", "↙", "↖")
 FACING_ASCII = ("^", "/", ">", "v", "<", "\\")
+# the overlay marks on a hex's bottom edge (the legend words them)
+MARKS = {"target": "T", "path": "o", "free": "+", "check": "?", "out": "x"}
+STACK = "*"          # *3B: three aircraft in the hex
+MIXED = "!"          # *3!: of several sides
+OPEN_DOT = ("·", ".")   # open ground without height in the dense zoom (ASCII second)
 
 
 @dataclass(frozen=True)
@@ -90,15 +106,19 @@ class _Geometry:
     slots: tuple[tuple[int, int, int], ...]  # (line, x, width) content slots
     mark: tuple[int, int, int]     # the overlay slot on the bottom edge
     sides: tuple[tuple[int, int, int], ...]  # (line, left x, right x) for [ ] / ( )
+    skip: int = 0                  # blank lines above the first row, not drawn
 
 
+DENSE = _Geometry(2, 2, 1, 5, ("     ", "     ", "     "), ((1, 1, 3),), (2, 2, 1),
+                  ((1, 0, 4),), skip=1)
 COMPACT = _Geometry(4, 2, 1, 5, (" ___ ", "/   \\", "\\___/"),
                     ((1, 1, 3),), (2, 2, 1), ((1, 0, 4),))
 DETAILED = _Geometry(6, 4, 2, 8,
                      ("  ____  ", " /    \\ ", "/      \\", "\\      /", " \\____/ "),
                      ((1, 2, 4), (2, 1, 6), (3, 1, 6)), (4, 2, 4),
                      ((2, 0, 7), (3, 0, 7)))
-GEOMETRY: dict[str, _Geometry] = {"compact": COMPACT, "detailed": DETAILED}
+GEOMETRY: dict[str, _Geometry] = {"dense": DENSE, "compact": COMPACT, "detailed": DETAILED}
+ZOOMS: tuple[Zoom, ...] = ("compact", "detailed")
 
 # Style ids (index into the per-render style table).
 (_GRID, _OPEN, _WATER, _FOREST, _ROUGH, _STRIP, _CARRIER, _CURSOR, _SELECTED,
@@ -160,12 +180,14 @@ class HexMap(ScrollView, can_focus=True):
     ]
 
     class CursorMoved(Message):
-        """The cursor is on a new hex."""
+        """The cursor is on a new hex; ``by_key``: moved by the map's own keys
+        (not by ``select``, the screen or the map following an aircraft)."""
 
-        def __init__(self, hex_map: HexMap, hex: Hex) -> None:
+        def __init__(self, hex_map: HexMap, hex: Hex, by_key: bool = False) -> None:
             super().__init__()
             self.hex_map = hex_map
             self.hex = hex
+            self.by_key = by_key
 
         @property
         def control(self) -> HexMap:
@@ -201,11 +223,15 @@ class HexMap(ScrollView, can_focus=True):
 
     def __init__(self, battle_map: BattleMap | None = None,
                  aircraft: Iterable[MapAircraft] = (), *, zoom: Zoom = "compact",
+                 zooms: Sequence[Zoom] = ZOOMS,
                  ascii: bool | None = None, sides: Sequence[str] = (),
                  id: str | None = None, classes: str | None = None) -> None:
+        """``zooms``: the levels ``z`` goes through, in order (``zoom`` first
+        if it is not one of them)."""
         super().__init__(id=id, classes=classes)
         self._map = battle_map or BattleMap(1, 1)
         self._zoom: Zoom = zoom
+        self._zooms: tuple[Zoom, ...] = tuple(zooms) if zoom in zooms else (zoom, *zooms)
         self._ascii_setting = ascii
         self._ascii = bool(ascii)
         self._cursor = Hex(0, 0)
@@ -241,7 +267,10 @@ class HexMap(ScrollView, can_focus=True):
         self._resize()
 
     def set_aircraft(self, aircraft: Iterable[MapAircraft]) -> None:
-        """Replace the aircraft shown (their order is the ``tab`` order)."""
+        """Replace the aircraft shown (their order is the ``tab`` order). The
+        map follows the selected aircraft: when it has moved, the cursor that
+        was on it goes with it and the view scrolls to keep it in sight."""
+        was = self._by_key.get(self._selected) if self._selected else None
         self._aircraft = tuple(aircraft)
         self._by_key = {a.key: a for a in self._aircraft}
         by_hex: dict[Hex, list[MapAircraft]] = {}
@@ -254,6 +283,11 @@ class HexMap(ScrollView, can_focus=True):
         if self._selected not in self._by_key:
             self._selected = None
         self.refresh()
+        now = self._by_key.get(self._selected) if self._selected else None
+        if was is not None and now is not None and now.hex != was.hex:
+            if self._cursor == was.hex:
+                self.move_cursor(now.hex, scroll=False)
+            self._follow(now.hex)
 
     def set_path(self, hexes: Sequence[Hex]) -> None:
         """The planned path, drawn ``o`` (numbered by step in the detailed zoom)."""
@@ -333,7 +367,7 @@ class HexMap(ScrollView, can_focus=True):
             self._ascii = value
             self._changed(all_lines=True)
 
-    def move_cursor(self, h: Hex, *, scroll: bool = True) -> None:
+    def move_cursor(self, h: Hex, *, scroll: bool = True, by_key: bool = False) -> None:
         """Put the cursor on ``h`` (kept on the map); posts ``CursorMoved``."""
         h = self._clamp(h)
         if h == self._cursor:
@@ -343,11 +377,11 @@ class HexMap(ScrollView, can_focus=True):
         self._refresh_hex(h)
         if scroll:
             self._scroll_to_hex(h)
-        self.post_message(self.CursorMoved(self, h))
+        self.post_message(self.CursorMoved(self, h, by_key))
 
-    def select(self, key: str | None, *, move: bool = True) -> None:
+    def select(self, key: str | None, *, move: bool = True, by_key: bool = False) -> None:
         """Select an aircraft (None: none); the cursor goes to it unless ``move``
-        is False. Posts ``AircraftSelected``."""
+        is False (``by_key``: for the map's own keys). Posts ``AircraftSelected``."""
         if key is not None and key not in self._by_key:
             raise KeyError(key)
         old = self._by_key.get(self._selected) if self._selected else None
@@ -358,7 +392,7 @@ class HexMap(ScrollView, can_focus=True):
         if plane is not None:
             self._refresh_hex(plane.hex)
             if move:
-                self.move_cursor(plane.hex)
+                self.move_cursor(plane.hex, by_key=by_key)
         self.post_message(self.AircraftSelected(self, key, plane))
 
     def centre_on(self, h: Hex) -> None:
@@ -375,7 +409,7 @@ class HexMap(ScrollView, can_focus=True):
 
     def action_move(self, dcol: int, drow: int) -> None:
         col, row = self._cursor.to_offset()
-        self.move_cursor(Hex.from_offset(col + dcol, row + drow))
+        self.move_cursor(Hex.from_offset(col + dcol, row + drow), by_key=True)
 
     def action_page(self, direction: int) -> None:
         rows = max(1, self.scrollable_content_region.height // GEOMETRY[self._zoom].height - 1)
@@ -389,14 +423,16 @@ class HexMap(ScrollView, can_focus=True):
             index = (keys.index(self._selected) + step) % len(keys)
         else:
             index = 0 if step > 0 else len(keys) - 1
-        self.select(keys[index])
+        self.select(keys[index], by_key=True)
 
     def action_centre(self) -> None:
         plane = self._by_key.get(self._selected) if self._selected else None
         self.centre_on(plane.hex if plane else self._cursor)
 
     def action_zoom(self) -> None:
-        self.zoom = "detailed" if self._zoom == "compact" else "compact"
+        """The next zoom level of ``zooms``."""
+        at = self._zooms.index(self._zoom) if self._zoom in self._zooms else -1
+        self.zoom = self._zooms[(at + 1) % len(self._zooms)]
 
     def action_pick(self) -> None:
         """``enter``: select the aircraft under the cursor; on a stack, list it
@@ -422,15 +458,25 @@ class HexMap(ScrollView, can_focus=True):
         """The hex's outline in virtual (scrolled) coordinates."""
         g = GEOMETRY[self._zoom]
         col, row = h.to_offset()
-        return Region(col * g.pitch, g.half * (col & 1) + row * g.height, g.width,
+        return Region(col * g.pitch, g.half * (col & 1) + row * g.height - g.skip, g.width,
                       g.height + 1)
 
     def _resize(self) -> None:
         g = GEOMETRY[self._zoom]
         cols, rows = self._map.cols, self._map.rows
         width = cols * g.pitch + (g.width - g.pitch)
-        height = rows * g.height + 1 + (g.half if cols > 1 else 0)
-        self.virtual_size = Size(width, height)
+        height = rows * g.height + 1 + (g.half if cols > 1 else 0) - g.skip
+        if Size(width, height) != self.virtual_size:
+            self.virtual_size = Size(width, height)
+            self.refresh(layout=True)   # a width of ``auto`` follows the zoom
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        """The map's width, with room for the vertical scrollbar when it is
+        taller than its place: a width of ``auto`` then never scrolls sideways."""
+        width = self.virtual_size.width
+        if self.virtual_size.height > container.height:
+            width += self.styles.scrollbar_size_vertical
+        return width
 
     def _refresh_hex(self, h: Hex) -> None:
         """Redraw the lines of ``h`` that the cursor or the selection change (the
@@ -440,6 +486,14 @@ class HexMap(ScrollView, can_focus=True):
         lines = sorted({line for line, _, _ in g.sides})
         self.refresh(Region(region.x, region.y + lines[0], region.width,
                             lines[-1] - lines[0] + 1))
+
+    def _follow(self, h: Hex) -> None:
+        """Centre on ``h`` when it is out of sight (a hex half in view is kept)."""
+        if not self.is_mounted or not self.scrollable_content_region.width:
+            return
+        view = Region(*self.scroll_offset, *self.scrollable_content_region.size)
+        if not view.contains_region(self._hex_region(h)):
+            self.centre_on(h)
 
     def _scroll_to_hex(self, h: Hex) -> None:
         if self.is_mounted:
@@ -509,7 +563,7 @@ class HexMap(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         sx, sy = self.scroll_offset
-        vy = sy + y
+        vy = sy + y + GEOMETRY[self._zoom].skip
         entries = self._entries(vy, sx, sx + width)
         key = (vy, sx, width, self._zoom, self._ascii, self._version,
                tuple((c, r, ly, self._token(Hex.from_offset(c, r))) for c, r, ly in entries))
@@ -601,7 +655,7 @@ class HexMap(ScrollView, can_focus=True):
     def _content(self, h: Hex, line: int, w: int) -> tuple[tuple[str, int], ...]:
         """The text (with style ids) of content slot ``line`` of hex ``h``."""
         stack = self._by_hex.get(h, ())
-        if self._zoom == "compact":
+        if self._zoom != "detailed":
             if stack:
                 return ((self._compact_aircraft(stack), self._side_kind(self._top(stack).side)),)
             return self._terrain(h, w)
@@ -629,14 +683,16 @@ class HexMap(ScrollView, can_focus=True):
             a = stack[0]
             return self._facing(a.facing) + self.side_letter(a.side) + _digits(a.altitude, 1)
         sides = {a.side for a in stack}
-        letter = self.side_letter(stack[0].side) if len(sides) == 1 else "!"
-        return f"*{min(len(stack), 9)}{letter}"
+        letter = self.side_letter(stack[0].side) if len(sides) == 1 else MIXED
+        return f"{STACK}{min(len(stack), 9)}{letter}"
 
     def _terrain(self, h: Hex, w: int) -> tuple[tuple[str, int], ...]:
-        key = (h, self._zoom, w == 3)
+        key = (h, self._zoom, self._ascii)
         cached = self._static.get(key)
         if cached is None:
             text, kind = _terrain_text(self._map, h, w)
+            if not text and self._zoom == "dense":   # no outline: a dot marks the hex
+                text = OPEN_DOT[self._ascii]
             # a blank cell takes the grid's style: one segment for a run of them
             cached = ((text.center(w)[:w], kind if text else _GRID),)
             self._static[key] = cached
@@ -647,14 +703,16 @@ class HexMap(ScrollView, can_focus=True):
         detailed = w > 1
         label = self._targets.get(h)
         if label is not None:
-            return (("T" + label)[:w].ljust(w, "_") if detailed else "T"), _TARGET
+            t = MARKS["target"]
+            return ((t + label)[:w].ljust(w, "_") if detailed else t), _TARGET
         step = self._path.get(h)
         if step is not None:
-            return (f"o{step}"[:w].ljust(w, "_") if detailed else "o"), _PATH
+            o = MARKS["path"]
+            return (f"{o}{step}"[:w].ljust(w, "_") if detailed else o), _PATH
         reach = self._reach.get(h)
         if reach is not None:
-            char, kind = {"free": ("+", _FREE), "check": ("?", _CHECK),
-                          "out": ("x", _OUT)}[reach.kind]
+            char = MARKS[reach.kind]
+            kind = {"free": _FREE, "check": _CHECK, "out": _OUT}[reach.kind]
             if detailed:
                 text = char + (reach.odds if reach.kind == "check" else "")
                 return text[:w].ljust(w, "_"), kind

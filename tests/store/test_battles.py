@@ -217,6 +217,36 @@ def test_quit_and_reload_mid_turn_resumes_where_it_was_r1_2(sq: Squadron) -> Non
     assert (summary.turn, summary.events, summary.open) == (1, 3, True)
 
 
+def test_a_draft_plan_is_kept_until_its_aircraft_moves_r1_2(sq: Squadron) -> None:
+    """The GM's plan being built is kept across closing the file; a draft of an
+    earlier turn, or of an aircraft that has moved (R-1.2), is not taken up;
+    the move drops it, and so does the end of the battle (then none is kept)."""
+    plan = ({"step": "Forward"},)
+    with open_campaign(sq.path) as db:
+        bid = _start(db, sq)
+        lb = battles.load_battle(db, bid)
+        battles.save_drafts(db, bid, {"Blue 1": battles.Draft("Blue 1", plan, turn=1)})
+        assert battles.load_battle(db, bid).drafts == {}      # between turns: none open
+        lb.battle.begin_turn(ScriptedDice.of([6, 6, 1, 1]))
+        battles.commit(db, bid, lb.battle.events[-1])
+        battles.save_drafts(db, bid, {
+            "Red 1": battles.Draft("Red 1", plan, evasive=True, turn=1),
+            "Red 2": battles.Draft("Red 2", plan, turn=0)})       # an earlier turn's
+    with open_campaign(sq.path) as db:
+        back = battles.load_battle(db, bid).drafts
+        assert sorted(back) == ["Blue 1", "Red 1"] and back["Red 1"].evasive
+        battles.save_drafts(db, bid, {"Red 1": None})
+        lb.battle.move("Blue 1", parse_plan("F")[0], ScriptedDice.of([]))
+        battles.commit(db, bid, lb.battle.events[-1])
+        assert battles.load_battle(db, bid).drafts == {}
+        assert _rows(sq.path, "SELECT unit FROM battle_draft") == [("Red 2",)]
+        battles.save_drafts(db, bid, {"Red 2": battles.Draft("Red 2", plan, turn=1)})
+        battles.end_battle(db, bid)
+        assert _rows(sq.path, "SELECT unit FROM battle_draft") == []
+        with pytest.raises(battles.BattleEnded):
+            battles.save_drafts(db, bid, {"Red 2": battles.Draft("Red 2", plan, turn=1)})
+
+
 # ------------------------------------------------------------------ end
 
 def _shoot_down(db: CampaignDB, sq: Squadron) -> tuple[int, battles.LoadedBattle]:
@@ -270,6 +300,103 @@ def test_end_writes_the_outcome_back_in_one_transaction_r1_4_r5(sq: Squadron) ->
     assert cands["Red 1"].unable == "Red 1 was destroyed in battle"
     assert cands["Blue 1"].busy == ""                         # no longer in an open battle
     assert ended.ended and ended.outcome is not None and ended.outcome["turns"] == 1
+
+
+def test_every_loss_is_journalled_outside_any_mission_r1_3_r5(sq: Squadron) -> None:
+    """A battle in no mission: Red 1 destroyed and Kurt, at 5 wounds before
+    the cockpit hit, killed (R-5: 6 wounds) — both in the journal at the end,
+    the campaign's (no mission), each naming its aircraft and people."""
+    from ka_tui.rules.campaign.journal import EntryKind
+    from ka_tui.store import journal
+
+    with open_campaign(sq.path) as db:
+        roster.update_character(db, sq.kurt, wounds=5)
+        bid, lb = _shoot_down(db, sq)
+        battles.end_battle(db, bid, expect=lb.position)
+        lost = journal.entries(db, kind=EntryKind.BATTLE, aircraft=sq.red)
+        dead = journal.entries(db, kind=EntryKind.DEATH, character=sq.kurt)
+    [entry] = lost
+    assert entry.text.startswith("Red 1 destroyed in “") and "turn 1 (shot down, R-2)" in entry.text
+    assert entry.characters == (sq.kurt,) and entry.mission is None
+    assert [d.text.split(" killed")[0] for d in dead] == ["Kurt"] and dead[0].mission is None
+
+
+@pytest.mark.parametrize("cools", [True, False])
+def test_engine_heat_between_two_battles_of_a_day_r1_4_r3_5(sq: Squadron, cools: bool) -> None:
+    """campaign.cool_between_battles: Blue 1 ends a battle with its Engine
+    Overheat modifier at 2 (R-3.5); on (default) the next battle the same day
+    starts with the engine cool, off it starts at 2. The battle's own report
+    keeps the 2 either way (R-1.4)."""
+    from ka_tui.store.campaign import house_rules, set_house_rules
+
+    with open_campaign(sq.path) as db:
+        rules = house_rules(db)
+        set_house_rules(db, replace(rules, campaign=replace(
+            rules.campaign, cool_between_battles=cools)))
+    con = sqlite3.connect(sq.path)
+    con.execute("UPDATE aircraft SET overheat = 2 WHERE id = ?", (sq.blue,))
+    con.commit()
+    con.close()
+    with open_campaign(sq.path) as db:
+        first = _start(db, sq)
+        outcome = battles.end_battle(db, first)
+        second = battles.load_battle(db, _start(db, sq))
+    assert next(a.overheat for a in outcome.aircraft if a.name == "Blue 1") == 2
+    assert second.state.unit("Blue 1").overheat == (0 if cools else 2)
+
+
+def _crash_blue(db: CampaignDB, sq: Squadron) -> int:
+    """Blue 1 at level 1 and speed 0 stalls at the turn's start (R-3.2), fails
+    the check 1+1, falls to the ground and crashes (R-6.1)."""
+    bid = battles.start_battle(db, [
+        battles.StartPosition(sq.blue, "Blue", Hex.from_offset(5, 8), 0, 1, 0),
+        battles.StartPosition(sq.red, "Red", Hex.from_offset(5, 2), 0, 2, 6),
+    ], map_text=OPEN, map_name="Open")
+    lb = battles.load_battle(db, bid)
+    lb.battle.begin_turn(ScriptedDice.of([6, 6, 1, 1, 1, 1] + [6] * 20))
+    battles.commit(db, bid, lb.battle.events[-1])
+    assert lb.state.unit("Blue 1").crashed
+    return bid
+
+
+def test_a_crash_asks_the_gm_about_the_crew_r6_1(sq: Squadron) -> None:
+    """campaign.crash_crew = gm_asks (default): the end of a battle in which
+    Blue 1 crashed names Hale, its pilot, and is refused until the GM says what
+    became of him; his answer (missing) is written and journalled."""
+    from ka_tui.rules.campaign.crash import CrashFate
+    from ka_tui.rules.campaign.journal import EntryKind
+    from ka_tui.store import journal
+
+    with open_campaign(sq.path) as db:
+        bid = _crash_blue(db, sq)
+        loaded = battles.load_battle(db, bid)
+        assert [(c.character_id, c.aircraft) for c in loaded.crews_to_ask] == [
+            (sq.hale, "Blue 1")]
+        with pytest.raises(ValidationError, match="say what the crash did to Hale"):
+            battles.end_battle(db, bid)
+        assert not battles.load_battle(db, bid).ended
+        outcome = battles.end_battle(db, bid, crew_fates={sq.hale: CrashFate.MISSING})
+        entries = journal.entries(db, kind=EntryKind.BATTLE, character=sq.hale)
+    [hale] = [p for p in outcome.airmen if p.character_id == sq.hale]
+    assert (hale.crash_fate, hale.missing) == ("missing", True)
+    assert _rows(sq.path, "SELECT missing FROM person_state WHERE character_id = ?",
+                 sq.hale) == [(1,)]
+    assert [e.text.split(" in ")[0] for e in entries] == ["Blue 1 crashed",
+                                                          "Hale missing after a crash"]
+
+
+def test_as_flown_the_crash_asks_nothing(sq: Squadron) -> None:
+    from ka_tui.rules.core.options import CrashCrew
+    from ka_tui.store.campaign import house_rules, set_house_rules
+
+    with open_campaign(sq.path) as db:
+        rules = house_rules(db)
+        set_house_rules(db, replace(rules, campaign=replace(
+            rules.campaign, crash_crew=CrashCrew.AS_FLOWN)))
+        bid = _crash_blue(db, sq)
+        assert battles.load_battle(db, bid).crews_to_ask == []
+        outcome = battles.end_battle(db, bid)
+    assert all(p.crash_fate == "" for p in outcome.airmen)
 
 
 def test_end_writes_nothing_when_any_part_fails(sq: Squadron) -> None:

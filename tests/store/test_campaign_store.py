@@ -60,6 +60,30 @@ def test_ready_check_refuses_an_aircraft_under_repair_and_an_unconscious_pilot(
     assert unconscious[0].why.startswith("Jeanne Moreau — unconscious, 2 wounds")
 
 
+def test_a_mission_s_battle_applies_its_ready_check(demo_db: Path) -> None:
+    """The demo's Il-2 is under repair: outside a mission the setup offers it as
+    before; in a mission's battle it is refused with the ready-check's reason,
+    at the setup and when the battle starts (nothing written)."""
+    from ka_tui.rules.air.hexgrid import Hex
+    from ka_tui.store import battles
+
+    with open_campaign(demo_db) as db:
+        il2 = next(a.id for a in roster.list_aircraft(db) if a.name == "Il-2 KA-D")
+        mid = missions.create_mission(db, "Sweep", DAY, "patrol", "", [(MOREAU, SPIT)])
+        plain = {c.aircraft_id: c for c in battles.candidates(db)}
+        in_mission = {c.aircraft_id: c for c in missions.battle_candidates(db, mid)}
+        count = len(battles.list_battles(db))
+        with pytest.raises(ValidationError, match="under repair"):
+            missions.start_battle(db, mid, [
+                battles.StartPosition(SPIT, "Blue", Hex.from_offset(5, 8), 0, 2, 6),
+                battles.StartPosition(il2, "Red", Hex.from_offset(5, 2), 0, 2, 6)],
+                map_text=("." + " ." * 9 + "\n") * 10, map_name="Open")
+        assert len(battles.list_battles(db)) == count
+    assert plain[il2].refusal == ""
+    assert in_mission[il2].refusal == "Il-2 KA-D — under repair, ready in 3 days"
+    assert in_mission[SPIT].refusal == "" and in_mission[SPIT].unit is not None
+
+
 def test_fly_debrief_records_journal_time_and_repairs(demo_db: Path) -> None:
     """The whole loop through the store: plan, start the battle from the mission,
     play it with scripted dice, end it, debrief (one transaction), then advance
@@ -103,6 +127,29 @@ def test_fly_debrief_records_journal_time_and_repairs(demo_db: Path) -> None:
     assert _rows(demo_db, "SELECT day FROM campaign_day") == [("1944-06-10",)]
     assert _rows(demo_db, "SELECT hull_hits, damage FROM aircraft WHERE name = 'Il-2 KA-D'") \
         == [(0, "{}")]
+
+
+def test_the_debrief_and_journal_credit_only_the_mission_s_own(demo_db: Path) -> None:
+    """Moreau's mission; Kurt Vogel flies the other side, not a member: the
+    debrief lists Moreau and her Spitfire with her kill, never Kurt nor his
+    aircraft (his loss is Moreau's kill line); the journal's mission entries
+    name only her."""
+    with open_campaign(demo_db) as db:
+        enemy = add_enemy(db)
+        mid = missions.create_mission(db, "Bounce", DAY, "intercept", "", [(MOREAU, SPIT)])
+        fly_bounce(db, mid, enemy)
+        d = missions.confirm_debrief(db, mid)
+        entries = journal.entries(db, mission=mid)
+        theirs = journal.entries(db, character=enemy.pilot)
+    assert [p.character_id for p in d.pilots] == [MOREAU] and d.pilots[0].kills == 1
+    assert [a.aircraft_id for a in d.aircraft] == [SPIT]
+    assert d.kills == ("turn 1: Spitfire KA-B shot down Red 1 (Bounce)",)
+    assert not any("Kurt" in line or line.startswith("  Red 1") for line in d.lines)
+    assert all(set(e.characters) <= {MOREAU} and set(e.aircraft) <= {SPIT} for e in entries)
+    assert not any("Kurt" in e.text for e in entries)
+    # his aircraft's loss is journalled, as the campaign's
+    assert [(e.kind, e.mission, e.aircraft) for e in theirs] == [
+        (EntryKind.BATTLE, None, (enemy.aircraft,))]
 
 
 def test_the_debrief_writes_nothing_when_a_part_fails(demo_db: Path,

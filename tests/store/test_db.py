@@ -191,6 +191,18 @@ def test_a_schema_1_file_upgrades_to_current_keeping_data_and_a_backup(tmp_path:
     con.close()
 
 
+def test_a_file_of_the_version_before_draft_plans_gains_their_table_and_a_backup(
+        tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    before = SCHEMA_VERSION - 1
+    create_campaign(path, "Old", schema=before).close()
+    assert "battle_draft" not in _tables(path)
+    open_campaign(path).close()
+    assert check_file(path).version == SCHEMA_VERSION and "battle_draft" in _tables(path)
+    [backup] = (tmp_path / "backups" / "old").glob(f"*-before-upgrade-from-v{before}.db")
+    assert check_file(backup).version == before and "battle_draft" not in _tables(backup)
+
+
 def test_every_migration_is_recorded_in_meta(tmp_path: Path) -> None:
     assert SCHEMA_VERSION == len(MIGRATIONS) >= 2
     path = tmp_path / "old.db"

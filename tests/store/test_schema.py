@@ -32,7 +32,8 @@ def test_models_match_the_migrated_schema(db_path: Path) -> None:
                            "campaign_day", "mission", "mission_member", "mission_link",
                            "person_state", "repair", "journal", "journal_event",
                            # the table server's seats and connections
-                           "player_key", "player_pass", "table_connection", "table_server"}
+                           "player_key", "player_pass", "table_connection", "table_server",
+                           "battle_draft"}
     for name, table in tables.items():
         in_db = _columns(db_path, name)
         assert set(in_db) == {c.name for c in table.columns}, name

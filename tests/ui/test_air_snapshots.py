@@ -1,7 +1,8 @@
 """Snapshots of the air-battle screen at 80x24: setup with a refusal,
 a move with its path preview and the checks' odds (R-9), shooting with the
-target's odds (RULES-NOTES D), the reach overlay (R-3.1, R-3.4) and the end-phase
-report (R-1.4). Faces come from the test's queue (default 6), so they are
+target's odds (RULES-NOTES D), the reach overlay (R-3.1, R-3.4), the end-phase
+report (R-1.4), the map's legend and the figure menu with each figure's cost
+(R-9); and at 60x20, the side column below the map and folded away. Faces come from the test's queue (default 6), so they are
 deterministic; the battle is the one of test_air_battle.py."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from tests.ui.test_air_battle import (
 )
 
 
-def snap(db: Path, snap_compare: Any, play: Any) -> bool:
+def snap(db: Path, snap_compare: Any, play: Any, size: tuple[int, int] = SIZE) -> bool:
     app, dice = make_app(db)
 
     async def run_before(pilot: Pilot[Any]) -> None:
@@ -27,7 +28,7 @@ def snap(db: Path, snap_compare: Any, play: Any) -> bool:
         pilot.app.clear_notifications()
         await settle(pilot)
 
-    return bool(snap_compare(app, terminal_size=SIZE, run_before=run_before))
+    return bool(snap_compare(app, terminal_size=size, run_before=run_before))
 
 
 async def _started(pilot: Pilot[Any], dice: Any) -> Any:
@@ -58,6 +59,47 @@ def test_the_demo_battle_opens_on_a_live_map(demo_db: Path, snap_compare: Any) -
     async def play(pilot: Pilot[Any], dice: Any) -> None:
         screen = await open_air(pilot)
         await wait_for(pilot, lambda: screen.runner is not None)
+
+    assert snap(demo_db, snap_compare, play)
+
+
+def test_the_demo_battle_at_60x20_with_the_side_column_below(demo_db: Path,
+                                                              snap_compare: Any) -> None:
+    async def play(pilot: Pilot[Any], dice: Any) -> None:
+        screen = await open_air(pilot)
+        await wait_for(pilot, lambda: screen.runner is not None)
+        await pilot.press("d", "f", "f")
+
+    assert snap(demo_db, snap_compare, play, (60, 20))
+
+
+def test_the_demo_battle_at_60x20_with_the_side_column_folded(demo_db: Path,
+                                                               snap_compare: Any) -> None:
+    async def play(pilot: Pilot[Any], dice: Any) -> None:
+        screen = await open_air(pilot)
+        await wait_for(pilot, lambda: screen.runner is not None)
+        await pilot.press("b")
+
+    assert snap(demo_db, snap_compare, play, (60, 20))
+
+
+def test_the_map_legend(demo_db: Path, snap_compare: Any) -> None:
+    async def play(pilot: Pilot[Any], dice: Any) -> None:
+        screen = await open_air(pilot)
+        await wait_for(pilot, lambda: screen.runner is not None)
+        await pilot.press("i")
+        await settle(pilot)
+
+    assert snap(demo_db, snap_compare, play)
+
+
+def test_r9_figure_menu_with_cost_difficulty_and_g(demo_db: Path, snap_compare: Any) -> None:
+    """The Tempest at level 3 (ceiling 4): the Immelmann greyed with its reason."""
+    async def play(pilot: Pilot[Any], dice: Any) -> None:
+        screen = await open_air(pilot)
+        await wait_for(pilot, lambda: screen.runner is not None)
+        await pilot.press("m")
+        await settle(pilot)
 
     assert snap(demo_db, snap_compare, play)
 

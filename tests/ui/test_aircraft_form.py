@@ -4,6 +4,7 @@ real app that edit a card and check the database (S0 §Flight card, §Traits,
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -278,6 +279,31 @@ async def test_template_of_a_taken_name_gets_a_free_one(campaign):
         await pilot.press("right")  # the Tempest, already in the campaign
         await pilot.pause()
         assert form.query_one("#input-name", Input).value == f"{TEMPEST.name} (2)"
+
+
+async def test_start_from_a_library_profile_keeps_the_name_typed(campaign):
+    """The GM names the aircraft first, then starts it from the Bf 109: the
+    profile fills the card, the name he typed stays, and is saved."""
+    db_path, _ = campaign
+    app = KaApp(db_path)
+    saved: list[int | None] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        open_aircraft_form(app.screen, None, saved.append)
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, AircraftForm)
+        await retype(pilot, "input-name", "Yellow 4")
+        form.query_one("#field-template").focus_control()
+        await pilot.press("right", "right", "right")  # Tempest, Spitfire, Bf 109
+        await pilot.pause()
+        assert form.query_one("#input-name", Input).value == "Yellow 4"
+        assert form.query_one("#input-move", Input).value == str(BF109.move)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+    assert saved and saved[0] is not None
+    with open_campaign(db_path) as db:
+        assert roster.aircraft_profile(db, saved[0]) == replace(BF109, name="Yellow 4")
 
 
 async def test_roster_e_and_a_on_the_aircraft_tab_open_this_form(campaign):

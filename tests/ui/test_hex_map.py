@@ -1,6 +1,7 @@
 """The hex map widget: flat-top hexes in text with terrain (R-6.1 heights),
 strips and carriers (R-10), aircraft with facing, side and altitude level (S0 §Altitude),
-overlays set by the screen; Pilot tests of the keys and snapshots of both zooms."""
+overlays set by the screen; Pilot tests of the keys and snapshots of the zooms
+(dense, compact, detailed)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 import pytest
 from textual.app import App, ComposeResult
+from textual.geometry import Region
 from textual.widgets import Footer
 
 from ka_tui.rules.air.battle_map import parse_map
@@ -150,6 +152,58 @@ async def test_zoom_toggles_between_compact_and_detailed() -> None:
         assert m.zoom == "compact"
 
 
+async def test_the_dense_zoom_draws_every_other_column_on_a_line_without_outlines() -> None:
+    """Pitch 2: a 20-column map is 43 cells wide; odd columns half a hex
+    lower; open ground a dot, the overlay marks below the token's middle."""
+    twenty = parse_map("\n".join([" ".join(["."] * 20)] * 12))
+    planes = [MapAircraft("a", at(0, 0), 2, "RAF", 3), MapAircraft("b", at(1, 0), 0, "Axis", 1)]
+    app = MapApp(twenty, planes, zoom="dense", overlays=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        m = app.hex_map
+        assert m.virtual_size == (20 * 2 + 3, 12 * 2 + 1)
+        assert m.scrollable_content_region.width >= m.virtual_size.width   # all columns
+        m.set_path([at(0, 0), at(1, 0)])
+        m.set_targets({at(1, 0): "41%"})
+        await pilot.press("tab")
+        await settle(pilot)
+        text = screen_text(m)
+        assert text[0].startswith("[↘R3] ·   ·") and "/" not in text[0]   # selected + cursor
+        assert text[1].startswith("  o↑A1  ·") and text[2].startswith("  · T ·")
+
+
+async def test_zoom_goes_through_the_levels_it_is_given() -> None:
+    app = MapApp()
+    app.hex_map = HexMap(MAP, AIRCRAFT, zoom="dense", zooms=("dense", "compact", "detailed"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        m = app.hex_map
+        assert m.virtual_size.width == 40 * 2 + 3
+        seen = []
+        for _ in range(3):
+            await pilot.press("z")
+            seen.append(m.zoom)
+        assert seen == ["compact", "detailed", "dense"]
+
+
+async def test_the_map_follows_the_selected_aircraft_when_it_moves() -> None:
+    """The selected aircraft moved out of sight: the view scrolls to it, and
+    the cursor that was on it goes with it (another cursor stays put)."""
+    app = MapApp(overlays=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        m = app.hex_map
+        await pilot.press("tab")
+        assert m.selected == "t1" and m.scroll_offset == (0, 0)
+        moved = (MapAircraft("t1", at(36, 11), 1, "RAF", 3, 8, "Tmp1"), *AIRCRAFT[1:])
+        m.set_aircraft(moved)
+        await settle(pilot)
+        assert m.cursor == at(36, 11)
+        view = Region(*m.scroll_offset, *m.scrollable_content_region.size)
+        assert view.contains_region(m._hex_region(at(36, 11)))
+        await pilot.press("tab")                                # t2; the cursor on it
+        m.set_aircraft((*moved[:1], MapAircraft("t2", at(4, 3), 0, "RAF", 2), *moved[2:]))
+        await settle(pilot)
+        assert m.cursor == at(4, 3)
+
+
 async def test_enter_on_a_stack_lists_it_and_cycles_the_selection() -> None:
     app = MapApp()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -216,7 +270,7 @@ async def _select_first(pilot: Any) -> None:
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 50)])
-@pytest.mark.parametrize("zoom", ["compact", "detailed"])
+@pytest.mark.parametrize("zoom", ["dense", "compact", "detailed"])
 def test_snapshot_map(snap_compare: Any, size: tuple[int, int], zoom: str) -> None:
     assert snap_compare(MapApp(zoom=zoom), terminal_size=size, run_before=_select_first)
 

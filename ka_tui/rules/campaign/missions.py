@@ -10,7 +10,7 @@ recorded — never typed by hand.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
@@ -131,13 +131,33 @@ def _int(value: Any, default: int = 0) -> int:
 
 
 def debrief(battles: Sequence[Mapping[str, Any]], fights: Sequence[Mapping[str, Any]],
-            names: Mapping[int, str]) -> Debrief:
+            names: Mapping[int, str], *, people: Collection[int] | None = None,
+            aircraft: Collection[int] | None = None) -> Debrief:
     """The summary of a mission from its battles and fights.
 
     ``battles``: each ``{"name", "status", "start": battle_started data,
     "end": battle_ended data or None}`` (R-1.3 hull, R-1.4 fuel, RULES-NOTES D
     ammunition, R-5 wounds, the victories); ``fights``: ``{"name", "status",
-    "end": fight_ended payload or None}``; ``names``: character id -> name."""
+    "end": fight_ended payload or None}``; ``names``: character id -> name.
+    ``people`` and ``aircraft``: the mission's own (its members and their
+    aircraft; None: everyone in its battles). Only they are credited: the
+    other side's pilots and aircraft are not listed, its kills only as the
+    loss of one of the mission's own; whoever flies one of the mission's
+    aircraft is one of its people."""
+    own_planes = None if aircraft is None else set(aircraft)
+    own_people = None if people is None else set(people)
+    if own_people is not None:
+        for b in battles:
+            start = b.get("start") or {}
+            for uid, aid in start.get("aircraft", {}).items():
+                if own_planes is None or _int(aid) in own_planes:
+                    own_people.update(_int(i) for i in start.get("airmen", {}).get(uid, []))
+
+    def ours(cid: int) -> bool:
+        return own_people is None or cid in own_people
+
+    def our_plane(aid: int) -> bool:
+        return own_planes is None or aid in own_planes
     kills: dict[int, int] = {}
     wounds_before: dict[int, int] = {}
     wounds_after: dict[int, int] = {}
@@ -153,8 +173,10 @@ def debrief(battles: Sequence[Mapping[str, Any]], fights: Sequence[Mapping[str, 
         units = {str(u.get("id")): u for u in start.get("units", [])}
         for uid, ids in airmen.items():
             u = units.get(uid, {})
-            people = [u.get("pilot"), *u.get("crew", [])]
-            for cid, who in zip(ids, people):
+            crew = [u.get("pilot"), *u.get("crew", [])]
+            for cid, who in zip(ids, crew):
+                if not ours(cid):
+                    continue
                 wounds_before.setdefault(cid, _int((who or {}).get("wounds")))
                 kills.setdefault(cid, 0)
         if end is None:
@@ -162,19 +184,28 @@ def debrief(battles: Sequence[Mapping[str, Any]], fights: Sequence[Mapping[str, 
             continue
         for v in end.get("victories", []):
             pid = _int(v.get("pilot_id"))
-            kills[pid] = kills.get(pid, 0) + 1
             vp = _int(v.get("victim_pilot_id"))
-            downed_by[vp] = f"{names.get(pid, v.get('victor'))} ({v.get('victor')})"
+            if not (ours(pid) or ours(vp) or our_plane(_int(v.get("aircraft_id")))
+                    or our_plane(_int(v.get("victim_id")))):
+                continue   # between others: not the mission's
+            if ours(pid):
+                kills[pid] = kills.get(pid, 0) + 1
+            if ours(vp):
+                downed_by[vp] = f"{names.get(pid, v.get('victor'))} ({v.get('victor')})"
             verb = "shot down" if v.get("how") == "shot" else "rammed"
             lines.append(f"turn {v.get('turn')}: {v.get('victor')} {verb} "
                          f"{v.get('victim')} ({b.get('name')})")
         for a in end.get("airmen", []):
             cid = _int(a.get("character_id"))
+            if not ours(cid):
+                continue
             wounds_after[cid] = _int(a.get("wounds"))
             if _int(a.get("wounds")) >= 6:
                 killed.add(cid)
         for a in end.get("aircraft", []):
             aid = _int(a.get("aircraft_id"))
+            if not our_plane(aid):
+                continue
             u = units.get(str(a.get("name")), {})
             before_hits = _int((u.get("damage") or {}).get("hull_hits"))
             old = planes.get(aid) or DebriefPlane(aid, str(a.get("name")))

@@ -446,6 +446,14 @@ class RollerOptions:
     opposed_tiebreak: OpposedTiebreak = OpposedTiebreak.SKILL_THEN_AGILITY
 
 
+class CrashCrew(str, Enum):
+    """What becomes of the people aboard an aircraft that crashed (R-6.1
+    terrain, R-10 a failed landing): the seeds give the aircraft's damage only."""
+
+    GM_ASKS = "gm_asks"    # the battle's end asks the GM for each one (nothing ends unanswered)
+    AS_FLOWN = "as_flown"  # only what the crash's hits did (R-6.1's cockpit hits wound)
+
+
 @dataclass(frozen=True)
 class CampaignOptions:
     """Between battles. The seeds stop at the end of a battle or a
@@ -481,6 +489,14 @@ class CampaignOptions:
     # Seeds silent on supply between battles: each day that passes refuels and
     # rearms every aircraft not lost, and its engine cools (overheat 0).
     rearm_each_day: bool = True
+    # R-1.4 reports the engine's condition at the end of each turn and R-3.5
+    # heats it within a battle; between two battles (the same day) the seeds
+    # are silent: by default the engine cools once its battle ends (overheat 0
+    # in the campaign); off, the next battle starts with the heat the last left.
+    cool_between_battles: bool = True
+    # R-6.1 and R-10 damage a crashed aircraft and say nothing of its crew: by
+    # default the end of the battle asks the GM about each one aboard.
+    crash_crew: CrashCrew = CrashCrew.GM_ASKS
 
 
 @dataclass(frozen=True)

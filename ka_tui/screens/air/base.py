@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any
 
+from textual import events
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
@@ -19,6 +20,8 @@ from textual.widgets import Static
 
 from ka_tui.rules.core.dice import Dice
 from ka_tui.screens.door import door
+from ka_tui.screens.air.drafts import DraftKeeper
+from ka_tui.screens.air.layout import SidePlace, layout_classes, next_place, side_place
 from ka_tui.screens.air.runner import PendingStep, Runner
 from ka_tui.widgets.air_panel import AircraftPanel
 from ka_tui.widgets.hex_map import HexMap
@@ -43,6 +46,8 @@ class AirBase(Screen[None]):
         self._writes: list[tuple[int, str, dict[str, Any] | None, int]] = []
         self._writing = False
         self._live_wanted = False     # another process wrote while we were writing
+        self.side_chosen: SidePlace | None = None   # b: the GM's place for the side column
+        self.drafts = DraftKeeper()   # the plans being built, kept in the campaign
 
     # -- the door to the app (screens/door.py) ----------------------------------
 
@@ -75,12 +80,41 @@ class AirBase(Screen[None]):
         self.query_one(AircraftPanel).show(unit_lines, readout)
 
     def _detail(self, lines: list[str], *, tall: bool = False) -> None:
-        """The detail pane; ``tall`` (a shot's or ram's result: dice, re-rolls,
-        damage by location) takes up to 12 lines until the cursor moves."""
+        """The detail pane, at the top of the side column, as tall as its lines;
+        ``tall`` (a shot's or ram's result: dice, re-rolls, damage by location)
+        may push the aircraft below further down until the cursor moves."""
         pane = self.query_one("#air-detail", VerticalScroll)
-        pane.styles.height = min(12, max(6, len(lines) + 1)) if tall else 6
+        pane.set_class(tall, "-tall")
         self.query_one("#air-detail-text", Static).update(Content("\n".join(lines)))
         pane.scroll_home(animate=False)
+
+    # -- the layout (layout.py, air.tcss) ------------------------------------------
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._lay_out()
+
+    def on_screen_resume(self) -> None:
+        self._lay_out()   # the terminal may have changed size in another mode
+
+    def _lay_out(self) -> SidePlace:
+        place = side_place(self.size, self.side_chosen)
+        for name, on in layout_classes(self.size, place).items():
+            self.set_class(on, name)
+        return place
+
+    def action_side_panel(self) -> None:
+        """``b``: the side column beside the map, below it, or folded away."""
+        self.side_chosen = next_place(side_place(self.size, self.side_chosen))
+        self._status(f"side panel {self._lay_out().said} (b: "
+                     f"{next_place(self.side_chosen).said})")
+
+    def action_legend(self) -> None:
+        from ka_tui.screens.air.legend import LegendScreen
+
+        hex_map = self.query_one(HexMap)
+        sides = dict.fromkeys(a.side for a in hex_map.aircraft)
+        self.app.push_screen(LegendScreen(ascii=hex_map.ascii, sides=[
+            (hex_map.side_letter(s), s) for s in sides]))
 
     def _status(self, text: str) -> None:
         self.query_one("#air-status", Static).update(Content(text))

@@ -7,11 +7,12 @@ One small place, so the screen never reaches into the store elsewhere.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ka_tui.rules.air.battle import Event
+from ka_tui.rules.campaign.crash import CrashFate
 from ka_tui.rules.air.units import AirUnit
 from ka_tui.store.battles import (
     AircraftCandidate, BattleOutcome, BattleSummary, LoadedBattle, StartPosition,
@@ -39,9 +40,11 @@ class MapChoice:
     map_id: int | None = None
 
 
-def load_candidates(db: CampaignDB) -> list[AircraftCandidate]:
-    from ka_tui.store import battles
+def load_candidates(db: CampaignDB, mission_id: int | None = None) -> list[AircraftCandidate]:
+    from ka_tui.store import battles, missions
 
+    if mission_id is not None:   # its ready-check as well
+        return missions.battle_candidates(db, mission_id)
     return battles.candidates(db)
 
 
@@ -53,10 +56,12 @@ def map_choices(db: CampaignDB) -> list[MapChoice]:
             + [MapChoice(name, text) for name, text in BUILTIN_MAPS])
 
 
-def setup_choices(db: CampaignDB) -> tuple[list[AircraftCandidate], list[MapChoice]]:
-    """What a new battle's setup offers: the aircraft that may fly, the maps."""
+def setup_choices(db: CampaignDB, mission_id: int | None = None
+                  ) -> tuple[list[AircraftCandidate], list[MapChoice]]:
+    """What a new battle's setup offers: the aircraft that may fly (for a
+    mission's battle, under its ready-check), the maps."""
     try:
-        cands = load_candidates(db)
+        cands = load_candidates(db, mission_id)
     except Exception as error:  # noqa: BLE001 - shown to the GM
         raise StoreError(f"cannot read the roster: {error}") from error
     try:
@@ -119,11 +124,13 @@ def undo(db: CampaignDB, battle_id: int, expect: int) -> None:
     battles.undo_last(db, battle_id, expect=expect)
 
 
-def end_battle(db: CampaignDB, loaded: LoadedBattle) -> BattleOutcome:
-    """The outcome written back to the campaign in one transaction."""
+def end_battle(db: CampaignDB, loaded: LoadedBattle,
+               fates: Mapping[int, CrashFate] | None = None) -> BattleOutcome:
+    """The outcome written back to the campaign in one transaction, with the
+    GM's answers about a crashed aircraft's crew."""
     from ka_tui.store import battles
 
-    return battles.end_battle(db, loaded.battle_id, expect=loaded.position)
+    return battles.end_battle(db, loaded.battle_id, expect=loaded.position, crew_fates=fates)
 
 
 def outcome_text(o: BattleOutcome) -> str:

@@ -52,6 +52,10 @@ class BattleIO(AirBase):
         self.runner = None if loaded is None else Runner(loaded.battle)
         if older is not None and self.runner is not None:
             self.runner.keep_plans(older)   # a reload keeps the plans being built
+        else:   # opened: the GM's drafts kept in the campaign come back
+            back = self.drafts.restore(self.runner, loaded)
+            if back:
+                self._status("plan being built kept: " + ", ".join(back))
         hex_map = self.query_one(HexMap)
         if loaded is None:
             self.query_one("#air-phases", Static).update("Air battle")

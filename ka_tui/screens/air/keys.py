@@ -81,7 +81,7 @@ def plan_key(screen: PlanningView, code: str) -> None:
 def _figure(screen: PlanningView, uid: str) -> None:
     from ka_tui.rules.air.aerobatics import FigureKind
     from ka_tui.rules.air.move_plan import Figure
-    from ka_tui.screens.air.setup import FigureMenu
+    from ka_tui.screens.air.figures import figure_menu
 
     def chosen(code: str | None) -> None:
         if code is None or screen.runner is None:
@@ -91,7 +91,8 @@ def _figure(screen: PlanningView, uid: str) -> None:
         screen.runner.add_step(uid, step)
         screen.refresh_overlays()
 
-    screen.app.push_screen(FigureMenu(), chosen)
+    if screen.runner is not None:
+        screen.app.push_screen(figure_menu(screen.runner, uid), chosen)
 
 
 

@@ -4,13 +4,18 @@ and saving it; the battle list and ending a battle — each read and write a
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from ka_tui.rules.campaign.crash import CrashFate
 from ka_tui.screens.air import data
 from ka_tui.screens.air.host import AirHost
 from ka_tui.screens.air.placement import Placement
 from ka_tui.screens.air.setup import SetupChoice
 from ka_tui.screens.door import AirPreset, Change
 from ka_tui.screens.store_work import store_work
-from ka_tui.store.battles import AircraftCandidate, BattleOutcome, BattleSummary
+from ka_tui.store.battles import (
+    AircraftCandidate, BattleOutcome, BattleSummary, CrashedAirman,
+)
 from ka_tui.widgets.hex_map import HexMap
 
 
@@ -29,7 +34,8 @@ def place(screen: AirHost) -> None:
 
 
 def _candidates(screen: AirHost, preset: AirPreset | None) -> None:
-    store_work(screen.screen, data.setup_choices, group="air-load",
+    mission_id = None if preset is None else preset.mission_id
+    store_work(screen.screen, lambda db: data.setup_choices(db, mission_id), group="air-load",
                done=lambda got: _pick(screen, *got, preset), errors=(Exception,),
                failed=lambda e: screen._status(str(e)))
 
@@ -98,13 +104,36 @@ def end_battle(screen: AirHost) -> None:
         screen.show_loaded(None)
         screen._status(f"battle #{loaded.battle_id} ended; " + data.outcome_text(outcome))
 
+    def write(fates: dict[int, CrashFate]) -> None:
+        # the outcome is written back to the roster; the battle is ended
+        store_work(screen.screen, lambda db: data.end_battle(db, loaded, fates),
+                   group="air-write", done=ended, publish=(Change.ROSTER, Change.BATTLE),
+                   errors=(Exception,), failed=lambda e: screen._status(f"NOT ended: {e}"))
+
     def answered(yes: bool | None) -> None:
         if yes:
-            # the outcome is written back to the roster; the battle is ended
-            store_work(screen.screen, lambda db: data.end_battle(db, loaded),
-                       group="air-write", done=ended, publish=(Change.ROSTER, Change.BATTLE),
-                       errors=(Exception,), failed=lambda e: screen._status(f"NOT ended: {e}"))
+            ask_crews(screen, loaded.crews_to_ask, {}, write)
 
     screen.app.push_screen(ConfirmScreen(f"End the battle '{loaded.name}' and write the "
                                          "outcome to the campaign?", yes="End battle",
                                          title="End the air battle"), answered)
+
+
+def ask_crews(screen: AirHost, crews: list[CrashedAirman], fates: dict[int, CrashFate],
+              then: Callable[[dict[int, CrashFate]], None]) -> None:
+    """campaign.crash_crew: one question per person aboard an aircraft that
+    crashed (R-6.1, R-10), then ``then``; escape ends nothing."""
+    from ka_tui.screens.air.setup import CrashCrewScreen
+
+    if not crews:
+        then(fates)
+        return
+    first = crews[0]
+
+    def chosen(code: str | None) -> None:
+        if code is None:
+            screen._status("the battle is NOT ended: the crew's fate is the GM's to say")
+            return
+        ask_crews(screen, crews[1:], {**fates, first.character_id: CrashFate(code)}, then)
+
+    screen.app.push_screen(CrashCrewScreen(first.name, first.aircraft), chosen)

@@ -26,12 +26,13 @@ from ka_tui.rules.core.dice import Dice, DiceError
 from ka_tui.screens.air.io import BattleIO
 from ka_tui.screens.air.typed import TypedInput
 from ka_tui.screens.air.keys import PALETTE_HELP, PLAN_BINDINGS, plan_key
+from ka_tui.screens.air.layout import LAYOUT_HELP, LAYOUT_HINT, MAP_ZOOMS
 from ka_tui.screens.air.runner import PendingStep, Refused
 from ka_tui.screens.air import views
 from ka_tui.screens.door import AirPreset
 from ka_tui.screens.air.setup import SIDES
 from ka_tui.widgets.air_panel import AircraftPanel
-from ka_tui.widgets.hex_map import HexMap, MapAircraft, ReachMark
+from ka_tui.widgets.hex_map import HexMap, ReachMark
 from ka_tui.widgets.quiet_footer import QuietFooter
 
 
@@ -46,12 +47,14 @@ class AirScreen(TypedInput, BattleIO):
         Binding("v", "reach", "Reach", id="air.reach"),
         Binding("x", "end_shooting", "End shooting", id="air.end_shooting"),
         Binding("o", "log", "Log", id="air.log"),
+        Binding("i", "legend", "Legend", show=False, id="air.legend"),
+        Binding("b", "side_panel", "Side panel", show=False, id="air.side_panel"),
         Binding("n", "new_battle", "New battle", show=False, id="air.new"),
         Binding("l", "list_battles", "Battles", show=False, id="air.list"),
         Binding("E", "end_battle", "End battle", show=False, id="air.end_battle"),
         *PLAN_BINDINGS,
     ]
-    PALETTE_HELP = PALETTE_HELP
+    PALETTE_HELP = {**PALETTE_HELP, **LAYOUT_HELP}
 
     # -- layout --------------------------------------------------------------
 
@@ -60,16 +63,18 @@ class AirScreen(TypedInput, BattleIO):
         yield Static("", id="air-phases")
         yield Static("Loading…", id="air-next")
         with Horizontal(id="air-main"):
-            yield HexMap(id="air-map", ascii=self.ascii or None, sides=SIDES)
-            with VerticalScroll(id="air-side"):
-                yield AircraftPanel("", id="air-panel")
+            yield HexMap(id="air-map", zoom=MAP_ZOOMS[0], zooms=MAP_ZOOMS,
+                         ascii=self.ascii or None, sides=SIDES)
+            with Vertical(id="air-side"):   # layout.py: beside, below or folded
+                with VerticalScroll(id="air-detail"):
+                    yield Static("", id="air-detail-text")
+                with VerticalScroll(id="air-panel-scroll"):
+                    yield AircraftPanel("", id="air-panel")
         with Vertical(id="air-log-view"):
             yield Input(placeholder="filter the log: every word (esc, then o: the map)",
                         id="air-log-filter", compact=True)
             with VerticalScroll(id="air-log-scroll"):
                 yield Static("", id="air-log")
-        with VerticalScroll(id="air-detail"):
-            yield Static("", id="air-detail-text")
         yield Input(id="air-cmd", compact=True, select_on_focus=False)
         yield Static("", id="air-status")
         yield QuietFooter(compact=True)
@@ -77,6 +82,8 @@ class AirScreen(TypedInput, BattleIO):
     def on_mount(self) -> None:
         self.query_one("#air-log-view").display = False
         self.query_one("#air-cmd").display = False
+        self._lay_out()
+        self._status(LAYOUT_HINT)
         self.watch_battles()   # live: another window's or player's writes show
         self.load(None)
 
@@ -90,9 +97,7 @@ class AirScreen(TypedInput, BattleIO):
         if r is None:
             return
         hex_map = self.query_one(HexMap)
-        hex_map.set_aircraft(MapAircraft(u.id, u.hex, u.facing, u.side, u.altitude, u.speed,
-                                         u.id[:4]) for u in r.state.units
-                             if not (u.destroyed or u.crashed))
+        hex_map.set_aircraft(views.map_aircraft(r.state, r.next()))   # tab: who acts first
         plans_in = r.plans_in().split(":")[0].split(";")[0]   # the count of plans sent in
         self.query_one("#air-phases", Static).update(
             Content(views.phase_bar(r.state.turn, r.phase_key(), ascii=self.ascii)
@@ -106,14 +111,15 @@ class AirScreen(TypedInput, BattleIO):
 
         if self.runner is not None and self.placement is None:
             show_overlays(self, self.runner)
+            self.drafts.changed(self, self.runner)   # every plan change ends here
 
     def on_hex_map_cursor_moved(self, event: HexMap.CursorMoved) -> None:
         if self.placement is not None:
             self.placement.cursor_moved(self, event.hex)
             return
-        if self.hold_detail:
+        if self.hold_detail and event.by_key:   # a result stays until the GM moves on
             self.hold_detail = False
-            self.query_one("#air-detail").styles.height = 6
+            self.query_one("#air-detail").remove_class("-tall")
         self.refresh_overlays()
 
     def on_hex_map_aircraft_selected(self, event: HexMap.AircraftSelected) -> None:
@@ -184,7 +190,7 @@ class AirScreen(TypedInput, BattleIO):
         self.hold_detail = True   # the result stays until the cursor moves
         units = self.runner.next().units if self.runner is not None else ()
         if units and self.selected() not in units:
-            self.query_one(HexMap).select(units[0], move=False)   # who acts next
+            self.query_one(HexMap).select(units[0])   # who acts next; the map follows
 
     def action_end_shooting(self) -> None:
         if self.runner is None:

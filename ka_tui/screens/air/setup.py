@@ -3,7 +3,7 @@
 Keys: up/down move, ``1``–``4`` put the highlighted aircraft on side Blue,
 Red, Green or Yellow, ``0`` takes it out, ``m`` the next map, ``ctrl+s`` goes
 on to placing them on the map, escape cancels. An aircraft without a seated
-pilot is refused with the reason. Also the battle list and the figure menu.
+pilot is refused with the reason. Also the battle list (the figure menu: figures.py).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ka_tui.rules.air.aerobatics import FIGURES, FigureKind
+from ka_tui.rules.campaign.crash import FATE_WORDS, CrashFate
 from ka_tui.screens.air.data import MapChoice
 from ka_tui.screens.door import AirPreset
 from ka_tui.screens.store_work import store_work
@@ -243,6 +243,16 @@ class _Picker(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+class CrashCrewScreen(_Picker):
+    """What the crash did to one person aboard (campaign.crash_crew, R-6.1)."""
+
+    HELP_TITLE = "After a crash"
+
+    def __init__(self, name: str, aircraft: str) -> None:
+        super().__init__(f"{aircraft} crashed (R-6.1): what became of {name}?",
+                         [(f.value, FATE_WORDS[f]) for f in CrashFate])
+
+
 class BattleListScreen(_Picker):
     HELP_TITLE = "Air battles"
 
@@ -251,16 +261,3 @@ class BattleListScreen(_Picker):
                          [(str(b.id), f"#{b.id} {b.name} ({b.status}, turn {b.turn}, "
                                       f"{b.map_name or 'map'})")
                           for b in battles])
-
-
-class FigureMenu(_Picker):
-    """The R-9 figures flown as a plan step at the start of the move."""
-
-    HELP_TITLE = "Aerobatic figure"
-
-    def __init__(self) -> None:
-        super().__init__("Aerobatic figure (R-9)", [
-            (k.value, f"{FIGURES[k].name}: {FIGURES[k].effect}")
-            for k in FigureKind if k is not FigureKind.SLIDE_SLIP] + [
-            ("slide_left", "Slide-slip left (also <)"),
-            ("slide_right", "Slide-slip right (also >)")])

@@ -8,7 +8,10 @@ from fractions import Fraction
 from ka_tui.rules.air.battle import Event
 from ka_tui.rules.air.move_plan import PlanCheck
 from ka_tui.rules.air.shot_odds import ShotOdds
+from ka_tui.rules.air.turn import BattleState, NextStep
+from ka_tui.rules.air.units import AirUnit
 from ka_tui.screens.air.runner import PHASES
+from ka_tui.widgets.hex_map import MapAircraft
 
 
 def pct(p: Fraction | float) -> str:
@@ -20,6 +23,24 @@ def phase_bar(turn: int, current: str, *, ascii: bool = False) -> str:
     arrow = " > " if ascii else " → "
     names = [f"[{label}]" if key == current else label for key, label in PHASES]
     return f"Turn {max(turn, 1) if current != 'initiative' else turn + 1}: " + arrow.join(names)
+
+
+def map_aircraft(state: BattleState, nxt: NextStep) -> list[MapAircraft]:
+    """The aircraft on the map in ``tab`` order: those that act now first (in
+    the order the next-step line names them), then the rest of the side that
+    acts, then the other sides; the ones out of the battle are not shown."""
+    acting = list(nxt.units)
+    side = next((u.side for u in state.units if u.id in acting), nxt.side)
+
+    def rank(u: AirUnit) -> tuple[int, int]:
+        if u.id in acting:
+            return (0, acting.index(u.id))
+        return (1 if u.side == side else 2, 0)
+
+    shown = [u for u in state.units if not (u.destroyed or u.crashed)]
+    ordered = sorted(shown, key=rank)   # stable: the battle's order within a rank
+    return [MapAircraft(u.id, u.hex, u.facing, u.side, u.altitude, u.speed, u.id[:4])
+            for u in ordered]
 
 
 def plan_lines(uid: str, text: str, evasive: bool, check: PlanCheck) -> list[str]:

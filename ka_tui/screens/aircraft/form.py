@@ -387,6 +387,7 @@ class AircraftForm(TabbedFormScreen[Any]):
         self.notes = aircraft.notes if aircraft is not None else ""
         self.write = write
         self.taken_names = {n.casefold() for n in taken_names}
+        self._template_name = ""   # the name the last "Start from" put in the form
         self.library = list(library)
         self._pane_fields: dict[str, list[FormField]] = {}
         self._pending: dict[str, Widget] = {}
@@ -526,8 +527,13 @@ class AircraftForm(TabbedFormScreen[Any]):
                 tab.label = label
 
     def fill(self, profile: AircraftProfile) -> None:
-        """Put a library profile in every field (a new aircraft starts full)."""
-        name = free_name(profile.name, set(self.taken_names))
+        """Put a library profile in every field (a new aircraft starts full); a
+        name the GM typed stays (only a name a template put there is replaced)."""
+        typed = next((str(f.value).strip() for f in self.form_fields() if f.key == "name"), "")
+        if typed and typed != self._template_name:
+            name = typed
+        else:
+            name = self._template_name = free_name(profile.name, set(self.taken_names))
         values: Values = {
             **{k: getattr(profile, k) for k in _S0_INTS + _HEX_INTS},
             "name": name, "aircraft_class": profile.aircraft_class,
