@@ -104,13 +104,7 @@ class FigureMenu(ModalScreen[str | None]):
     plan's next step, escape cancels. A figure it may not fly is greyed."""
 
     HELP_TITLE = "Aerobatic figure"
-    DEFAULT_CSS = """
-    FigureMenu { align: center middle; }
-    #figure-box { width: 80; max-width: 100%; height: auto; max-height: 100%;
-                  border: round $primary; }
-    #figure-list { height: auto; max-height: 18; }
-    #figure-note { height: auto; color: $text-muted; padding: 0 1; }
-    """
+    CSS_PATH = "figures.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="air_figure.cancel")]
     PALETTE_HELP = {"air_figure.cancel": "Close the figure menu; the plan stays as it was"}
 

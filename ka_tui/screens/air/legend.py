@@ -57,11 +57,7 @@ class LegendScreen(ModalScreen[None]):
     """The map legend over the battle; ``i`` or escape closes it."""
 
     HELP_TITLE = "Map legend"
-    DEFAULT_CSS = """
-    LegendScreen { align: center middle; }
-    #legend-box { width: 80; max-width: 100%; height: auto; max-height: 100%;
-                  border: round $primary; padding: 0 1; }
-    """
+    CSS_PATH = "legend.tcss"
     BINDINGS = [Binding("escape,i", "close", "Close", id="air_legend.close")]
     PALETTE_HELP = {"air_legend.close": "Close the legend, back to the map"}
 
