@@ -27,6 +27,7 @@ from ka_tui.screens.air.io import BattleIO
 from ka_tui.screens.air.typed import TypedInput
 from ka_tui.screens.air.keys import PALETTE_HELP, PLAN_BINDINGS, plan_key
 from ka_tui.screens.air.runner import PendingStep, Refused
+from ka_tui.screens.air.suggest_keys import SUGGEST_HELP, SuggestKeys
 from ka_tui.screens.air import views
 from ka_tui.screens.door import AirPreset
 from ka_tui.screens.air.setup import SIDES
@@ -35,7 +36,7 @@ from ka_tui.widgets.hex_map import HexMap, MapAircraft, ReachMark
 from ka_tui.widgets.quiet_footer import QuietFooter
 
 
-class AirScreen(TypedInput, BattleIO):
+class AirScreen(SuggestKeys, TypedInput, BattleIO):
     HELP_TITLE = "Air battle"
     CSS_PATH = "air.tcss"
 
@@ -51,7 +52,7 @@ class AirScreen(TypedInput, BattleIO):
         Binding("E", "end_battle", "End battle", show=False, id="air.end_battle"),
         *PLAN_BINDINGS,
     ]
-    PALETTE_HELP = PALETTE_HELP
+    PALETTE_HELP = {**PALETTE_HELP, **SUGGEST_HELP}
 
     # -- layout --------------------------------------------------------------
 

@@ -86,7 +86,8 @@ def _pct(p: Fraction | float) -> str:
 
 
 def _name(u: AirUnit) -> str:
-    return f"{u.profile.name} {u.id}"
+    p = u.profile.name
+    return u.id if p in u.id or u.id in p else f"{p} {u.id}"
 
 
 def _where(me: AirUnit, target: AirUnit) -> str:
