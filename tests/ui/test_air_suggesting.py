@@ -58,9 +58,9 @@ def test_not_in_the_movement_or_not_moving_now_is_refused() -> None:
 
 def test_a_tactic_step_is_logged_replayed_and_read_back() -> None:
     r = moving()
-    assert tactic_line(r, "a") == "tactic: aggressive (default)"
+    assert tactic_line(r, "a") == "tactic: aggressive"
     r.do(tactic_step(r, "a", "unit"), ScriptedDice.of([]))
-    assert tactic_line(r, "a") == "tactic: cautious"
+    assert tactic_line(r, "a") == "tactic: cautious (own)"
     r.do(tactic_step(r, "b", "side"), ScriptedDice.of([]))
     assert tactic_line(r, "b") == "tactic: cautious (side)"
     assert r.battle.events[-1]["log"] == ["side blue: tactic cautious (suggested plans)"]

@@ -75,14 +75,14 @@ async def test_a_tactic_is_saved_with_the_battle_and_shown_in_the_panel(demo_db:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_air(pilot)
         await wait_for(pilot, lambda: screen.runner is not None)
-        assert "tactic: aggressive (default)" in text_of(screen, "#air-panel")
+        assert "tactic: aggressive" in text_of(screen, "#air-panel")
         await pilot.press("y")
         await settle(pilot)
         await wait_for(pilot, lambda: any(k == "tactic_set" for k, _ in
                                           battle_events(demo_db)))
         (data,) = [d["data"] for k, d in battle_events(demo_db) if k == "tactic_set"]
         assert data == {"scope": "unit", "name": screen.selected(), "tactic": "cautious"}
-        assert "tactic: cautious" in text_of(screen, "#air-panel")
+        assert "tactic: cautious (own)" in text_of(screen, "#air-panel")
         await pilot.press("Y")
         await settle(pilot)
         await wait_for(pilot, lambda: sum(k == "tactic_set" for k, _ in

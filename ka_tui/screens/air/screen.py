@@ -27,7 +27,7 @@ from ka_tui.screens.air.io import BattleIO
 from ka_tui.screens.air.typed import TypedInput
 from ka_tui.screens.air.keys import PALETTE_HELP, PLAN_BINDINGS, plan_key
 from ka_tui.screens.air.runner import PendingStep, Refused
-from ka_tui.screens.air.suggest_keys import SUGGEST_HELP, SuggestKeys
+from ka_tui.screens.air.suggest_keys import SUGGEST_BINDINGS, SUGGEST_HELP, SuggestKeys
 from ka_tui.screens.air import views
 from ka_tui.screens.door import AirPreset
 from ka_tui.screens.air.setup import SIDES
@@ -51,6 +51,7 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
         Binding("l", "list_battles", "Battles", show=False, id="air.list"),
         Binding("E", "end_battle", "End battle", show=False, id="air.end_battle"),
         *PLAN_BINDINGS,
+        *SUGGEST_BINDINGS,
     ]
     PALETTE_HELP = {**PALETTE_HELP, **SUGGEST_HELP}
 

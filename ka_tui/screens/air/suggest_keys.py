@@ -25,13 +25,16 @@ SUGGEST_HELP = {
 }
 
 
+# AirScreen lists them after its own (the footer keeps its order)
+SUGGEST_BINDINGS = [
+    Binding("b", "suggest", "Suggest", id="air.suggest"),
+    Binding("B", "suggest_side", "Suggest side", show=False, id="air.suggest_side"),
+    Binding("y", "tactic('unit')", "Tactic", show=False, id="air.tactic"),
+    Binding("Y", "tactic('side')", "Side tactic", show=False, id="air.side_tactic"),
+]
+
+
 class SuggestKeys(BattleIO):
-    BINDINGS = [
-        Binding("b", "suggest", "Suggest", id="air.suggest"),
-        Binding("B", "suggest_side", "Suggest side", show=False, id="air.suggest_side"),
-        Binding("y", "tactic('unit')", "Tactic", show=False, id="air.tactic"),
-        Binding("Y", "tactic('side')", "Side tactic", show=False, id="air.side_tactic"),
-    ]
 
     def _refuse(self, refused: Refused) -> None:
         self._status(str(refused))

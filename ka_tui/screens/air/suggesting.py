@@ -27,12 +27,13 @@ def book(runner: Runner) -> TacticBook:
 
 
 def tactic_line(runner: Runner, uid: str) -> str:
-    """``tactic: cautious (side)`` for the aircraft panel."""
+    """``tactic: cautious (side)`` for the aircraft panel (own, the side's, or
+    the default with no word: short enough for the panel's one line)."""
     u = runner.unit(uid)
     if u is None:
         return ""
     b = book(runner)
-    whose = {"own": "", "side": " (side)", "default": " (default)"}[b.source(u)]
+    whose = {"own": " (own)", "side": " (side)", "default": ""}[b.source(u)]
     return f"tactic: {b.of(u).label}{whose}"
 
 
