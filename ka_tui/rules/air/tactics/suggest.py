@@ -225,7 +225,8 @@ class _Chooser:
             level = "" if any(e.altitude == end.altitude for e in self.enemies) else \
                 ", at a level no enemy flies"
             return (f"break off ({why_break or 'told to'}): ends "
-                    f"{_hexes(distance(end.hex, near.hex))} from {_name(near)}, {away}{level}; {checks}{unsafe}")
+                    f"{_hexes(distance(end.hex, near.hex))} from {_name(near)}, "
+                    f"{away}{level}; {checks}{unsafe}")
         word = "pursue" if self.tactic is Tactic.AGGRESSIVE else "stalk"
         if got.shot is not None:
             tgt = got.shot.target
@@ -325,8 +326,9 @@ def suggest_shot(state: t.BattleState, unit_id: str, options: AirOptions,
     kill = f", destroys it {_pct(o.destroy)}" if o.destroy else ""
     return ShotSuggestion(unit.id, shot.target.id,
                           f"shoot {_name(shot.target)}: "
-                          f"{_hexes(distance(unit.hex, shot.target.hex))}, to-hit {_pct(o.hit)}, {float(o.expected_hits):.2f} hull hits "
-                          f"expected{kill}")
+                          f"{_hexes(distance(unit.hex, shot.target.hex))}, to-hit "
+                          f"{_pct(o.hit)}, {float(o.expected_hits):.2f} hull hits expected"
+                          f"{kill}")
 
 
 def suggest_side(state: t.BattleState, side: str, battle_map: BattleMap, options: AirOptions,
