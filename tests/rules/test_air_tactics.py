@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from fractions import Fraction
 
 import pytest
 
@@ -20,7 +21,7 @@ from ka_tui.rules.air.profiles import LIBRARY
 from ka_tui.rules.air.tactics import LIMITS, Tactic, suggest_move, suggest_shot, suggest_side
 from ka_tui.rules.air.tactics.candidates import STALL_FREE_SPEED
 from ka_tui.rules.air.units import Airman, AirUnit, Damage
-from tests.rules.test_air_move_support import OPTS, at, unit
+from tests.rules.test_air_move_support import FIGHTER, OPTS, at, unit
 
 OPEN = parse_map("\n".join([" ".join(["."] * 20)] * 20))
 
@@ -136,13 +137,20 @@ def test_head_on_pass_takes_the_shot_and_names_it() -> None:
 
 
 def test_cautious_takes_no_check_below_its_limit_when_aggressive_would() -> None:
-    """R-4: the G-load checks of a hard turn; cautious keeps all-pass >= 83 %."""
-    pilot = Airman("Kay", piloting=8, endurance=1)
-    s = state(me(10, 10, altitude=3, speed=6, pilot=pilot),
-              foe(9, 13, facing=3, altitude=3, speed=6))
-    got = suggest_move(s, "A1", OPEN, OPTS, Tactic.CAUTIOUS)
-    assert got is not None and got.safe
-    assert got.risk.all_pass >= LIMITS[Tactic.CAUTIOUS].risk_limit
+    """R-4: three sides turned on G-rating 1 is a G-load check at piloting 4 + 2
+    = 6 (72 %): within aggressive's 58 %, below cautious's 83 %, so cautious
+    keeps to a safe plan (there is one: straight on)."""
+    light = replace(FIGHTER, g_rating=1)
+    s = state(me(10, 10, altitude=3, speed=6, profile=light,
+                 pilot=Airman("Kay", piloting=4, endurance=3)),
+              foe(11, 12, facing=3, altitude=3, speed=6))
+    bold = suggest_move(s, "A1", OPEN, OPTS, Tactic.AGGRESSIVE)
+    assert bold is not None and bold.target == "B1" and bold.safe
+    assert bold.risk.all_pass == Fraction(26, 36)
+    assert "G-load on the airframe (R-4) 72 %" in bold.reason
+    careful = suggest_move(s, "A1", OPEN, OPTS, Tactic.CAUTIOUS)
+    assert careful is not None and careful.safe
+    assert careful.risk.all_pass >= LIMITS[Tactic.CAUTIOUS].risk_limit > bold.risk.all_pass
 
 
 def test_no_plan_into_the_terrain_or_a_stall_when_a_safe_one_exists() -> None:
