@@ -12,7 +12,9 @@ Run: ``.venv/bin/python benchmarks/tactics.py [--quick]``. Prints:
   Reported: hits landed, aircraft lost to their own checks (a stall, the
   terrain, a G-load, a collision, a landing: anything but an enemy's shot),
   and wins (the other side has no aircraft left flying; a draw after the last
-  turn).
+  turn). A loss "to own checks" is any loss not at an enemy's shot, so it
+  counts an aircraft whose pilot a shot knocked out before (shown apart), and
+  the suggested side's are also counted where its last plan was safe.
 """
 
 from __future__ import annotations
@@ -115,6 +117,7 @@ class Tally:
     hits: dict[str, int] = field(default_factory=lambda: {SUGGESTED: 0, BASELINE: 0})
     own_losses: dict[str, int] = field(default_factory=lambda: {SUGGESTED: 0, BASELINE: 0})
     own_with_safe: int = 0          # suggested aircraft lost to own checks after a safe plan
+    own_after_hit: dict[str, int] = field(default_factory=lambda: {SUGGESTED: 0, BASELINE: 0})
     shot_down: dict[str, int] = field(default_factory=lambda: {SUGGESTED: 0, BASELINE: 0})
     wins: dict[str, int] = field(default_factory=lambda: {SUGGESTED: 0, BASELINE: 0})
     draws: int = 0
@@ -147,6 +150,7 @@ def engagement(seed: int, tally: Tally) -> None:
     dice = RandomDice(seed)
     safe: dict[str, bool] = {}
     lost: set[str] = set()
+    hit: set[str] = set()           # hit by enemy fire before (wounds, damage)
 
     def losses(kind_of_loss: str) -> None:
         for u in state.units:
@@ -156,6 +160,8 @@ def engagement(seed: int, tally: Tally) -> None:
                     tally.shot_down[who[u.side]] += 1
                 else:
                     tally.own_losses[who[u.side]] += 1
+                    if u.id in hit:
+                        tally.own_after_hit[who[u.side]] += 1
                     if who[u.side] == SUGGESTED and safe.get(u.id, False):
                         tally.own_with_safe += 1
 
@@ -196,6 +202,8 @@ def engagement(seed: int, tally: Tally) -> None:
                     continue
                 state, res = t.shoot_unit(state, u.id, target, dice, OPT)
                 tally.hits[who[side]] += res.normal_hits + res.critical_hits
+                if res.normal_hits + res.critical_hits:
+                    hit.add(target)
                 losses("shot")
             state = t.end_shooting(state)
         state, _ = t.heat_phase(state, dice, OPT)
@@ -244,8 +252,10 @@ def rows(quick: bool = False) -> list[Row]:
                 f"{tally.shot_down[s]} / {tally.shot_down[b]}", ""),
             row("tournament: lost to own checks, suggested / baseline",
                 f"{tally.own_losses[s]} / {tally.own_losses[b]}", ""),
+            row("tournament: of those, hit by enemy fire before, suggested / baseline",
+                f"{tally.own_after_hit[s]} / {tally.own_after_hit[b]}", ""),
             row("tournament: suggested lost to own checks after a safe plan",
-                tally.own_with_safe, "", "0", tally.own_with_safe == 0),
+                str(tally.own_with_safe), "", "0", tally.own_with_safe == 0),
             row("tournament: time", spent, "s")]
 
 
