@@ -218,3 +218,22 @@ def test_the_shot_goes_to_the_likelier_kill() -> None:
     got = suggest_shot(s, "A1", OPTS)
     assert got.target == "B2" and "destroys it" in got.reason
 
+
+
+
+@pytest.mark.parametrize("hull_hits,lethal", [(3, True), (0, False)])
+def test_an_airframe_check_with_the_last_hull_point_at_stake_is_never_safe(
+        hull_hits: int, lethal: bool) -> None:
+    """R-4: three sides on G-rating 1 check the airframe; with one hull point
+    left its failure (1 hit) destroys it (S0 §Flight card Hull), so the plan is
+    unsafe whatever its odds; with the whole hull it is a risk like any other."""
+    from ka_tui.rules.air.tactics.scoring import plan_risk
+    from tests.rules.test_air_move_support import plan
+
+    u = me(10, 10, altitude=3, speed=6, profile=replace(FIGHTER, g_rating=1),
+           damage=Damage(hull_hits), pilot=Airman("Kay", piloting=2, endurance=3))
+    check = validate_plan(u, plan("F F R F F R F F R"), OPEN, OPTS)
+    assert check.legal and check.sides_turned == 3
+    risk = plan_risk(u, check, (), OPEN, OPTS)
+    assert risk.lethal is lethal
+    assert risk.all_pass >= LIMITS[Tactic.BREAK_OFF].risk_limit

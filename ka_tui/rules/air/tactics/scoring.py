@@ -14,7 +14,9 @@
   next turn starts with when the plan leaves the speed at 5 or less (R-3.2),
   and collision rolls with out-of-control objects on the path (R-6); each
   failure costs hull-hit equivalents (a stall 1.5: out of control and a level
-  lost; a collision 2; any other 1);
+  lost; a collision 2; any other 1); a check whose failure would end the
+  aircraft (R-4 airframe hits it has not the hull for; a stall next turn down
+  to the terrain, R-6.1) makes the plan unsafe whatever its odds;
 - fuel, terrain: a plan that burns thrust with little fuel left, or ends one
   level above the terrain (a stall there is a crash, R-6.1).
 """
@@ -25,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from ka_tui.rules.air import gload
 from ka_tui.rules.air.battle_map import BattleMap
 from ka_tui.rules.air.collisions import collision_target, path_collision_checks
 from ka_tui.rules.air.damage import out_of_battle, under_control
@@ -66,6 +69,9 @@ class Risk:
     collisions: tuple[Fraction, ...]      # chance of a collision at each place
     cost: float
     stalls: bool
+    # a failed check could end the aircraft: R-4 airframe hits it has not the
+    # hull for, or the next turn's stall dropping it to the terrain (R-6.1)
+    lethal: bool = False
 
     @property
     def all_pass(self) -> Fraction:
@@ -150,8 +156,10 @@ class Exposure:
 
 
 def plan_risk(unit: AirUnit, check: PlanCheck, others: Sequence[AirUnit],
-              battle_map: BattleMap, options: AirOptions) -> Risk:
-    """Every check a plan brings and what failing them costs (module docstring)."""
+              battle_map: BattleMap, options: AirOptions,
+              frames: dict[int, bool] | None = None) -> Risk:
+    """Every check a plan brings and what failing them costs (module docstring);
+    ``frames`` keeps, per sides turned, whether R-4 checks the airframe."""
     end = check.end
     nxt = () if end.landed else preview_start(end, options).checks
     stalls = (not end.landed) and preview_start(end, options).stalls
@@ -165,9 +173,17 @@ def plan_risk(unit: AirUnit, check: PlanCheck, others: Sequence[AirUnit],
     cost = sum(float(1 - c.probability) * CHECK_COST for c in check.checks)
     cost += sum(float(1 - c.probability) * STALL_COST for c in nxt)
     cost += sum(float(q) * COLLISION_COST for q in collisions)
+    lethal = False
     if stalls and end.altitude - 1 <= battle_map.height(end.hex):
         cost += 10.0          # the stall would put it into the terrain (R-6.1)
-    return Risk(check.checks, tuple(nxt), tuple(collisions), cost, stalls)
+        lethal = True
+    frames = {} if frames is None else frames
+    sides = check.sides_turned
+    if sides not in frames:
+        frames[sides] = any(g.who < 0 for g in gload.gload_checks(unit, sides, options))
+    if frames[sides] and options.gload_airframe_hits >= unit.hull_left:
+        lethal = True         # R-4: the airframe hit would be the last of its hull
+    return Risk(check.checks, tuple(nxt), tuple(collisions), cost, stalls, lethal)
 
 
 def terrain_margin(end: AirUnit, battle_map: BattleMap) -> int:

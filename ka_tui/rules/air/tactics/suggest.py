@@ -7,7 +7,8 @@ The choice (``suggest_move``):
 
 1. candidates (``candidates.py``), all legal plans of the engine;
 2. safe ones: no terrain crash (R-6.1), no stall now or at the next turn's
-   start (R-3.2), every check passing at least the tactic's risk limit
+   start (R-3.2), no check whose failure would end the aircraft (R-4, R-6.1),
+   every check passing at least the tactic's risk limit
    (``tactic.LIMITS``). When one is safe, only safe ones are chosen from;
    when none is, the plan with the best chance that every check passes;
 3. the score (``scoring.py``): aggressive and cautious weigh the best shot,
@@ -127,6 +128,7 @@ class _Chooser:
         self.exposure = Exposure(self.enemies, options)
         self.start_dist = {e.id: distance(unit.hex, e.hex) for e in self.enemies}
         self.near = sorted(self.enemies, key=lambda e: (distance(unit.hex, e.hex), e.id))
+        self.frames: dict[int, bool] = {}
 
     # -- the cheap first look at end states -----------------------------------
 
@@ -162,9 +164,10 @@ class _Chooser:
 
     def score(self, c: Candidate) -> _Scored:
         end = c.check.end
-        risk = plan_risk(self.unit, c.check, self.others, self.map, self.options)
-        safe = c.check.terrain_crash is None and not risk.stalls and \
-            risk.all_pass >= self.limits.risk_limit
+        risk = plan_risk(self.unit, c.check, self.others, self.map, self.options,
+                         self.frames)
+        safe = c.check.terrain_crash is None and not risk.stalls and not risk.lethal \
+            and risk.all_pass >= self.limits.risk_limit
         shot = best_shot(end, self.enemies, self.options) if not end.landed else None
         exposed, _who = self.exposure.of(end)
         lim = self.limits
