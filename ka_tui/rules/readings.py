@@ -613,7 +613,9 @@ SECTIONS: tuple[tuple[str, tuple[Reading, ...]], ...] = (
           "aggressive (every check of the plan passes at least 21/36, about 58 %), cautious "
           "(30/36, 83 %) or break off (26/36, 72 %). A plan is safe when it does not end in "
           "the terrain (R-6.1), does not stall now or at the next turn's start (R-3.2: "
-          "speed 6 or more at the end) and its checks pass within that limit; when a safe "
+          "speed 6 or more at the end), no check's failure would end the aircraft (R-4 "
+          "airframe hits it has not the hull for) and its checks pass within that limit; "
+          "when a safe "
           "plan exists only safe plans are suggested, else the one likeliest to pass. "
           "Nothing is rolled; the GM goes, edits or ignores it.",
           "The seeds leave the GM's own side to him; a risk limit a GM can read is the "
