@@ -92,7 +92,7 @@ def main() -> int:
     quick = args.quick
     began = time.perf_counter()
     from benchmarks import (air_turn, keys, memory, odds, propagation, startup,
-                            store_timings, tricks)
+                            store_timings, tactics, tricks)
 
     table: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="ka-bench-") as name:
@@ -122,6 +122,7 @@ def main() -> int:
     print("compute...", file=sys.stderr)
     table += _guard("odds", lambda: odds.rows(quick))
     table += _guard("air", lambda: air_turn.rows(quick))
+    table += _guard("tactics", lambda: tactics.rows(quick))
     table += _guard("store", lambda: store_timings.rows(quick))
     load = os.getloadavg()[0]
     print(f"ka-tui benchmarks{' (--quick)' if quick else ''}: {os.cpu_count()} CPUs, "

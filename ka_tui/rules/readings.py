@@ -625,6 +625,36 @@ SECTIONS: tuple[tuple[str, tuple[Reading, ...]], ...] = (
           "(set by the GM): not ready, not healing, his days out still counting.",
           "A pilot shot down over enemy ground is neither dead nor home."),
     )),
+    ("Suggested plans for the GM's aircraft (R-1.1; rules/air/tactics)", (
+        R("R-1.1", "the GM rolls for every aircraft and ship he controls",
+          "The air screen suggests a plan for an aircraft the GM flies under a named tactic: "
+          "aggressive (every check of the plan passes at least 21/36, about 58 %), cautious "
+          "(30/36, 83 %) or break off (26/36, 72 %). A plan is safe when it does not end in "
+          "the terrain (R-6.1), does not stall now or at the next turn's start (R-3.2: "
+          "speed 6 or more at the end), no check's failure would end the aircraft (R-4 "
+          "airframe hits it has not the hull for) and its checks pass within that limit; "
+          "when a safe "
+          "plan exists only safe plans are suggested, else the one likeliest to pass. "
+          "Nothing is rolled; the GM goes, edits or ignores it.",
+          "The seeds leave the GM's own side to him; a risk limit a GM can read is the "
+          "fewest words for how much a pilot dares."),
+        R("R-1.1", "the GM rolls for every aircraft and ship he controls",
+          "A pilot breaks off whatever his tactic with half his hull gone or less than two "
+          "hull left, two wounds or more, unconscious, out of ammunition or with fuel for "
+          "fewer than three turns; breaking off weighs the distance gained from every enemy, "
+          "a level no enemy flies and a landing on a strip in reach (R-10).",
+          "The seeds say nothing of when a pilot goes home; these are the points where a "
+          "second hit or a second wound (R-5 5+) is likely to end him."),
+        R("S0 §Altitude and combat", "Aircraft on same altitude may attack each other if "
+          "target is in range.",
+          "A suggestion weighs the shot it gets this turn at the enemy's present position "
+          "(exact odds; R-1.2: the other side has moved or moves after) and the shots it "
+          "leaves open: an enemy's close-range shot at it, times 1 in the enemy's arc, 0.5 "
+          "outside it, 0.2 behind it; times 1 at the same level, 0.3 one level apart, none "
+          "further or beyond the enemy's next move plus its range.",
+          "Where the enemy will fly is its own choice; one level apart costs it two thrust "
+          "(R-3.3) to climb into the shot."),
+    )),
 )
 
 READINGS: tuple[Reading, ...] = tuple(r for _, rows in SECTIONS for r in rows)

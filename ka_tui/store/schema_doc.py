@@ -292,6 +292,14 @@ class PlanData(Strict):
     by: Text = ""
 
 
+class TacticData(Strict):
+    """The tactic the GM set for an aircraft or a side (``rules/air/tactics/log.py``)."""
+
+    scope: Literal["unit", "side"]
+    name: UnitId
+    tactic: Literal["aggressive", "cautious", "break_off"]
+
+
 class ShotData(Strict):
     shooter: UnitId
     target: UnitId
@@ -350,6 +358,7 @@ BATTLE_DATA: dict[str, type[BaseModel]] = {
     BattleEventKind.MOVE.value: MoveData, BattleEventKind.SHOT.value: ShotData,
     BattleEventKind.RAM.value: RamData, BattleEventKind.PHASE_ENDED.value: PhaseData,
     BattleEventKind.ENDED.value: BattleEndedData, BattleEventKind.PLAN.value: PlanData,
+    BattleEventKind.TACTIC.value: TacticData,
 }
 assert set(FIGHT_PAYLOADS) == {k.value for k in FightEventKind}, "a fight event kind lacks a model"
 assert set(BATTLE_DATA) == {k.value for k in BattleEventKind}, "a battle event kind lacks a model"

@@ -17,6 +17,9 @@ is what the GM read when it happened. Kinds:
 - ``plan_sent`` ``{"unit", "plan": [step…], "evasive", "by"}`` (a player's
   secret move plan for the GM to execute; changes nothing in the replay;
   ``rules/air/plans.py`` reads, checks and hides them)
+- ``tactic_set`` ``{"scope": "unit"|"side", "name", "tactic"}`` (the tactic the
+  GM sets for an aircraft or a side he flies, ``rules/air/tactics/log.py``;
+  changes nothing in the replay)
 - ``battle_ended`` ``{outcome}`` (the write-back to the campaign; no step follows)
 
 ``replay(events, battle_map, options)`` rebuilds the state; the store writes
@@ -58,6 +61,9 @@ class BattleEventKind(StrEnum):
     # executes it as a ``move_committed``). No step of the turn: the replay
     # passes over it; ``rules/air/plans.py`` reads the plans in.
     PLAN = "plan_sent"
+    # the GM set the tactic an aircraft or a side is suggested plans under
+    # (rules/air/tactics). No step of the turn: the replay passes over it.
+    TACTIC = "tactic_set"
     # the GM ended the battle; its data is the outcome written back to the
     # campaign (store/battles.py). Changes nothing in the replay; nothing follows.
     ENDED = "battle_ended"
@@ -200,6 +206,10 @@ def apply_action(state: t.BattleState, kind: str, data: dict[str, Any], battle_m
         return _end_phase(state, str(data.get("phase")), dice, options)
     if kind == BattleEventKind.ENDED:
         return state, ("the battle is over",), None
+    if kind == BattleEventKind.TACTIC:
+        whom = data.get("name") if data.get("scope") == "unit" else f"side {data.get('name')}"
+        tactic = str(data.get("tactic", "")).replace("_", " ")
+        return state, (f"{whom}: tactic {tactic} (suggested plans)",), None
     if kind == BattleEventKind.PLAN:
         return state, (), None
     raise ReplayError(f"unknown event kind {kind!r}")

@@ -322,3 +322,56 @@ def readout(unit: AirUnit, h: Hex, options: AirOptions,
     same = None if there is None else there.altitude == unit.altitude
     return Readout(hexes, range_band(hexes, options), bearing, clock, same,
                    in_fire_arc(unit, h, options))
+
+
+# ------------------------------------------------------------------ every end state
+
+@dataclass(frozen=True)
+class EndState:
+    """One way to end a level move (R-3.1, R-3.4): the hex, the facing, the
+    speed flown (after thrust at the start) and the fewest hex sides turned to
+    get there (R-4). ``plan`` rebuilds its route from ``EndRoutes``."""
+
+    hex: Hex
+    facing: int
+    speed: int
+    sides: int
+    run: int
+
+
+@dataclass
+class EndRoutes:
+    """Every (hex, facing, speed) a level move can end in, each with the route
+    turning the fewest sides -- the search ``reach`` runs, kept whole so a
+    caller can weigh the end facing too (the tactics' candidate plans)."""
+
+    unit_id: str
+    ends: tuple[EndState, ...]
+    _by_speed: dict[int, tuple[_Option, dict[int, _Layer]]] = field(default_factory=dict)
+
+    def plan(self, end: EndState) -> Plan:
+        o, layers = self._by_speed[end.speed]
+        st: _State = (end.hex.q, end.hex.r, end.facing, end.run)
+        return o.prefix + _route(layers, o.speed, st)
+
+
+def end_routes(unit: AirUnit, battle_map: BattleMap, options: AirOptions) -> EndRoutes:
+    """The end states of every level move of ``unit`` this turn (see ``reach``;
+    the same search, every facing kept): empty when it cannot move."""
+    if out_of_battle(unit) or unit.moved or unit.landed:
+        return EndRoutes(unit.id, ())
+    opts = _options(unit, battle_map, options)
+    turns = under_control(unit, options)
+    by_need: dict[int, list[_Option]] = {}
+    for o in opts:
+        by_need.setdefault(o.need, []).append(o)
+    ends: list[EndState] = []
+    by_speed: dict[int, tuple[_Option, dict[int, _Layer]]] = {}
+    for need, group in sorted(by_need.items()):
+        top = max(o.speed for o in group)
+        layers = _search(unit, battle_map, need, top, _longest(group), turns)
+        for o in sorted(group, key=lambda x: x.speed):
+            by_speed[o.speed] = (o, layers)
+            for st, sides in sorted(layers[o.speed].best.items()):
+                ends.append(EndState(Hex(st[0], st[1]), st[2], o.speed, sides, st[3]))
+    return EndRoutes(unit.id, tuple(ends), by_speed)

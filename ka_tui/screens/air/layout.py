@@ -26,7 +26,7 @@ LAYOUT_HELP = {
 }
 
 # the status line's first words: the keys of this module the footer has no room for
-LAYOUT_HINT = "i: the map's legend · b: the side column · z: zoom · ?: every key"
+LAYOUT_HINT = "s: suggest a plan · i: legend · b: side column · z: zoom · ?: every key"
 
 NARROW = 72     # columns: narrower than this, the side column goes below the map
 SHORT = 22      # lines: shorter than this, no header

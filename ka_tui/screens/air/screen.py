@@ -28,6 +28,7 @@ from ka_tui.screens.air.typed import TypedInput
 from ka_tui.screens.air.keys import PALETTE_HELP, PLAN_BINDINGS, plan_key
 from ka_tui.screens.air.layout import LAYOUT_HELP, LAYOUT_HINT, MAP_ZOOMS
 from ka_tui.screens.air.runner import PendingStep, Refused
+from ka_tui.screens.air.suggest_keys import SUGGEST_BINDINGS, SUGGEST_HELP, SuggestKeys
 from ka_tui.screens.air import views
 from ka_tui.screens.door import AirPreset
 from ka_tui.screens.air.setup import SIDES
@@ -36,7 +37,7 @@ from ka_tui.widgets.hex_map import HexMap, ReachMark
 from ka_tui.widgets.quiet_footer import QuietFooter
 
 
-class AirScreen(TypedInput, BattleIO):
+class AirScreen(SuggestKeys, TypedInput, BattleIO):
     HELP_TITLE = "Air battle"
     CSS_PATH = "air.tcss"
 
@@ -53,8 +54,9 @@ class AirScreen(TypedInput, BattleIO):
         Binding("l", "list_battles", "Battles", show=False, id="air.list"),
         Binding("E", "end_battle", "End battle", show=False, id="air.end_battle"),
         *PLAN_BINDINGS,
+        *SUGGEST_BINDINGS,
     ]
-    PALETTE_HELP = {**PALETTE_HELP, **LAYOUT_HELP}
+    PALETTE_HELP = {**PALETTE_HELP, **LAYOUT_HELP, **SUGGEST_HELP}
 
     # -- layout --------------------------------------------------------------
 
