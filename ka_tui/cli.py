@@ -441,7 +441,18 @@ def _export(db: Path | None, file: str, force: bool, flags: Flags) -> int:
         written = export_campaign(campaign, file, force=force)
     if written is not None:
         _say(f"exported {campaign.path} to {written}")
+    _damage_note(campaign.path, "exported what it holds (unreadable text as \ufffd)")
     return 0
+
+
+def _damage_note(path: Path, done: str) -> None:
+    """After a command that read a campaign found damaged inside: one line."""
+    from ka_tui.store.backups import damage_text
+    from ka_tui.store.files import page_damage
+
+    problem = page_damage(path)
+    if problem is not None:
+        _say(damage_text(path, problem, done))
 
 
 def _journal(db: Path | None, file: str, mission: int | None, force: bool,

@@ -44,7 +44,7 @@ from pathlib import Path
 
 from collections.abc import Iterator
 
-from ka_tui.store.errors import DamagedPages, StoreError
+from ka_tui.store.errors import DamagedPages, NoRoom, StoreError
 from ka_tui.store.files import (
     cannot_write,
     create_private,
@@ -127,6 +127,9 @@ def take_backup(campaign: Path, reason: str, *, now: datetime | None = None,
     now = (now or datetime.now(timezone.utc)).astimezone(timezone.utc)
     if not damaged_ok:
         refuse_damaged(campaign, "no backup was taken")
+    room = no_room(campaign)
+    if room is not None:  # the copy cannot be made; nothing is tried (nor created)
+        raise NoRoom(f"could not back up {campaign} ({room}); it was not changed.")
     folder = folder_for(campaign)
     shared = is_shared(campaign)
     made = [f for f in (folder.parent, folder) if not f.is_dir()]
@@ -154,7 +157,7 @@ def take_backup(campaign: Path, reason: str, *, now: datetime | None = None,
         if isinstance(e, OSError):
             detail = _os_detail(campaign, e)
         elif isinstance(e, sqlite3.Error):
-            detail = no_room(folder) or str(e)
+            detail = no_room(campaign) or str(e)
         else:
             detail = str(e)
         raise StoreError(f"could not back up {campaign} ({detail}); it was not changed.") \

@@ -133,7 +133,7 @@ def check_player(db_path: Path, name: str, *, read_only: bool = False) -> str:
     character's full name. Raises ``StoreError`` (one line for the user)."""
     from ka_tui.store.backups import check_pages_if_due
     from ka_tui.store.db import check_file, open_campaign
-    from ka_tui.store.files import DAMAGED, read_only_reason
+    from ka_tui.store.files import DAMAGED, no_room, read_only_reason
 
     check_file(db_path)
     if not read_only:
@@ -142,6 +142,9 @@ def check_player(db_path: Path, name: str, *, read_only: bool = False) -> str:
     if reason == DAMAGED:  # he may read his sheet; the command line says why
         with open_campaign(db_path) as db, db.plain_read() as read:
             return match_player(read, name)[1]
+    if reason is not None and reason == no_room(db_path):
+        raise StoreError(f"{db_path} cannot be written ({reason}); a player sends cards: "
+                         "space must be freed on that disk first")
     if reason is not None:
         raise StoreError(f"{db_path} cannot be written by you ({reason}); a player sends "
                          "cards, so ask the GM for group write access (README: Players "

@@ -100,8 +100,10 @@ def write_markdown(db: CampaignDB, mission_id: int | None = None) -> Path:
     else:
         text = missions.debrief_markdown(db, mission_id)
         path = db.path.with_name(f"{stem}-mission-{mission_id}.md")
+    from ka_tui.store.files import write_text_atomic
+
     try:
-        path.write_text(text, encoding="utf-8")
+        write_text_atomic(path, text)  # 0600 like an export; never half-written
     except OSError as e:
         raise StoreError(f"cannot write {path}: {e.strerror}") from None
     return path
