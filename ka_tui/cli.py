@@ -485,14 +485,19 @@ def _journal(db: Path | None, file: str, mission: int | None, force: bool,
 
 
 def _import(file: str, db: Path | None, force: bool, flags: Flags) -> int:
+    from ka_tui.store.errors import ValidationError
     from ka_tui.store.paths import file_for
     from ka_tui.store.transfer import import_campaign, read_document
 
     target = db
-    if target is None:
-        doc = read_document(file)  # validated twice on this path; cheap, and names the file
-        target = file_for(doc["campaign"]["name"])
-    result = import_campaign(file, target, force=force)
+    try:
+        if target is None:
+            doc = read_document(file)  # validated twice on this path; cheap, and names the file
+            target = file_for(doc["campaign"]["name"])
+        result = import_campaign(file, target, force=force)
+    except ValidationError as e:
+        where = "standard input" if file == "-" else file
+        raise UserError(f"{e} (in {where}; nothing was imported)") from None
     result.db.close()
     if flags.shared:
         from ka_tui.store.files import protect

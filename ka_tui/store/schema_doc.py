@@ -42,12 +42,15 @@ from pydantic import (
     AfterValidator,
     BaseModel,
     ConfigDict,
+    Discriminator,
     Field,
     JsonValue,
+    Tag,
     create_model,
 )
 from pydantic import ValidationError as PydanticError
 
+from ka_tui.rules.campaign.missions import Debrief, DebriefPilot, DebriefPlane
 from ka_tui.rules.cqc.card import ActionKind, Grade
 from ka_tui.rules.air.evasive import WeaponKind
 from ka_tui.rules.core.options import HouseRules
@@ -467,6 +470,56 @@ Day = Annotated[str, AfterValidator(_day)]
 Count = Annotated[int, Field(ge=0, le=99_999_999)]
 
 
+def _debrief_model(cls: type[Any]) -> type[BaseModel]:
+    """A pydantic model of one debrief record (``rules/campaign/missions.py``),
+    field by field as ``debriefs.field_rule`` says: the read's own shape."""
+    from ka_tui.store import debriefs
+
+    def typed(kind: Any, low: int, high: int) -> Any:
+        if isinstance(kind, tuple):
+            item = kind[0]
+            inner = typed(item, 0, debriefs.COUNT_MAX if item is not str else TEXT_MAX)
+            return list[inner]  # type: ignore[valid-type]
+        if kind is int:
+            return Annotated[int, Field(ge=low, le=high)]
+        if kind is str:
+            return Annotated[str, Field(max_length=high)]
+        if kind is bool:
+            return bool
+        return _DEBRIEF_MODELS[kind]
+
+    fields_: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        hint = typed(*debriefs.field_rule(cls, f.name))
+        if f.default is not dataclasses.MISSING:
+            fields_[f.name] = (hint, list(f.default) if isinstance(f.default, tuple)
+                               else f.default)
+        else:
+            fields_[f.name] = (hint, ...)
+    model: type[BaseModel] = create_model(f"{cls.__name__}Doc", __config__=STRICT, **fields_)
+    _DEBRIEF_MODELS[cls] = model
+    return model
+
+
+_DEBRIEF_MODELS: dict[type[Any], type[BaseModel]] = {}
+DebriefPilotDoc = _debrief_model(DebriefPilot)
+DebriefPlaneDoc = _debrief_model(DebriefPlane)
+ConfirmedDebriefDoc = _debrief_model(Debrief)
+
+
+class NoDebrief(Strict):
+    """A mission's debrief before it is confirmed: ``{}``."""
+
+
+# a confirmed debrief (``store/debriefs.py``), or ``{}`` until then; the branch
+# is chosen by the value, so a refusal names the confirmed debrief's own path
+_DEBRIEF_TAGS = ("no-debrief", "confirmed-debrief")
+DebriefDoc = Annotated[
+    Union[Annotated[NoDebrief, Tag(_DEBRIEF_TAGS[0])],
+          Annotated[ConfirmedDebriefDoc, Tag(_DEBRIEF_TAGS[1])]],
+    Discriminator(lambda v: _DEBRIEF_TAGS[0] if v == {} else _DEBRIEF_TAGS[1])]
+
+
 class MissionMemberDoc(Strict):
     character_id: RowId
     aircraft_id: Optional[RowId] = None
@@ -480,7 +533,7 @@ class MissionDoc(Strict):
                   "transfer", "other"] = "patrol"
     briefing: Text = ""
     status: Literal["planned", "flown", "aborted"] = "planned"
-    debrief: dict[str, JsonValue] = {}
+    debrief: DebriefDoc = Field(default_factory=dict)  # store/debriefs.py
     debrief_notes: Text = ""
     members: list[MissionMemberDoc] = []
     battles: list[RowId] = []
@@ -577,7 +630,7 @@ def path_of(loc: tuple[int | str, ...]) -> str:
                 ("tuple[", "list[", "function-after", "int", "constrained-int"))):
             pass  # a discriminated union's or plain union's branch name
         elif part.startswith(("tuple[", "function-after[", "constrained-")) or part in (
-                "int", "str", "bool"):
+                "int", "str", "bool", *_DEBRIEF_TAGS):
             pass
         else:
             out += f".{part}" if out else str(part)

@@ -49,8 +49,10 @@ def _beside(path: Path) -> list[str]:
 @pytest.mark.parametrize("fixture, path, message", [
     ("import-bad-fight.json", "fights[0].events[0].payload.rules.cqc", "expected an object"),
     ("import-bad-roll.json", "roll_log[0].faces[0][0]", "expected a whole number"),
+    # a mission's confirmed debrief is typed as the store reads it (store/debriefs.py)
+    ("import-bad-debrief.json", "history.missions[1].debrief.pilots[2]", "expected an object"),
 ])
-def test_the_issues_two_documents_are_refused_naming_the_bad_value(
+def test_a_bad_export_is_refused_naming_the_bad_value_and_the_file(
         tmp_path: Path, fixture: str, path: str, message: str,
         capsys: pytest.CaptureFixture[str]) -> None:
     """S0 §Close combat: a fight whose house rules are not a table cannot replay."""
@@ -61,7 +63,9 @@ def test_the_issues_two_documents_are_refused_naming_the_bad_value(
     assert str(err.value) == f"{path}: {message}"
     assert _beside(target) == []
     assert cli.main(["import", str(FIXTURES / fixture), "--db", str(target)]) == 2
-    assert f"ka-tui: {path}: {message}" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"ka-tui: {path}: {message} (in {FIXTURES / fixture}; nothing was imported)" in err
+    assert err.count("\n") == 1
     assert _beside(target) == []
 
 

@@ -86,7 +86,7 @@ def read_mission(db: CampaignDB, mission_id: int) -> MissionRead:
     if mission.status is MissionStatus.PLANNED:
         lines = missions.debrief_of(db, mission_id).lines
         return MissionRead(mission, lines if mission.links else [], lines)
-    stored = missions.stored_lines(mission.debrief)
+    stored = missions.stored_lines(mission)
     return MissionRead(mission, stored, stored)
 
 
