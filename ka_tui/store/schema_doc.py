@@ -22,7 +22,13 @@ expected an object``).
   option dataclasses (so a new option is known here at once).
 - Fight events: one payload model per kind of ``store/fights.py``; battle
   events: ``{"data", "faces", "log"}`` with one ``data`` model per kind of
-  ``rules/air/battle.py``. An event's ``kind`` chooses its payload model.
+  ``rules/air/battle.py``. An event's ``kind`` chooses its payload model. The
+  outcome a battle writes back (``battle_ended``: each aircraft with its damage
+  table, each airman's wounds, the victories and losses) is typed as
+  ``store/battles.py``'s records; the aircraft's ``damage`` column likewise.
+- The campaign between battles: a mission's confirmed debrief as
+  ``store/debriefs.py`` reads it (built from the same dataclasses), journal
+  entries, repairs, people's recovery.
 
 Ranges the forms check (``field_checks.py``, ``limits.py``), uniqueness, references
 and the rules replay are checked after this shape check, in ``transfer.py``.
@@ -323,13 +329,60 @@ class VictoryDoc(Strict):
     victim: UnitId
 
 
+Count = Annotated[int, Field(ge=0, le=99_999_999)]
+
+
+class DamageDoc(Strict):
+    """An aircraft's damage table: the ``aircraft.damage`` column and a battle
+    outcome's (``rows_to_rules.damage_of``, ``battles.lost_of``): the location
+    effects in force and where the hull hits landed (RULES-NOTES C/D), and once
+    lost, how and in which battle."""
+
+    effects: Annotated[dict[Name, Count], Field(max_length=60)] = {}
+    hits: Annotated[dict[Name, Count], Field(max_length=60)] = {}
+    lost: Literal["", "destroyed", "crashed", "written off"] = ""
+    lost_in: Optional[RowId] = None
+
+
+class AircraftOutcomeDoc(Strict):
+    """store/battles.py ``AircraftOutcome``: an aircraft as the battle left it."""
+
+    aircraft_id: RowId
+    name: Name
+    hull_hits: Count
+    damage: DamageDoc
+    fuel_left: Count
+    ammo_left: Count
+    overheat: Annotated[int, Field(ge=0, le=12)]
+    lost: Literal["", "destroyed", "crashed"]
+
+
+class AirmanOutcomeDoc(Strict):
+    """store/battles.py ``AirmanOutcome``: wounds and consciousness (R-5)."""
+
+    character_id: RowId
+    name: Name
+    wounds: Annotated[int, Field(ge=0, le=6)]
+    conscious: bool
+
+
+class LossDoc(Strict):
+    """store/battles.py ``Loss``: an aircraft out of the battle."""
+
+    turn: Annotated[int, Field(ge=0, le=99_999)]
+    aircraft_id: RowId
+    name: Name
+    state: Literal["destroyed", "crashed"]
+    cause: Literal["shot", "ram", "collision", "crash", "damage"]
+
+
 class BattleEndedData(Strict):
     """The outcome written back to the campaign (store/battles.py ``BattleOutcome``)."""
 
-    aircraft: Annotated[list[dict[str, JsonValue]], Field(max_length=60)] = []
-    airmen: Annotated[list[dict[str, JsonValue]], Field(max_length=600)] = []
+    aircraft: Annotated[list[AircraftOutcomeDoc], Field(max_length=60)] = []
+    airmen: Annotated[list[AirmanOutcomeDoc], Field(max_length=600)] = []
     victories: Annotated[list[VictoryDoc], Field(max_length=600)] = []
-    losses: Annotated[list[dict[str, JsonValue]], Field(max_length=60)] = []
+    losses: Annotated[list[LossDoc], Field(max_length=60)] = []
     turns: Annotated[int, Field(ge=0, le=99_999)] = 0
 
 
@@ -412,7 +465,8 @@ WeaponDoc = _row_model(WeaponRow, "WeaponDoc")
 CharacterDoc = _row_model(CharacterRow, "CharacterDoc", extra={
     "skills": (list[SkillDoc], []),
     "weapons": (list[WeaponDoc], [])})
-AircraftDoc = _row_model(AircraftRow, "AircraftDoc", extra={
+AircraftDoc = _row_model(AircraftRow, "AircraftDoc", override={
+    "damage": (DamageDoc, Field(default_factory=dict))}, extra={
     "pilot": (Optional[RowId], None),
     "crew": (list[RowId], [])})
 RollFaces = list[Union[Face, Annotated[int, Field(ge=1, le=1000)]]]
@@ -467,7 +521,6 @@ def _day(value: str) -> str:
 
 
 Day = Annotated[str, AfterValidator(_day)]
-Count = Annotated[int, Field(ge=0, le=99_999_999)]
 
 
 def _debrief_model(cls: type[Any]) -> type[BaseModel]:

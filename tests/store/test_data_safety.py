@@ -80,6 +80,68 @@ def _good(tmp_path: Path, demo_db: Path) -> dict[str, Any]:
     return json.loads(out.read_text())
 
 
+def _flown(tmp_path: Path, demo_db: Path) -> dict[str, Any]:
+    """The demo with a mission flown from a battle and confirmed (a kill,
+    wounds, a damaged Spitfire queued for repair), exported."""
+    from ka_tui.store import missions
+    from tests.campaign_fixtures import DAY, MOREAU, SPIT, add_enemy, fly_bounce
+
+    with open_campaign(demo_db) as db:
+        enemy = add_enemy(db)
+        mid = missions.create_mission(db, "Bounce", DAY, "intercept", "",
+                                      [(MOREAU, SPIT), (enemy.pilot, enemy.aircraft)])
+        fly_bounce(db, mid, enemy)
+        missions.confirm_debrief(db, mid, "Clean kill.")
+        out = tmp_path / "flown.json"
+        export_campaign(db, out)
+    return json.loads(out.read_text())
+
+
+def _ended(d: dict[str, Any]) -> dict[str, Any]:
+    """The data of the document's last battle's ``battle_ended`` event."""
+    [end] = [e for e in d["battles"][-1]["events"] if e["kind"] == "battle_ended"]
+    return end["payload"]["data"]
+
+
+def _index(rows: list[dict[str, Any]], **key: Any) -> int:
+    return next(i for i, r in enumerate(rows) if all(r.get(k) == v for k, v in key.items()))
+
+
+@pytest.mark.parametrize("edit, path, message", [
+    # the aircraft's damage table (RULES-NOTES C/D), in the roster and in an outcome
+    (lambda d: d["aircraft"][1].update(damage={"effects": {"engine": "x"}}),
+     "aircraft[1].damage.effects.engine", "expected a whole number"),
+    (lambda d: d["aircraft"][1].update(damage=[]), "aircraft[1].damage", "expected an object"),
+    (lambda d: _ended(d)["aircraft"][0].update(damage={"lost": "sunk"}),
+     "battles[1].events[5].payload.data.aircraft[0].damage.lost", "must be "),
+    (lambda d: _ended(d)["aircraft"].append("x"),
+     "battles[1].events[5].payload.data.aircraft[2]", "expected an object"),
+    # R-5: a wound count the people's records read
+    (lambda d: _ended(d)["airmen"][0].update(wounds=7),
+     "battles[1].events[5].payload.data.airmen[0].wounds", "less than or equal to 6"),
+    (lambda d: _ended(d)["losses"][0].pop("cause"),
+     "battles[1].events[5].payload.data.losses[0].cause", "is missing"),
+    # the confirmed debrief, field by field as store/debriefs.py reads it
+    (lambda d: d["history"]["missions"][3]["debrief"]["pilots"][0].update(kills="x"),
+     "history.missions[3].debrief.pilots[0].kills", "expected a whole number"),
+    (lambda d: d["history"]["missions"][3]["debrief"]["aircraft"][0].pop("name"),
+     "history.missions[3].debrief.aircraft[0].name", "is missing"),
+    (lambda d: d["history"]["missions"][3]["debrief"].update(battles=-1),
+     "history.missions[3].debrief.battles", "greater than or equal to 0"),
+    # the journal's entries and the repair queue
+    (lambda d: d["history"]["journal"][-1]["payload"].update(characters="all"),
+     "history.journal[16].payload.characters", "expected a list"),
+    (lambda d: d["history"]["repairs"][-1].update(days_total="3"),
+     "history.repairs[1].days_total", "expected a whole number"),
+])
+def test_every_json_value_the_campaign_stores_is_checked_naming_its_path(
+        tmp_path: Path, demo_db: Path, edit: Any, path: str, message: str) -> None:
+    doc = _flown(tmp_path, demo_db)
+    edit(doc)
+    err = _refused(tmp_path, doc)
+    assert err.field == path and message in err.message, str(err)
+
+
 def _renumbered(events: list[dict[str, Any]], fight: dict[str, Any]) -> None:
     """The fight's first event deleted, the rest renumbered 1, 2, … (no gap)."""
     fight["events"] = [e | {"seq": i + 1} for i, e in enumerate(events)]
