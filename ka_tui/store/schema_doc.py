@@ -58,6 +58,7 @@ from pydantic import ValidationError as PydanticError
 
 from ka_tui.rules.campaign.missions import Debrief, DebriefPilot, DebriefPlane
 from ka_tui.rules.cqc.card import ActionKind, Grade
+from ka_tui.rules.air.aircraft import Echelon, ManoeuvreKind, Trait
 from ka_tui.rules.air.evasive import WeaponKind
 from ka_tui.rules.core.options import HouseRules
 from ka_tui.rules.air.battle import BattleEventKind
@@ -466,6 +467,12 @@ CharacterDoc = _row_model(CharacterRow, "CharacterDoc", extra={
     "skills": (list[SkillDoc], []),
     "weapons": (list[WeaponDoc], [])})
 AircraftDoc = _row_model(AircraftRow, "AircraftDoc", override={
+    # the profile's lists as rows_to_rules.to_profile reads them (S0 §Flight card,
+    # R-3.4); their values' ranges are validate_profile's, checked after
+    "manoeuvres": (Annotated[list[tuple[ManoeuvreKind, Small, bool]], Field(max_length=99)], []),
+    "test_echelons": (Annotated[list[Echelon], Field(max_length=6)], []),
+    "traits": (Annotated[list[tuple[Trait, Optional[Small]]], Field(max_length=16)], []),
+    "turn_mode": (Annotated[list[tuple[Small, Small]], Field(max_length=40)], []),
     "damage": (DamageDoc, Field(default_factory=dict))}, extra={
     "pilot": (Optional[RowId], None),
     "crew": (list[RowId], [])})

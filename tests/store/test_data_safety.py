@@ -112,6 +112,11 @@ def _index(rows: list[dict[str, Any]], **key: Any) -> int:
     (lambda d: d["aircraft"][1].update(damage={"effects": {"engine": "x"}}),
      "aircraft[1].damage.effects.engine", "expected a whole number"),
     (lambda d: d["aircraft"][1].update(damage=[]), "aircraft[1].damage", "expected an object"),
+    # the profile's lists (S0 §Flight card: the manoeuvre dial: the turn mode)
+    (lambda d: d["aircraft"][0]["manoeuvres"][0].__setitem__(1, "1"),
+     "aircraft[0].manoeuvres[0][1]", "expected a whole number"),
+    (lambda d: d["aircraft"][0].update(turn_mode=[[1]]), "aircraft[0].turn_mode[0][1]",
+     "is missing"),
     (lambda d: _ended(d)["aircraft"][0].update(damage={"lost": "sunk"}),
      "battles[1].events[5].payload.data.aircraft[0].damage.lost", "must be "),
     (lambda d: _ended(d)["aircraft"].append("x"),
