@@ -60,6 +60,8 @@ from ka_tui.rules.campaign.missions import Debrief, DebriefPilot, DebriefPlane
 from ka_tui.rules.cqc.card import ActionKind, Grade
 from ka_tui.rules.air.aircraft import Echelon, ManoeuvreKind, Trait
 from ka_tui.rules.air.evasive import WeaponKind
+from ka_tui.rules.air.move_plan import Step
+from ka_tui.rules.air.units import AirUnit
 from ka_tui.rules.core.options import HouseRules
 from ka_tui.rules.air.battle import BattleEventKind
 from ka_tui.rules.cqc.log import FightEventKind
@@ -273,8 +275,35 @@ def _event_model(base: type[Any], kind: str, payload: Any, name: str) -> type[Ba
 UnitId = Annotated[str, Field(min_length=1, max_length=NAME_MAX * 4)]
 
 
+# The rules' values a battle event holds are ``rules/air/codec.py``'s ``encode`` of
+# the rules' dataclasses; pydantic reads the same type hints its ``decode`` does
+# (strict, no unknown field), so a refusal names the value inside one
+# (``…data.units[0].damage.hull_hits``) rather than only the event that does not
+# replay. A plan is ``plan_to_json``: each step a dataclass's fields and its name.
+
+
+def _step_model(cls: type[Any]) -> type[BaseModel]:
+    hints = typing.get_type_hints(cls)
+    fields_: dict[str, Any] = {"step": (Literal[cls.__name__], ...)}
+    for f in dataclasses.fields(cls):
+        if f.default is not dataclasses.MISSING:
+            fields_[f.name] = (hints[f.name], f.default)
+        elif f.default_factory is not dataclasses.MISSING:
+            fields_[f.name] = (hints[f.name], Field(default_factory=f.default_factory))
+        else:
+            fields_[f.name] = (hints[f.name], ...)
+    model: type[BaseModel] = create_model(f"{cls.__name__}StepDoc", __config__=STRICT,
+                                          **fields_)
+    return model
+
+
+STEP_NAMES = tuple(c.__name__ for c in typing.get_args(Step))
+PlanDoc = Annotated[list[Annotated[Union[tuple(_step_model(c) for c in typing.get_args(Step))],
+                                   Field(discriminator="step")]], Field(max_length=60)]
+
+
 class BattleStartedData(Strict):
-    units: Annotated[list[dict[str, JsonValue]], Field(min_length=1, max_length=60)]
+    units: Annotated[list[AirUnit], Field(min_length=1, max_length=60)]
     map: Optional[Annotated[str, Field(max_length=200_000)]] = None
     rules: Optional[_section_model(_SECTIONS["air"])] = None  # the air house rules
     # store/battles.py: the map's name, the roster rows behind each unit
@@ -289,7 +318,7 @@ class NoData(Strict):
 
 class MoveData(Strict):
     unit: UnitId
-    plan: Annotated[list[dict[str, JsonValue]], Field(max_length=60)]
+    plan: PlanDoc
     evasive: bool = False
 
 
@@ -297,7 +326,7 @@ class PlanData(Strict):
     """A player's sent move plan (``rules/air/plans.py``)."""
 
     unit: UnitId
-    plan: Annotated[list[dict[str, JsonValue]], Field(max_length=60)]
+    plan: PlanDoc
     evasive: bool = False
     by: Text = ""
 
@@ -675,6 +704,9 @@ _MESSAGES = {
     "string_type": "expected text", "bool_type": "expected true or false",
     "missing": "is missing", "extra_forbidden": "unknown field",
     "none_required": "expected null",
+    # the rules' dataclasses in a battle event (rules/air/codec.py)
+    "dataclass_type": "expected an object", "dataclass_exact_type": "expected an object",
+    "unexpected_keyword_argument": "unknown field", "missing_argument": "is missing",
 }
 
 
@@ -686,7 +718,7 @@ def path_of(loc: tuple[int | str, ...]) -> str:
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif isinstance(previous, int) and (part in EVENT_KINDS or part.startswith(
+        elif isinstance(previous, int) and (part in EVENT_KINDS or part in STEP_NAMES or part.startswith(
                 ("tuple[", "list[", "function-after", "int", "constrained-int"))):
             pass  # a discriminated union's or plain union's branch name
         elif part.startswith(("tuple[", "function-after[", "constrained-")) or part in (
@@ -711,7 +743,9 @@ def refusal(error: PydanticError) -> ValidationError:
     message = _MESSAGES.get(kind)
     if message is None:
         message = first["msg"]
-        if kind == "union_tag_invalid":
+        if kind == "union_tag_invalid" and first.get("ctx", {}).get("discriminator") == "'step'":
+            message = f"unknown plan step {first['input'].get('step')!r}"
+        elif kind == "union_tag_invalid":
             message = f"unknown event kind {first.get('input', {}).get('kind')!r}" \
                 if isinstance(first.get("input"), dict) else "unknown event kind"
         elif kind == "literal_error" and first["loc"] and first["loc"][-1] == "format":

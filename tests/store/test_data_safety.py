@@ -121,6 +121,16 @@ def _index(rows: list[dict[str, Any]], **key: Any) -> int:
      "battles[1].events[5].payload.data.aircraft[0].damage.lost", "must be "),
     (lambda d: _ended(d)["aircraft"].append("x"),
      "battles[1].events[5].payload.data.aircraft[2]", "expected an object"),
+    # R-1: the rules' values a battle's events hold (rules/air/codec.py), by their path
+    (lambda d: d["battles"][1]["events"][0]["payload"]["data"]["units"][0]["damage"].update(
+        hull_hits="1"), "battles[1].events[0].payload.data.units[0].damage.hull_hits",
+     "expected a whole number"),
+    (lambda d: d["battles"][1]["events"][0]["payload"]["data"]["units"][0].update(pilot=[]),
+     "battles[1].events[0].payload.data.units[0].pilot", "expected an object"),
+    (lambda d: d["battles"][1]["events"][2]["payload"]["data"]["plan"][0].update(step="Warp"),
+     "battles[1].events[2].payload.data.plan[0]", "unknown plan step 'Warp'"),
+    (lambda d: d["battles"][1]["events"][2]["payload"]["data"]["plan"][0].update(hexes=1),
+     "battles[1].events[2].payload.data.plan[0].hexes", "unknown field"),
     # R-5: a wound count the people's records read
     (lambda d: _ended(d)["airmen"][0].update(wounds=7),
      "battles[1].events[5].payload.data.airmen[0].wounds", "less than or equal to 6"),
@@ -145,6 +155,25 @@ def test_every_json_value_the_campaign_stores_is_checked_naming_its_path(
     edit(doc)
     err = _refused(tmp_path, doc)
     assert err.field == path and message in err.message, str(err)
+
+
+def test_a_repair_without_its_optional_fields_takes_their_defaults(
+        tmp_path: Path, demo_db: Path) -> None:
+    """The schema's defaults (queued, no day done) are the import's: the
+    reference checks read them so, not as a missing key."""
+    doc = _flown(tmp_path, demo_db)
+    job = doc["history"]["repairs"][-1]
+    del job["status"], job["days_done"]
+    source = tmp_path / "in.json"
+    source.write_text(json.dumps(doc))
+    result = import_campaign(source, tmp_path / "new.db")
+    try:
+        con = sqlite3.connect(tmp_path / "new.db")
+        assert con.execute("SELECT status, days_done FROM repair WHERE id = ?",
+                           (job["id"],)).fetchall() == [("queued", 0)]
+        con.close()
+    finally:
+        result.db.close()
 
 
 def _renumbered(events: list[dict[str, Any]], fight: dict[str, Any]) -> None:
@@ -182,7 +211,7 @@ def _refused(tmp_path: Path, doc: Any) -> ValidationError:
     (lambda d: d["battles"][0]["events"][1]["payload"]["faces"].append([6, 1]),
      "battles[0].events[1]", "does not replay"),
     (lambda d: d["battles"][0]["events"][0]["payload"]["data"].update(units=[{"id": 1}]),
-     "battles[0].events[0]", "does not replay"),
+     "battles[0].events[0].payload.data.units[0].id", "expected text"),
     (lambda d: d["battles"][0]["events"][0].update(kind="turn_started"),
      "battles[0].events[0].payload.data.aircraft", "unknown field"),  # the first key
     # rows as the forms check them, and the roll log's faces
