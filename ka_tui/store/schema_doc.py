@@ -568,7 +568,7 @@ def _debrief_model(cls: type[Any]) -> type[BaseModel]:
         if isinstance(kind, tuple):
             item = kind[0]
             inner = typed(item, 0, debriefs.COUNT_MAX if item is not str else TEXT_MAX)
-            return list[inner]  # type: ignore[valid-type]
+            return list[inner]
         if kind is int:
             return Annotated[int, Field(ge=low, le=high)]
         if kind is str:
