@@ -157,6 +157,21 @@ def test_every_json_value_the_campaign_stores_is_checked_naming_its_path(
     assert err.field == path and message in err.message, str(err)
 
 
+def test_a_refusal_quoting_a_value_with_a_tab_and_a_newline_is_one_line(
+        tmp_path: Path, demo_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """What a message quotes from the document is shown escaped: it can neither
+    break the line nor drive the terminal."""
+    doc = _flown(tmp_path, demo_db)
+    for c in doc["characters"][:2]:
+        c["name"] = "Ann\tB\nC\x1b[2J"
+    source = tmp_path / "in.json"
+    source.write_text(json.dumps(doc))
+    assert cli.main(["import", str(source), "--db", str(tmp_path / "new.db")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "\x1b" not in err and "\t" not in err, err
+    assert "two characters are called Ann\\tB\\nC\\x1b[2J" in err, err
+
+
 def test_a_repair_without_its_optional_fields_takes_their_defaults(
         tmp_path: Path, demo_db: Path) -> None:
     """The schema's defaults (queued, no day done) are the import's: the
