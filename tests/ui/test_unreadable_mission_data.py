@@ -66,7 +66,7 @@ async def test_the_mission_and_its_records_name_the_bad_value_and_the_app_works(
     mid = break_debrief(demo_db, how)
     said = BREAKS[how][1]
     app = KaApp(demo_db)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:  # the toasts shown
         await settle(pilot)
         roster = app.screen
         assert isinstance(roster, RosterScreen)
@@ -84,8 +84,8 @@ async def test_the_mission_and_its_records_name_the_bad_value_and_the_app_works(
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is campaign)
         await pilot.press("v")          # the service records: a message, not an empty table
-        await wait_for(pilot, lambda: any(f"debrief.{said}" in str(n.message)
-                                          for n in app._notifications))
+        await wait_for(pilot, lambda: any(f"debrief.{said}" in " ".join(str(t.render()).split())
+                                          for t in campaign.query("Toast")))
         await pilot.press("j")          # the journal still reads
         await wait_for(pilot, lambda: campaign.query_one("#journal-table", FastTable)
                        .row_count > 0)
