@@ -387,12 +387,16 @@ def _checked(path: Path, flags: Flags, *, daily: bool = True) -> Path:
     from ka_tui.store.migrations import SCHEMA_VERSION
 
     found = check_file(path)
+    damaged = None if flags.read_only else _pages_damaged(path)
     reason = read_only_reason(path, asked=flags.read_only)
     if reason is not None:
         if found.version < SCHEMA_VERSION:
             raise UserError(f"{path} comes from an older ka-tui and must be upgraded, which "
                             f"needs write access ({reason}); it was not changed.")
-        _say(f"opening {path} read-only ({reason}): nothing will be saved or logged")
+        if damaged is not None:
+            _say(damaged)
+        else:
+            _say(f"opening {path} read-only ({reason}): nothing will be saved or logged")
         return path
     if found.version < SCHEMA_VERSION:
         backup = migrate(path, found.version)
@@ -403,6 +407,16 @@ def _checked(path: Path, flags: Flags, *, daily: bool = True) -> Path:
 
         daily_backup(path)
     return path
+
+
+def _pages_damaged(path: Path, done: str = "opening it read-only: nothing will be saved "
+                                             "or logged") -> str | None:
+    """The integrity check due on opening (once a day; ``backups.check_pages_if_due``):
+    the one line saying the file is damaged and what to do, or None."""
+    from ka_tui.store.backups import check_pages_if_due, damage_text
+
+    problem = check_pages_if_due(path)
+    return None if problem is None else damage_text(path, problem, done)
 
 
 def _source(db: Path | None) -> Path:
@@ -427,7 +441,18 @@ def _export(db: Path | None, file: str, force: bool, flags: Flags) -> int:
         written = export_campaign(campaign, file, force=force)
     if written is not None:
         _say(f"exported {campaign.path} to {written}")
+    _damage_note(campaign.path, "exported what it holds (unreadable text as \ufffd)")
     return 0
+
+
+def _damage_note(path: Path, done: str) -> None:
+    """After a command that read a campaign found damaged inside: one line."""
+    from ka_tui.store.backups import damage_text
+    from ka_tui.store.files import page_damage
+
+    problem = page_damage(path)
+    if problem is not None:
+        _say(damage_text(path, problem, done))
 
 
 def _journal(db: Path | None, file: str, mission: int | None, force: bool,
@@ -460,14 +485,19 @@ def _journal(db: Path | None, file: str, mission: int | None, force: bool,
 
 
 def _import(file: str, db: Path | None, force: bool, flags: Flags) -> int:
+    from ka_tui.store.errors import ValidationError
     from ka_tui.store.paths import file_for
     from ka_tui.store.transfer import import_campaign, read_document
 
     target = db
-    if target is None:
-        doc = read_document(file)  # validated twice on this path; cheap, and names the file
-        target = file_for(doc["campaign"]["name"])
-    result = import_campaign(file, target, force=force)
+    try:
+        if target is None:
+            doc = read_document(file)  # validated twice on this path; cheap, and names the file
+            target = file_for(doc["campaign"]["name"])
+        result = import_campaign(file, target, force=force)
+    except ValidationError as e:
+        where = "standard input" if file == "-" else file
+        raise UserError(f"{e} (in {where}; nothing was imported)") from None
     result.db.close()
     if flags.shared:
         from ka_tui.store.files import protect
@@ -536,6 +566,9 @@ def _serve(args: argparse.Namespace) -> int:
     from ka_tui.store.files import read_only_reason
 
     check_file(path)  # a file that is not a campaign is named first
+    damaged = _pages_damaged(path, "the table server cannot run on it")
+    if damaged is not None:
+        raise UserError(damaged)
     reason = read_only_reason(path, asked=args.flags.read_only)
     if reason is not None:
         raise UserError(f"the table server writes to {path} (players' cards and plans, who "
@@ -597,6 +630,12 @@ def _play(db: Path | None, name: str | None, flags: Flags) -> int:
                         "the GM to put you in the campaign's group (README: Players "
                         "at their own terminals), or to seat you at his table server "
                         "(ka-tui serve)") from None
+    from ka_tui.store.backups import damage_text
+    from ka_tui.store.files import page_damage
+
+    problem = page_damage(path)
+    if problem is not None:
+        _say(damage_text(path, problem, "opening it read-only: your cards cannot be sent"))
     _need_terminal(player=True)
     from ka_tui.store.startup_read import in_child, read_player
 

@@ -140,18 +140,21 @@ def overview(db: CampaignDB) -> Overview:
 # ---------------------------------------------------------- service records
 
 def _sorties(con: PlainRead, character_id: int) -> list[SortieFact]:
+    """His flown missions with what their confirmed debriefs say of him
+    (``debriefs.BadDebrief`` names a mission whose debrief cannot be read)."""
+    from ka_tui.store.debriefs import read_debrief
+
     rows = con.execute(
         "SELECT m.id, m.name, m.day, m.debrief FROM mission m JOIN mission_member x "
         "ON x.mission_id = m.id WHERE x.character_id = ? AND m.status = 'flown' "
         "ORDER BY m.day, m.id", (character_id,)).fetchall()
     out: list[SortieFact] = []
     for mid, name, day, raw in rows:
-        data = json.loads(raw or "{}")
-        mine: dict[str, Any] = next((p for p in data.get("pilots", [])
-                     if int(p.get("character_id", 0)) == character_id), {})
-        out.append(SortieFact(int(mid), str(name), str(day), int(mine.get("kills", 0)),
-                              int(mine.get("wounds_taken", 0)),
-                              str(mine.get("shot_down_by", ""))))
+        d = read_debrief(int(mid), str(name), raw)
+        mine = next((p for p in d.pilots if p.character_id == character_id), None)
+        out.append(SortieFact(int(mid), str(name), str(day), mine.kills if mine else 0,
+                              mine.wounds_taken if mine else 0,
+                              mine.shot_down_by if mine else ""))
     return out
 
 

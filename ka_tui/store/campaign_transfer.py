@@ -83,9 +83,9 @@ def checked(raw: Any, chars: set[int], planes: set[int], battles: set[int],
     for i, r in enumerate(raw.get("repairs", [])):
         if r["aircraft_id"] not in planes:
             fail(f"repairs[{i}].aircraft_id", "no such aircraft")
-        if r["days_done"] > r["days_total"]:
+        if r.get("days_done", 0) > r["days_total"]:   # the defaults: schema_doc.RepairDoc
             fail(f"repairs[{i}].days_done", "more than days_total")
-        if r["status"] == "queued":
+        if r.get("status", "queued") == "queued":
             if r["aircraft_id"] in open_jobs:
                 fail(f"repairs[{i}].aircraft_id", "two open repairs for one aircraft")
             open_jobs.add(r["aircraft_id"])

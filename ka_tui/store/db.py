@@ -41,9 +41,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ka_tui.store.errors import StoreError, ValidationError
+from ka_tui.store.errors import NoRoom, StoreError, ValidationError
 from ka_tui.store.files import (
+    DAMAGED,
     fsync_path,
+    no_room,
     private_dir,
     protect,
     read_only_reason,
@@ -54,7 +56,7 @@ from ka_tui.store.file_check import check_file as check_file
 from ka_tui.store.file_check import read_uri as read_uri
 from ka_tui.store.limits import NAME_MAX
 from ka_tui.store.migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
-from ka_tui.store.plain_read import PlainRead, read_failure
+from ka_tui.store.plain_read import PlainRead, damage_of, read_failure
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -206,10 +208,17 @@ def open_campaign(path: Path, *, daily_backup: bool = False,
                   read_only: bool = False) -> CampaignDB:
     """Check ``path``, migrate it to the current schema if needed, and open it
     (read-only when it cannot be written, or asked: ``read_only``).
+    Once a day (when the day's backup is due) its pages are checked
+    (``backups.check_pages_if_due``): a damaged file opens read-only.
     ``daily_backup``: take the day's automatic backup first
-    (``backups.daily_backup``; at most one a day)."""
+    (``backups.daily_backup``; at most one a day). Opened for writing, what a
+    killed backup or restore left is cleared (``backups.clear_leftovers``)."""
+    from ka_tui.store import backups
+
     path = Path(path)
     found = check_file(path)
+    if not read_only:
+        backups.check_pages_if_due(path)
     reason = read_only_reason(path, asked=read_only)
     if found.version < SCHEMA_VERSION:
         if reason is not None:
@@ -218,10 +227,9 @@ def open_campaign(path: Path, *, daily_backup: bool = False,
         migrate(path, found.version)
     if reason is None:
         protect(path)
+        backups.clear_leftovers(path)
         if daily_backup:
-            from ka_tui.store.backups import daily_backup as take_daily
-
-            take_daily(path)
+            backups.daily_backup(path)
     return CampaignDB(path, read_only=reason)
 
 
@@ -269,16 +277,20 @@ class CampaignDB:
     def engine(self) -> Engine:
         with self._engine_lock:
             if self._engine is None:
-                self._engine = _make_engine(self.path, self.read_only is not None)
+                self._engine = _make_engine(self.path, self.read_only is not None,
+                                            lenient=self.read_only == DAMAGED)
             return self._engine
 
     def connect(self) -> sqlite3.Connection:
         """A plain ``sqlite3`` connection (no SQLModel) for fast reads; read-only
         URI when the campaign is. The caller closes it."""
         if self.read_only is not None:
-            return sqlite3.connect(read_uri(self.path), uri=True,
-                                   timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-                                   check_same_thread=False)
+            con = sqlite3.connect(read_uri(self.path), uri=True,
+                                  timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                                  check_same_thread=False)
+            if self.read_only == DAMAGED:
+                con.text_factory = lenient_text
+            return con
         return sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000,
                                isolation_level=None, check_same_thread=False)
 
@@ -354,7 +366,8 @@ class CampaignDB:
                 yield outer
                 outer.flush()
             except DBAPIError as e:
-                raise translate_error(e.orig if e.orig is not None else e) from None
+                raise translate_error(e.orig if e.orig is not None else e,
+                                      path=self.path) from None
             return
         bind = self.engine.execution_options(ka_write=write)
         session = Session(bind, expire_on_commit=False, autoflush=True)
@@ -363,7 +376,8 @@ class CampaignDB:
             session.commit()
         except DBAPIError as e:
             session.rollback()
-            raise translate_error(e.orig if e.orig is not None else e) from None
+            raise translate_error(e.orig if e.orig is not None else e,
+                                  path=self.path, reading=not write) from None
         except BaseException:
             session.rollback()
             raise
@@ -383,13 +397,26 @@ class CampaignDB:
         self.close()
 
 
-def _make_engine(path: Path, read_only: bool = False) -> Engine:
+def lenient_text(raw: bytes) -> str:
+    """Text as a file found damaged holds it: bytes that are not UTF-8 shown
+    as U+FFFD, so the rows around them can still be read (and exported)."""
+    return raw.decode("utf-8", errors="replace")
+
+
+def _make_engine(path: Path, read_only: bool = False, *, lenient: bool = False) -> Engine:
     from sqlalchemy import create_engine, event
 
     if read_only:
         uri = read_uri(path)
-        engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(
-            uri, uri=True, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000))
+
+        def ro() -> sqlite3.Connection:
+            con = sqlite3.connect(uri, uri=True, check_same_thread=False,
+                                  timeout=BUSY_TIMEOUT_MS / 1000)
+            if lenient:
+                con.text_factory = lenient_text
+            return con
+
+        engine = create_engine("sqlite://", creator=ro)
     else:
         engine = create_engine(f"sqlite:///{path}",
                                connect_args={"check_same_thread": False,
@@ -416,12 +443,25 @@ _CHECK = re.compile(r"CHECK constraint failed: ([A-Za-z_]+)")
 _UNIQUE = re.compile(r"UNIQUE constraint failed: [a-z_]+\.([a-z_]+)(?:, [a-z_]+\.([a-z_]+))?")
 
 
-def translate_error(e: BaseException) -> StoreError:
-    """A database failure as a message for the GM (field-level where possible)."""
+def translate_error(e: BaseException, *, path: Path | None = None,
+                    reading: bool = False) -> StoreError:
+    """A database failure as a message for the GM (field-level where possible);
+    ``reading``: it happened in a read (nothing was being written)."""
     text = str(e)
+    damaged = damage_of(e)
+    if damaged is not None:
+        return StoreError(f"cannot read {path or 'the campaign file'}: {damaged}"
+                          + ("" if reading else "; nothing was saved."))
+    room = _no_room_of(e, path)
+    if room is not None:
+        return NoRoom(f"{room[0].upper()}{room[1:]}: the last action was not saved."
+                      if not reading else f"cannot read {path}: {room}; free some "
+                      "space and try again.")
+    if reading:
+        return read_failure(path, e)
     if "database or disk is full" in text:
-        return StoreError("The disk is full (or the campaign file reached its size "
-                          "limit): the last action was not saved.")
+        return NoRoom("The disk is full (or the campaign file reached its size "
+                      "limit): the last action was not saved.")
     if "database is locked" in text or "database is busy" in text:
         return StoreError("The campaign file is busy in another ka-tui window; "
                           "the last action was not saved — try again.")
@@ -439,3 +479,13 @@ def translate_error(e: BaseException) -> StoreError:
     if "NOT NULL constraint failed" in text:
         return ValidationError(text.rsplit(".", 1)[-1], "a value is required")
     return StoreError(f"The campaign file could not be written ({text}); nothing was saved.")
+
+
+def _no_room_of(e: BaseException, path: Path | None) -> str | None:
+    """Why there was no room, when a failure is for want of it."""
+    name = getattr(e, "sqlite_errorname", "")
+    text = str(e)
+    if path is None or not (name.startswith(("SQLITE_IOERR", "SQLITE_FULL", "SQLITE_CANTOPEN"))
+                            or "disk I/O error" in text or "disk is full" in text):
+        return None
+    return no_room(path)

@@ -2,8 +2,15 @@
 
 ``check_file`` reads the SQLite header, then looks through a read-only
 connection (``read_uri``: ``immutable=1`` where nothing is to be recovered, so
-no ``-wal``/``-shm`` is created beside a refused file). Both the campaign
-handle (``db.py``) and the backups (``backups.py``) check files with it.
+no ``-wal``/``-shm`` is created beside a refused file): ``PRAGMA quick_check``,
+every time. Both the campaign handle (``db.py``) and the backups
+(``backups.py``) check files with it.
+
+``page_problem`` is the deeper ``PRAGMA integrity_check`` (an index that lost a
+row, a page reached twice: what ``quick_check`` passes), run where it counts
+(``backups.check_pages``: on open once a day, before a backup or a restore)
+and remembered for the file as it is (``files.note_pages``), so a file found
+damaged opens read-only (``files.read_only_reason``) until it is replaced.
 """
 
 from __future__ import annotations
@@ -13,8 +20,8 @@ import struct
 from dataclasses import dataclass
 from pathlib import Path
 
-from ka_tui.store.errors import NewerSchema, NotACampaign
-from ka_tui.store.files import read_only_reason
+from ka_tui.store.errors import NewerSchema, NoRoom, NotACampaign
+from ka_tui.store.files import identity, no_room, note_pages, pages_known, read_only_reason
 from ka_tui.store.migrations import APPLICATION_ID, SCHEMA_VERSION
 
 BUSY_TIMEOUT_MS = 5000
@@ -42,6 +49,7 @@ def check_file(path: Path) -> FileCheck:
         con = sqlite3.connect(read_uri(path, for_check=True), uri=True,
                               timeout=BUSY_TIMEOUT_MS / 1000)
     except sqlite3.Error as e:
+        _no_room(path, e)
         raise NotACampaign(f"{path} cannot be opened as a campaign: {e}") from None
     try:
         con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -57,11 +65,50 @@ def check_file(path: Path) -> FileCheck:
                                "it was not changed.")
         row = con.execute("SELECT name FROM campaign WHERE id = 1").fetchone()
     except sqlite3.DatabaseError as e:
+        _no_room(path, e)
         raise NotACampaign(f"{path} is not a readable ka-tui campaign ({e}); "
                            "it was not changed.") from None
     finally:
         con.close()
     return FileCheck(path, version, row[0] if row else "")
+
+
+def _no_room(path: Path, error: sqlite3.Error) -> None:
+    """An I/O failure for want of room (SQLite could not make or grow the file's
+    ``-shm``) is said as such, not as a file that is not a campaign."""
+    if getattr(error, "sqlite_errorname", "").startswith(("SQLITE_IOERR", "SQLITE_FULL",
+                                                           "SQLITE_CANTOPEN")):
+        why = no_room(path)
+        if why is not None:
+            raise NoRoom(f"cannot open {path}: {why}; free some space and try again "
+                         "(the campaign was not changed).") from None
+
+
+def page_problem(path: Path) -> str | None:
+    """What ``PRAGMA integrity_check`` finds wrong in the pages of ``path`` (its
+    first three findings, on one line), or None when they are whole. Remembered
+    for the file as it is now (``files.identity``); writes nothing."""
+    path = Path(path)
+    key = identity(path)
+    known, problem = pages_known(key)
+    if known:
+        return problem
+    try:
+        con = sqlite3.connect(read_uri(path, for_check=True), uri=True,
+                              timeout=BUSY_TIMEOUT_MS / 1000)
+        try:
+            rows = con.execute("PRAGMA integrity_check(3)").fetchall()
+        finally:
+            con.close()
+    except sqlite3.DatabaseError as e:
+        if not getattr(e, "sqlite_errorname", "").startswith(("SQLITE_CORRUPT",
+                                                               "SQLITE_NOTADB")):
+            return None  # not an answer about the pages (busy, no room): not remembered
+        rows = [(str(e),)]
+    found = [str(r[0]) for r in rows if r and r[0] != "ok"]
+    problem = "; ".join(found) or None
+    note_pages(key, problem)
+    return problem
 
 
 def read_uri(path: Path, *, for_check: bool = False) -> str:

@@ -116,16 +116,32 @@ def fsync_path(path: Path) -> None:
 
 
 ASKED_READ_ONLY = "opened with --read-only"
+DAMAGED = "the file is damaged inside"
+DISK_FULL = "the disk is full"
+# Room SQLite needs beside a campaign to open it for writing: its -shm (32 KiB)
+# and the first pages of its -wal. With less, nothing is created beside it.
+ROOM_NEEDED = 64 * 1024
 
 
 def read_only_reason(path: Path, *, asked: bool = False) -> str | None:
-    """Why ``path`` cannot be written, or None: the mount, the file, the folder.
+    """Why ``path`` cannot be written, or None: asked, the mount, the file, the
+    folder, its pages found damaged (``page_damage``), a full disk (``no_room``).
 
     ``asked`` (``--read-only``) opens it read-only anyway; it is also how the
     read-only path is tested as root, who ignores modes.
     """
     if asked:
         return ASKED_READ_ONLY
+    reason = cannot_write(path)
+    if reason is not None:
+        return reason
+    if page_damage(path) is not None:
+        return DAMAGED
+    return no_room(path)
+
+
+def cannot_write(path: Path) -> str | None:
+    """Why the file's modes or mount refuse a write, or None."""
     try:
         if os.statvfs(path).f_flag & os.ST_RDONLY:
             return "read-only filesystem"
@@ -136,3 +152,66 @@ def read_only_reason(path: Path, *, asked: bool = False) -> str | None:
     if not os.access(path.parent, os.W_OK | os.X_OK):
         return "its folder is read-only"
     return None
+
+
+def no_room(path: Path) -> str | None:
+    """Why there is no room to write beside ``path``, or None: less room on its
+    filesystem, for this user, than SQLite needs to open it for writing
+    (``ROOM_NEEDED``: ``DISK_FULL``), or a file-size limit (``ulimit -f``)
+    below that."""
+    try:
+        st = os.statvfs(path if path.exists() else path.parent)
+    except OSError:
+        return None
+    if st.f_bavail * st.f_frsize < ROOM_NEEDED:
+        return DISK_FULL
+    try:
+        import resource
+
+        limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    except (ImportError, OSError, ValueError):
+        return None
+    if limit != resource.RLIM_INFINITY and limit < ROOM_NEEDED:
+        return f"files are limited to {limit} bytes here (ulimit -f)"
+    return None
+
+
+# ------------------------------------------------- pages found damaged
+# A campaign's integrity check (``file_check.page_problem``) is remembered by
+# the file's identity (device, inode, size, modification time, and its
+# -wal's): a file found damaged opens read-only, so it stays so until it is
+# replaced (a restore) or changed; a forked child (the startup read) knows it.
+
+_PAGES: dict[tuple[int, ...], str | None] = {}
+
+
+def identity(path: Path) -> tuple[int, ...] | None:
+    """What changes when the file's content may have: None if it is missing."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    try:
+        wal = Path(f"{path}-wal").stat()
+        wal_key = (wal.st_size, wal.st_mtime_ns)
+    except OSError:
+        wal_key = (0, 0)
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, *wal_key)
+
+
+def pages_known(key: tuple[int, ...] | None) -> tuple[bool, str | None]:
+    """(checked, problem) for a file of identity ``key``."""
+    if key is None or key not in _PAGES:
+        return False, None
+    return True, _PAGES[key]
+
+
+def note_pages(key: tuple[int, ...] | None, problem: str | None) -> None:
+    if key is not None:
+        _PAGES[key] = problem
+
+
+def page_damage(path: Path) -> str | None:
+    """What the integrity check found in ``path`` as it is now, if it found
+    anything (None: not checked, or whole)."""
+    return pages_known(identity(path))[1]

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ka_tui.rules.cqc import CqcCard, Fight
 from ka_tui.rules.cqc import log as cqc_log
 from ka_tui.store import events as ev
-from ka_tui.store.errors import NotFound
+from ka_tui.store.errors import NotFound, StoreError
 from ka_tui.store.events import LogKind, LogRef
 from ka_tui.store.rows_to_rules import fight_items
 
@@ -276,12 +276,15 @@ def history_of(db: CampaignDB, log: LogRef) -> History:
 
 def export_history(history: History, folder: Path, fmt: Format) -> Path:
     """Write the history as text or Markdown into ``folder`` (the campaign's
-    folder); an existing file of that name is replaced. Returns the path."""
-    from ka_tui.store.files import protect
+    folder); an existing file of that name is replaced, atomically, and it is
+    0600 like an export. Returns the path."""
+    from ka_tui.store.files import write_text_atomic
 
     path = Path(folder) / history.file_name(fmt)
-    path.write_text(history.render(fmt), encoding="utf-8")
-    protect(path)
+    try:
+        write_text_atomic(path, history.render(fmt))
+    except OSError as e:
+        raise StoreError(f"cannot write {path}: {e.strerror}") from None
     return path
 
 

@@ -20,7 +20,14 @@ import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ka_tui.rules.campaign.journal import Entry, EntryKind, entry_of, markdown, matches
+from ka_tui.rules.campaign.journal import (
+    Entry,
+    EntryKind,
+    entry_of,
+    entry_problem,
+    markdown,
+    matches,
+)
 from ka_tui.store import events as ev
 from ka_tui.store.errors import ValidationError
 from ka_tui.store.events import LogEvent, LogKind, LogRef
@@ -89,10 +96,24 @@ def entries(db: CampaignDB, *, character: int | None = None, aircraft: int | Non
         sql += f" LIMIT {int(limit)}"
     with db.plain_read() as read:
         rows = read.execute(sql, params).fetchall()
-    out = [entry_of(int(seq), str(k), json.loads(raw)) for seq, k, raw in rows]
+    out = [_entry(int(seq), str(k), raw) for seq, k, raw in rows]
     if search.strip():   # SQLite's lower() folds ASCII only: check the rest here
         out = [e for e in out if matches(e, search=search)]
     return out
+
+
+def _entry(seq: int, kind: str, raw: str) -> Entry:
+    """One stored entry; one that is not an entry's shape (a file changed
+    outside ka-tui) is shown as a note naming it, and the others still read."""
+    try:
+        payload = json.loads(raw)
+    except (ValueError, RecursionError):
+        payload = None
+    why = entry_problem(kind, payload) if payload is not None else "not a JSON table"
+    if why is None:
+        return entry_of(seq, kind, payload)
+    return Entry(seq, EntryKind.NOTE, "", f"(journal entry {seq} cannot be read: {why}; "
+                                          "restore a backup to repair it)")
 
 
 def count(db: CampaignDB) -> int:

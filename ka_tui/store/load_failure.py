@@ -32,8 +32,32 @@ WHAT_TO_DO = ("The rest of the campaign still works. To repair it, restore a bac
               "and import it.")
 
 
+# the campaign between battles (``history`` in the document): how one row is named
+_HISTORY = re.compile(r"^history\.(missions|repairs|journal|people)\[(\d+)\](.*)$")
+_HISTORY_ROW = {"missions": ("mission", "id"), "repairs": ("repair", "id"),
+                "journal": ("journal entry", "seq"), "people": ("the recovery of character",
+                                                                "character_id")}
+
+
+def _history_named(m: re.Match[str], doc: dict[str, Any]) -> str | None:
+    part, index, rest = m.group(1), int(m.group(2)), m.group(3).lstrip(".")
+    noun, key = _HISTORY_ROW[part]
+    try:
+        row = doc["history"][part][index]
+        label = f"{noun} {row[key]}"
+        if isinstance(row.get("name"), str):
+            label += f" \"{row['name']}\""
+    except (KeyError, IndexError, TypeError):
+        return None
+    return f"{label}, {rest}" if rest else label
+
+
 def _named(path: str, doc: dict[str, Any]) -> str:
-    """``fights[0].events[2].payload`` -> ``fight 3 "Hangar brawl", events[2].payload``."""
+    """``fights[0].events[2].payload`` -> ``fight 3 "Hangar brawl", events[2].payload``;
+    ``history.missions[1].debrief`` -> ``mission 2 "Bridge at Caen", debrief``."""
+    h = _HISTORY.match(path)
+    if h:
+        return _history_named(h, doc) or path
     m = _HEAD.match(path)
     if not m:
         return path

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +44,7 @@ from ka_tui.store.campaign_state import (
     _in,
     _sql,
 )
+from ka_tui.store.debriefs import as_stored, stored_table, typed_debrief
 from ka_tui.store.errors import NotFound, StoreError, ValidationError
 from ka_tui.store.limits import NAME_MAX, TEXT_MAX
 from ka_tui.store.plain_read import PlainRead
@@ -147,7 +148,7 @@ def _mission(con: PlainRead, mission_id: int) -> Mission:
                    tuple(Member(int(i), str(n), str(r), None if a is None else int(a), str(an))
                          for i, n, r, a, an in members),
                    tuple(LinkedLog(str(k), int(i), str(n), str(s)) for k, i, n, s in links),
-                   json.loads(row[6] or "{}"), str(row[7]))
+                   stored_table(int(row[0]), str(row[1]), row[6]), str(row[7]))
 
 
 def get_mission(db: CampaignDB, mission_id: int) -> Mission:
@@ -443,7 +444,7 @@ def confirm_debrief(db: CampaignDB, mission_id: int, notes: str = "", *,
                              "(a battle or fight of the mission); nothing written: "
                              "escape and look at it again")
         _sql(s, "UPDATE mission SET status = 'flown', debrief = ?, debrief_notes = ? "
-                "WHERE id = ?", (json.dumps(asdict(d), sort_keys=True), notes, mission_id))
+                "WHERE id = ?", (as_stored(d), notes, mission_id))
         people = [x.character_id for x in m.members]
         text = "\n".join([f"Mission “{m.name}” flown ({m.kind.value})", *d.lines,
                           *([f"Notes: {notes}"] if notes.strip() else [])])
@@ -485,7 +486,7 @@ def debrief_markdown(db: CampaignDB, mission_id: int) -> str:
 
     m = get_mission(db, mission_id)
     d = debrief_of(db, mission_id) if m.status is MissionStatus.PLANNED else None
-    lines = d.lines if d is not None else stored_lines(m.debrief)
+    lines = d.lines if d is not None else stored_lines(m)
     intro = [f"*{m.kind.value}, {m.day}, {m.status.value}*", "", *(
         [m.briefing, ""] if m.briefing else []), "**Debrief**", "",
         *(f"- {x.strip()}" for x in lines)]
@@ -495,16 +496,10 @@ def debrief_markdown(db: CampaignDB, mission_id: int) -> str:
                     intro=intro)
 
 
-def stored_lines(data: dict[str, Any]) -> list[str]:
-    from ka_tui.rules.campaign.missions import DebriefPilot, DebriefPlane
-
-    if not data:
-        return []
-    d = Debrief(tuple(DebriefPilot(**p) for p in data.get("pilots", [])),
-                tuple(DebriefPlane(**a) for a in data.get("aircraft", [])),
-                tuple(data.get("kills", [])), tuple(data.get("fights", [])),
-                int(data.get("battles", 0)), tuple(data.get("open_battles", [])))
-    return d.lines
+def stored_lines(m: Mission) -> list[str]:
+    """The lines of the mission's confirmed debrief (``store/debriefs.py``:
+    ``BadDebrief`` names the mission when its stored debrief cannot be read)."""
+    return typed_debrief(m.id, m.name, m.debrief).lines
 
 
 def today(db: CampaignDB) -> date:

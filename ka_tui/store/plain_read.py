@@ -19,6 +19,7 @@ rows the write is about to change, and its earlier writes. Every failure is a
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -93,4 +94,34 @@ class PlainRead:
 
 
 def read_failure(path: Path | None, error: BaseException) -> StoreError:
-    return StoreError(f"cannot read {path or 'the campaign file'}: {error}")
+    """A failed read, said for the GM: a damaged file, a full disk, else SQLite's words."""
+    from ka_tui.store.files import no_room
+
+    where = path or "the campaign file"
+    damaged = damage_of(error)
+    if damaged is not None:
+        return StoreError(f"cannot read {where}: {damaged}")
+    if path is not None and isinstance(error, sqlite3.OperationalError) and (
+            "disk I/O error" in str(error) or "unable to open" in str(error)):
+        room = no_room(path)
+        if room is not None:
+            from ka_tui.store.errors import NoRoom
+
+            return NoRoom(f"cannot read {where}: {room}; free some space and try again.")
+    return StoreError(f"cannot read {where}: {error}")
+
+
+_UNDECODABLE = re.compile(r"Could not decode to UTF-8 column '([^']*)'")
+
+
+def damage_of(e: BaseException) -> str | None:
+    """How a failed read says the file is damaged (a page SQLite finds
+    malformed, a text value that is not UTF-8), for the GM; else None."""
+    if m := _UNDECODABLE.search(str(e)):
+        return (f"the campaign file is damaged (a {m.group(1)} value is not UTF-8 text; "
+                "ka-tui backups lists the backups to restore)")
+    name = getattr(e, "sqlite_errorname", "")
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+        return (f"the campaign file is damaged ({e}; ka-tui backups lists the backups "
+                "to restore)")
+    return None

@@ -128,13 +128,23 @@ def match_player(read: PlainRead | sqlite3.Connection, name: str) -> tuple[int, 
 def check_player(db_path: Path, name: str, *, read_only: bool = False) -> str:
     """Before the screen is taken over: refuse a campaign this user cannot
     write (a player's card is a write; ``read_only``: asked on the command
-    line) and an unknown name. Returns the
+    line) and an unknown name; one found damaged inside (the day's integrity
+    check, ``backups.check_pages_if_due``) opens read-only. Returns the
     character's full name. Raises ``StoreError`` (one line for the user)."""
+    from ka_tui.store.backups import check_pages_if_due
     from ka_tui.store.db import check_file, open_campaign
-    from ka_tui.store.files import read_only_reason
+    from ka_tui.store.files import DAMAGED, no_room, read_only_reason
 
     check_file(db_path)
+    if not read_only:
+        check_pages_if_due(db_path)
     reason = read_only_reason(db_path, asked=read_only)
+    if reason == DAMAGED:  # he may read his sheet; the command line says why
+        with open_campaign(db_path) as db, db.plain_read() as read:
+            return match_player(read, name)[1]
+    if reason is not None and reason == no_room(db_path):
+        raise StoreError(f"{db_path} cannot be written ({reason}); a player sends cards: "
+                         "space must be freed on that disk first")
     if reason is not None:
         raise StoreError(f"{db_path} cannot be written by you ({reason}); a player sends "
                          "cards, so ask the GM for group write access (README: Players "

@@ -15,7 +15,7 @@ this module. Plain-SQL reads and ``store/events.py`` appends; no SQLModel::
 
     view = player_view(db, "Arthur")             # his sheet, fights, open battles
     seen = send_plan(db, view.player, view.battles[0], "Tempest KA-A", plan)
-    progress = send_card(db, view.fights[0], round_no, "3", cards)
+    progress = send_card(db, view.player, view.fights[0], round_no, "3", cards)
 """
 
 from __future__ import annotations
@@ -72,12 +72,7 @@ def fights_of(db: CampaignDB, character_id: int) -> list[PlayerFight]:
     open ones first, newest first."""
     out: list[PlayerFight] = []
     for head in ev.heads(db, ev.LogKind.FIGHT):
-        done = ev.events(db, LogRef.fight(head.id))
-        if not done or done[0].kind != FightEventKind.STARTED:
-            continue
-        chars = done[0].payload.get("characters", {}) if isinstance(done[0].payload, dict) \
-            else {}
-        mine = tuple(str(fid) for fid, cid in chars.items() if int(cid) == character_id)
+        mine = _fighters_of(db, head.id, character_id)
         if mine:
             out.append(PlayerFight(head.id, head.name, head.status, mine))
     out.sort(key=lambda f: (f.status != "open", -f.id))
@@ -169,23 +164,38 @@ def player_progress(db: CampaignDB, fight: PlayerFight) -> FightProgress:
     return visible_to(load_progress(db, fight.id), fight.fighters)
 
 
-def send_card(db: CampaignDB, fight: PlayerFight, round_no: int, owner: str,
+def send_card(db: CampaignDB, player: Player, fight: PlayerFight, round_no: int, owner: str,
               cards: Sequence[CqcCard]) -> FightProgress:
     """The player's card for ``round_no`` (S0 §Close combat 2): ``card_entered``
-    the first time, ``card_changed`` after (until the reveal). Checked by the
-    fight's rules inside the write transaction (the round being played, not
-    revealed, one card per fighter), not by the log's position: two players
-    sending at once both land; a card the GM entered for him meanwhile
-    refuses the send (``EventRefused``) and the screen reloads with it. Returns the
-    fight as he may see it now."""
-    if owner not in fight.fighters:
-        raise NotYours("you can only send your own character's card")
+    the first time, ``card_changed`` after (until the reveal). One write
+    transaction checks that ``owner`` is a fighter of ``player``'s character
+    in this fight by the fight's own start (``NotYours``: the ``fight``
+    object is the caller's, trusted for its id only), then the fight's rules
+    (the round being played, not revealed, one card per fighter), not by the
+    log's position: two players sending at once both land; a card the GM
+    entered for him meanwhile refuses the send (``EventRefused``) and the
+    screen reloads with it. Returns the fight as he may see it now."""
     log = LogRef.fight(fight.id)
     payload = {"round": int(round_no), "owner": owner, "cards": [c.to_dict() for c in cards]}
-    now = load_progress(db, fight.id)
-    kind = FightEventKind.CARD_CHANGED if owner in now.cards else FightEventKind.CARD
-    ev.append(db, log, LogEvent(kind.value, payload), None)
-    return player_progress(db, fight)
+    with db.batch():  # the checks and the append: one BEGIN IMMEDIATE
+        mine = _fighters_of(db, fight.id, player.character_id)
+        if owner not in mine:
+            raise NotYours("you can only send your own character's card")
+        now = load_progress(db, fight.id)
+        kind = FightEventKind.CARD_CHANGED if owner in now.cards else FightEventKind.CARD
+        ev.append(db, log, LogEvent(kind.value, payload), None)
+    return player_progress(db, replace(fight, fighters=mine))
+
+
+def _fighters_of(db: CampaignDB, fight_id: int, character_id: int) -> tuple[str, ...]:
+    """The fighter ids the fight's start gives ``character_id`` (inside the
+    caller's transaction when there is one)."""
+    done = ev.events(db, LogRef.fight(fight_id))
+    if not done or done[0].kind != FightEventKind.STARTED:
+        return ()
+    chars = done[0].payload.get("characters", {}) if isinstance(done[0].payload, dict) else {}
+    return tuple(str(fid) for fid, cid in chars.items()
+                 if type(cid) is int and cid == character_id)
 
 
 def own_cards(progress: FightProgress, fighters: Sequence[str]) -> dict[str, tuple[CqcCard, ...]]:

@@ -129,6 +129,7 @@ def load_character_extra(db: CampaignDB, character_id: int) -> Row:
     """Skills (Active, Lore, Passive, each by name) and weapons (by slot) of one
     character, and his service line (``campaign_state.service_line``)."""
     from ka_tui.store import campaign_state
+    from ka_tui.store.debriefs import BadDebrief
     from ka_tui.store.errors import NotFound
 
     with db.plain_read() as con:
@@ -137,16 +138,23 @@ def load_character_extra(db: CampaignDB, character_id: int) -> Row:
         extra["service"] = campaign_state.service_line(db, character_id)
     except NotFound:         # a role without a service record
         extra["service"] = ""
+    except BadDebrief as e:  # the rest of his detail still shows
+        extra["service"] = f"Service record cannot be read ({e.where})"
     return extra
 
 
 def _service_counts(con: PlainRead) -> dict[int, tuple[int, int]]:
     """Sorties and kills per character from the flown missions' confirmed
     debriefs (the counts ``campaign_state.service_records`` gives)."""
+    # Each json_* call only on a value of the right JSON type (CASE evaluates in
+    # order): a debrief that is not the debrief's shape counts no kills here,
+    # and the service records name it (store/debriefs.py).
     rows = con.execute(
-        "SELECT x.character_id, count(*), coalesce(sum((SELECT json_extract(p.value, "
-        "'$.kills') FROM json_each(coalesce(nullif(m.debrief, ''), '{}'), '$.pilots') p "
-        "WHERE json_extract(p.value, '$.character_id') = x.character_id)), 0) "
+        "SELECT x.character_id, count(*), coalesce(sum((SELECT CASE WHEN json_type(p.value, "
+        "'$.kills') = 'integer' THEN min(max(json_extract(p.value, '$.kills'), 0), 99999999) "
+        "END FROM json_each(CASE WHEN json_type(m.debrief, '$.pilots') = 'array' "
+        "THEN m.debrief ELSE '{}' END, '$.pilots') p WHERE CASE WHEN p.type = 'object' "
+        "THEN json_extract(p.value, '$.character_id') END = x.character_id)), 0) "
         "FROM mission m JOIN mission_member x ON x.mission_id = m.id "
         "WHERE m.status = 'flown' GROUP BY x.character_id").fetchall()
     return {int(c): (int(n), int(k)) for c, n, k in rows}

@@ -22,7 +22,13 @@ expected an object``).
   option dataclasses (so a new option is known here at once).
 - Fight events: one payload model per kind of ``store/fights.py``; battle
   events: ``{"data", "faces", "log"}`` with one ``data`` model per kind of
-  ``rules/air/battle.py``. An event's ``kind`` chooses its payload model.
+  ``rules/air/battle.py``. An event's ``kind`` chooses its payload model. The
+  outcome a battle writes back (``battle_ended``: each aircraft with its damage
+  table, each airman's wounds, the victories and losses) is typed as
+  ``store/battles.py``'s records; the aircraft's ``damage`` column likewise.
+- The campaign between battles: a mission's confirmed debrief as
+  ``store/debriefs.py`` reads it (built from the same dataclasses), journal
+  entries, repairs, people's recovery.
 
 Ranges the forms check (``field_checks.py``, ``limits.py``), uniqueness, references
 and the rules replay are checked after this shape check, in ``transfer.py``.
@@ -42,14 +48,20 @@ from pydantic import (
     AfterValidator,
     BaseModel,
     ConfigDict,
+    Discriminator,
     Field,
     JsonValue,
+    Tag,
     create_model,
 )
 from pydantic import ValidationError as PydanticError
 
+from ka_tui.rules.campaign.missions import Debrief, DebriefPilot, DebriefPlane
 from ka_tui.rules.cqc.card import ActionKind, Grade
+from ka_tui.rules.air.aircraft import Echelon, ManoeuvreKind, Trait
 from ka_tui.rules.air.evasive import WeaponKind
+from ka_tui.rules.air.move_plan import Step
+from ka_tui.rules.air.units import AirUnit
 from ka_tui.rules.core.options import HouseRules
 from ka_tui.rules.air.battle import BattleEventKind
 from ka_tui.rules.cqc.log import FightEventKind
@@ -263,8 +275,35 @@ def _event_model(base: type[Any], kind: str, payload: Any, name: str) -> type[Ba
 UnitId = Annotated[str, Field(min_length=1, max_length=NAME_MAX * 4)]
 
 
+# The rules' values a battle event holds are ``rules/air/codec.py``'s ``encode`` of
+# the rules' dataclasses; pydantic reads the same type hints its ``decode`` does
+# (strict, no unknown field), so a refusal names the value inside one
+# (``…data.units[0].damage.hull_hits``) rather than only the event that does not
+# replay. A plan is ``plan_to_json``: each step a dataclass's fields and its name.
+
+
+def _step_model(cls: type[Any]) -> type[BaseModel]:
+    hints = typing.get_type_hints(cls)
+    fields_: dict[str, Any] = {"step": (Literal[cls.__name__], ...)}
+    for f in dataclasses.fields(cls):
+        if f.default is not dataclasses.MISSING:
+            fields_[f.name] = (hints[f.name], f.default)
+        elif f.default_factory is not dataclasses.MISSING:
+            fields_[f.name] = (hints[f.name], Field(default_factory=f.default_factory))
+        else:
+            fields_[f.name] = (hints[f.name], ...)
+    model: type[BaseModel] = create_model(f"{cls.__name__}StepDoc", __config__=STRICT,
+                                          **fields_)
+    return model
+
+
+STEP_NAMES = tuple(c.__name__ for c in typing.get_args(Step))
+PlanDoc = Annotated[list[Annotated[Union[tuple(_step_model(c) for c in typing.get_args(Step))],
+                                   Field(discriminator="step")]], Field(max_length=60)]
+
+
 class BattleStartedData(Strict):
-    units: Annotated[list[dict[str, JsonValue]], Field(min_length=1, max_length=60)]
+    units: Annotated[list[AirUnit], Field(min_length=1, max_length=60)]
     map: Optional[Annotated[str, Field(max_length=200_000)]] = None
     rules: Optional[_section_model(_SECTIONS["air"])] = None  # the air house rules
     # store/battles.py: the map's name, the roster rows behind each unit
@@ -279,7 +318,7 @@ class NoData(Strict):
 
 class MoveData(Strict):
     unit: UnitId
-    plan: Annotated[list[dict[str, JsonValue]], Field(max_length=60)]
+    plan: PlanDoc
     evasive: bool = False
 
 
@@ -287,7 +326,7 @@ class PlanData(Strict):
     """A player's sent move plan (``rules/air/plans.py``)."""
 
     unit: UnitId
-    plan: Annotated[list[dict[str, JsonValue]], Field(max_length=60)]
+    plan: PlanDoc
     evasive: bool = False
     by: Text = ""
 
@@ -328,13 +367,63 @@ class VictoryDoc(Strict):
     victim: UnitId
 
 
+Count = Annotated[int, Field(ge=0, le=99_999_999)]
+
+
+class DamageDoc(Strict):
+    """An aircraft's damage table: the ``aircraft.damage`` column and a battle
+    outcome's (``rows_to_rules.damage_of``, ``battles.lost_of``): the location
+    effects in force and where the hull hits landed (RULES-NOTES C/D), and once
+    lost, how and in which battle."""
+
+    effects: Annotated[dict[Name, Count], Field(max_length=60)] = {}
+    hits: Annotated[dict[Name, Count], Field(max_length=60)] = {}
+    lost: Literal["", "destroyed", "crashed", "written off"] = ""
+    lost_in: Optional[RowId] = None
+
+
+class AircraftOutcomeDoc(Strict):
+    """store/battles.py ``AircraftOutcome``: an aircraft as the battle left it."""
+
+    aircraft_id: RowId
+    name: Name
+    hull_hits: Count
+    damage: DamageDoc
+    fuel_left: Count
+    ammo_left: Count
+    overheat: Annotated[int, Field(ge=0, le=12)]
+    lost: Literal["", "destroyed", "crashed"]
+
+
+class AirmanOutcomeDoc(Strict):
+    """store/battles.py ``AirmanOutcome``: wounds and consciousness (R-5)."""
+
+    character_id: RowId
+    name: Name
+    wounds: Annotated[int, Field(ge=0, le=6)]
+    conscious: bool
+    # rules/campaign/crash.py CrashFate: the GM's answer after a crash
+    crash_fate: Literal["", "as_flown", "wounded", "killed", "missing"] = ""
+    missing: bool = False
+
+
+class LossDoc(Strict):
+    """store/battles.py ``Loss``: an aircraft out of the battle."""
+
+    turn: Annotated[int, Field(ge=0, le=99_999)]
+    aircraft_id: RowId
+    name: Name
+    state: Literal["destroyed", "crashed"]
+    cause: Literal["shot", "ram", "collision", "crash", "damage"]
+
+
 class BattleEndedData(Strict):
     """The outcome written back to the campaign (store/battles.py ``BattleOutcome``)."""
 
-    aircraft: Annotated[list[dict[str, JsonValue]], Field(max_length=60)] = []
-    airmen: Annotated[list[dict[str, JsonValue]], Field(max_length=600)] = []
+    aircraft: Annotated[list[AircraftOutcomeDoc], Field(max_length=60)] = []
+    airmen: Annotated[list[AirmanOutcomeDoc], Field(max_length=600)] = []
     victories: Annotated[list[VictoryDoc], Field(max_length=600)] = []
-    losses: Annotated[list[dict[str, JsonValue]], Field(max_length=60)] = []
+    losses: Annotated[list[LossDoc], Field(max_length=60)] = []
     turns: Annotated[int, Field(ge=0, le=99_999)] = 0
 
 
@@ -418,7 +507,14 @@ WeaponDoc = _row_model(WeaponRow, "WeaponDoc")
 CharacterDoc = _row_model(CharacterRow, "CharacterDoc", extra={
     "skills": (list[SkillDoc], []),
     "weapons": (list[WeaponDoc], [])})
-AircraftDoc = _row_model(AircraftRow, "AircraftDoc", extra={
+AircraftDoc = _row_model(AircraftRow, "AircraftDoc", override={
+    # the profile's lists as rows_to_rules.to_profile reads them (S0 §Flight card,
+    # R-3.4); their values' ranges are validate_profile's, checked after
+    "manoeuvres": (Annotated[list[tuple[ManoeuvreKind, Small, bool]], Field(max_length=99)], []),
+    "test_echelons": (Annotated[list[Echelon], Field(max_length=6)], []),
+    "traits": (Annotated[list[tuple[Trait, Optional[Small]]], Field(max_length=16)], []),
+    "turn_mode": (Annotated[list[tuple[Small, Small]], Field(max_length=40)], []),
+    "damage": (DamageDoc, Field(default_factory=dict))}, extra={
     "pilot": (Optional[RowId], None),
     "crew": (list[RowId], [])})
 RollFaces = list[Union[Face, Annotated[int, Field(ge=1, le=1000)]]]
@@ -473,7 +569,56 @@ def _day(value: str) -> str:
 
 
 Day = Annotated[str, AfterValidator(_day)]
-Count = Annotated[int, Field(ge=0, le=99_999_999)]
+
+
+def _debrief_model(cls: type[Any]) -> type[BaseModel]:
+    """A pydantic model of one debrief record (``rules/campaign/missions.py``),
+    field by field as ``debriefs.field_rule`` says: the read's own shape."""
+    from ka_tui.store import debriefs
+
+    def typed(kind: Any, low: int, high: int) -> Any:
+        if isinstance(kind, tuple):
+            item = kind[0]
+            inner = typed(item, 0, debriefs.COUNT_MAX if item is not str else TEXT_MAX)
+            return list[inner]
+        if kind is int:
+            return Annotated[int, Field(ge=low, le=high)]
+        if kind is str:
+            return Annotated[str, Field(max_length=high)]
+        if kind is bool:
+            return bool
+        return _DEBRIEF_MODELS[kind]
+
+    fields_: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        hint = typed(*debriefs.field_rule(cls, f.name))
+        if f.default is not dataclasses.MISSING:
+            fields_[f.name] = (hint, list(f.default) if isinstance(f.default, tuple)
+                               else f.default)
+        else:
+            fields_[f.name] = (hint, ...)
+    model: type[BaseModel] = create_model(f"{cls.__name__}Doc", __config__=STRICT, **fields_)
+    _DEBRIEF_MODELS[cls] = model
+    return model
+
+
+_DEBRIEF_MODELS: dict[type[Any], type[BaseModel]] = {}
+DebriefPilotDoc = _debrief_model(DebriefPilot)
+DebriefPlaneDoc = _debrief_model(DebriefPlane)
+ConfirmedDebriefDoc = _debrief_model(Debrief)
+
+
+class NoDebrief(Strict):
+    """A mission's debrief before it is confirmed: ``{}``."""
+
+
+# a confirmed debrief (``store/debriefs.py``), or ``{}`` until then; the branch
+# is chosen by the value, so a refusal names the confirmed debrief's own path
+_DEBRIEF_TAGS = ("no-debrief", "confirmed-debrief")
+DebriefDoc = Annotated[
+    Union[Annotated[NoDebrief, Tag(_DEBRIEF_TAGS[0])],
+          Annotated[ConfirmedDebriefDoc, Tag(_DEBRIEF_TAGS[1])]],
+    Discriminator(lambda v: _DEBRIEF_TAGS[0] if v == {} else _DEBRIEF_TAGS[1])]
 
 
 class MissionMemberDoc(Strict):
@@ -489,7 +634,7 @@ class MissionDoc(Strict):
                   "transfer", "other"] = "patrol"
     briefing: Text = ""
     status: Literal["planned", "flown", "aborted"] = "planned"
-    debrief: dict[str, JsonValue] = {}
+    debrief: DebriefDoc = Field(default_factory=dict)  # store/debriefs.py
     debrief_notes: Text = ""
     members: list[MissionMemberDoc] = []
     battles: list[RowId] = []
@@ -571,6 +716,9 @@ _MESSAGES = {
     "string_type": "expected text", "bool_type": "expected true or false",
     "missing": "is missing", "extra_forbidden": "unknown field",
     "none_required": "expected null",
+    # the rules' dataclasses in a battle event (rules/air/codec.py)
+    "dataclass_type": "expected an object", "dataclass_exact_type": "expected an object",
+    "unexpected_keyword_argument": "unknown field", "missing_argument": "is missing",
 }
 
 
@@ -582,11 +730,11 @@ def path_of(loc: tuple[int | str, ...]) -> str:
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif isinstance(previous, int) and (part in EVENT_KINDS or part.startswith(
+        elif isinstance(previous, int) and (part in EVENT_KINDS or part in STEP_NAMES or part.startswith(
                 ("tuple[", "list[", "function-after", "int", "constrained-int"))):
             pass  # a discriminated union's or plain union's branch name
         elif part.startswith(("tuple[", "function-after[", "constrained-")) or part in (
-                "int", "str", "bool"):
+                "int", "str", "bool", *_DEBRIEF_TAGS):
             pass
         else:
             out += f".{part}" if out else str(part)
@@ -607,7 +755,9 @@ def refusal(error: PydanticError) -> ValidationError:
     message = _MESSAGES.get(kind)
     if message is None:
         message = first["msg"]
-        if kind == "union_tag_invalid":
+        if kind == "union_tag_invalid" and first.get("ctx", {}).get("discriminator") == "'step'":
+            message = f"unknown plan step {first['input'].get('step')!r}"
+        elif kind == "union_tag_invalid":
             message = f"unknown event kind {first.get('input', {}).get('kind')!r}" \
                 if isinstance(first.get("input"), dict) else "unknown event kind"
         elif kind == "literal_error" and first["loc"] and first["loc"][-1] == "format":

@@ -49,8 +49,10 @@ def _beside(path: Path) -> list[str]:
 @pytest.mark.parametrize("fixture, path, message", [
     ("import-bad-fight.json", "fights[0].events[0].payload.rules.cqc", "expected an object"),
     ("import-bad-roll.json", "roll_log[0].faces[0][0]", "expected a whole number"),
+    # a mission's confirmed debrief is typed as the store reads it (store/debriefs.py)
+    ("import-bad-debrief.json", "history.missions[1].debrief.pilots[2]", "expected an object"),
 ])
-def test_the_issues_two_documents_are_refused_naming_the_bad_value(
+def test_a_bad_export_is_refused_naming_the_bad_value_and_the_file(
         tmp_path: Path, fixture: str, path: str, message: str,
         capsys: pytest.CaptureFixture[str]) -> None:
     """S0 §Close combat: a fight whose house rules are not a table cannot replay."""
@@ -61,7 +63,9 @@ def test_the_issues_two_documents_are_refused_naming_the_bad_value(
     assert str(err.value) == f"{path}: {message}"
     assert _beside(target) == []
     assert cli.main(["import", str(FIXTURES / fixture), "--db", str(target)]) == 2
-    assert f"ka-tui: {path}: {message}" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"ka-tui: {path}: {message} (in {FIXTURES / fixture}; nothing was imported)" in err
+    assert err.count("\n") == 1
     assert _beside(target) == []
 
 
@@ -74,6 +78,118 @@ def _good(tmp_path: Path, demo_db: Path) -> dict[str, Any]:
         out = tmp_path / "good.json"
         export_campaign(db, out)
     return json.loads(out.read_text())
+
+
+def _flown(tmp_path: Path, demo_db: Path) -> dict[str, Any]:
+    """The demo with a mission flown from a battle and confirmed (a kill,
+    wounds, a damaged Spitfire queued for repair), exported."""
+    from ka_tui.store import missions
+    from tests.campaign_fixtures import DAY, MOREAU, SPIT, add_enemy, fly_bounce
+
+    with open_campaign(demo_db) as db:
+        enemy = add_enemy(db)
+        mid = missions.create_mission(db, "Bounce", DAY, "intercept", "",
+                                      [(MOREAU, SPIT), (enemy.pilot, enemy.aircraft)])
+        fly_bounce(db, mid, enemy)
+        missions.confirm_debrief(db, mid, "Clean kill.")
+        out = tmp_path / "flown.json"
+        export_campaign(db, out)
+    return json.loads(out.read_text())
+
+
+def _ended(d: dict[str, Any]) -> dict[str, Any]:
+    """The data of the document's last battle's ``battle_ended`` event."""
+    [end] = [e for e in d["battles"][-1]["events"] if e["kind"] == "battle_ended"]
+    return end["payload"]["data"]
+
+
+def _index(rows: list[dict[str, Any]], **key: Any) -> int:
+    return next(i for i, r in enumerate(rows) if all(r.get(k) == v for k, v in key.items()))
+
+
+@pytest.mark.parametrize("edit, path, message", [
+    # the aircraft's damage table (RULES-NOTES C/D), in the roster and in an outcome
+    (lambda d: d["aircraft"][1].update(damage={"effects": {"engine": "x"}}),
+     "aircraft[1].damage.effects.engine", "expected a whole number"),
+    (lambda d: d["aircraft"][1].update(damage=[]), "aircraft[1].damage", "expected an object"),
+    # the profile's lists (S0 §Flight card: the manoeuvre dial; R-3.4: the turn mode)
+    (lambda d: d["aircraft"][0]["manoeuvres"][0].__setitem__(1, "1"),
+     "aircraft[0].manoeuvres[0][1]", "expected a whole number"),
+    (lambda d: d["aircraft"][0].update(turn_mode=[[1]]), "aircraft[0].turn_mode[0][1]",
+     "is missing"),
+    (lambda d: _ended(d)["aircraft"][0].update(damage={"lost": "sunk"}),
+     "battles[1].events[5].payload.data.aircraft[0].damage.lost", "must be "),
+    (lambda d: _ended(d)["aircraft"].append("x"),
+     "battles[1].events[5].payload.data.aircraft[2]", "expected an object"),
+    # R-1: the rules' values a battle's events hold (rules/air/codec.py), by their path
+    (lambda d: d["battles"][1]["events"][0]["payload"]["data"]["units"][0]["damage"].update(
+        hull_hits="1"), "battles[1].events[0].payload.data.units[0].damage.hull_hits",
+     "expected a whole number"),
+    (lambda d: d["battles"][1]["events"][0]["payload"]["data"]["units"][0].update(pilot=[]),
+     "battles[1].events[0].payload.data.units[0].pilot", "expected an object"),
+    (lambda d: d["battles"][1]["events"][2]["payload"]["data"]["plan"][0].update(step="Warp"),
+     "battles[1].events[2].payload.data.plan[0]", "unknown plan step 'Warp'"),
+    (lambda d: d["battles"][1]["events"][2]["payload"]["data"]["plan"][0].update(hexes=1),
+     "battles[1].events[2].payload.data.plan[0].hexes", "unknown field"),
+    # R-5: a wound count the people's records read
+    (lambda d: _ended(d)["airmen"][0].update(wounds=7),
+     "battles[1].events[5].payload.data.airmen[0].wounds", "less than or equal to 6"),
+    (lambda d: _ended(d)["losses"][0].pop("cause"),
+     "battles[1].events[5].payload.data.losses[0].cause", "is missing"),
+    # the confirmed debrief, field by field as store/debriefs.py reads it
+    (lambda d: d["history"]["missions"][3]["debrief"]["pilots"][0].update(kills="x"),
+     "history.missions[3].debrief.pilots[0].kills", "expected a whole number"),
+    (lambda d: d["history"]["missions"][3]["debrief"]["aircraft"][0].pop("name"),
+     "history.missions[3].debrief.aircraft[0].name", "is missing"),
+    (lambda d: d["history"]["missions"][3]["debrief"].update(battles=-1),
+     "history.missions[3].debrief.battles", "greater than or equal to 0"),
+    # the journal's entries and the repair queue
+    (lambda d: d["history"]["journal"][-1]["payload"].update(characters="all"),
+     "history.journal[-1].payload.characters", "expected a list"),
+    (lambda d: d["history"]["repairs"][-1].update(days_total="3"),
+     "history.repairs[1].days_total", "expected a whole number"),
+])
+def test_every_json_value_the_campaign_stores_is_checked_naming_its_path(
+        tmp_path: Path, demo_db: Path, edit: Any, path: str, message: str) -> None:
+    doc = _flown(tmp_path, demo_db)
+    edit(doc)
+    err = _refused(tmp_path, doc)
+    path = path.replace("journal[-1]", f"journal[{len(doc['history']['journal']) - 1}]")
+    assert err.field == path and message in err.message, str(err)
+
+
+def test_a_refusal_quoting_a_value_with_a_tab_and_a_newline_is_one_line(
+        tmp_path: Path, demo_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """What a message quotes from the document is shown escaped: it can neither
+    break the line nor drive the terminal."""
+    doc = _flown(tmp_path, demo_db)
+    for c in doc["characters"][:2]:
+        c["name"] = "Ann\tB\nC\x1b[2J"
+    source = tmp_path / "in.json"
+    source.write_text(json.dumps(doc))
+    assert cli.main(["import", str(source), "--db", str(tmp_path / "new.db")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "\x1b" not in err and "\t" not in err, err
+    assert "two characters are called Ann\\tB\\nC\\x1b[2J" in err, err
+
+
+def test_a_repair_without_its_optional_fields_takes_their_defaults(
+        tmp_path: Path, demo_db: Path) -> None:
+    """The schema's defaults (queued, no day done) are the import's: the
+    reference checks read them so, not as a missing key."""
+    doc = _flown(tmp_path, demo_db)
+    job = doc["history"]["repairs"][-1]
+    del job["status"], job["days_done"]
+    source = tmp_path / "in.json"
+    source.write_text(json.dumps(doc))
+    result = import_campaign(source, tmp_path / "new.db")
+    try:
+        con = sqlite3.connect(tmp_path / "new.db")
+        assert con.execute("SELECT status, days_done FROM repair WHERE id = ?",
+                           (job["id"],)).fetchall() == [("queued", 0)]
+        con.close()
+    finally:
+        result.db.close()
 
 
 def _renumbered(events: list[dict[str, Any]], fight: dict[str, Any]) -> None:
@@ -111,7 +227,7 @@ def _refused(tmp_path: Path, doc: Any) -> ValidationError:
     (lambda d: d["battles"][0]["events"][1]["payload"]["faces"].append([6, 1]),
      "battles[0].events[1]", "does not replay"),
     (lambda d: d["battles"][0]["events"][0]["payload"]["data"].update(units=[{"id": 1}]),
-     "battles[0].events[0]", "does not replay"),
+     "battles[0].events[0].payload.data.units[0].id", "expected text"),
     (lambda d: d["battles"][0]["events"][0].update(kind="turn_started"),
      "battles[0].events[0].payload.data.aircraft", "unknown field"),  # the first key
     # rows as the forms check them, and the roll log's faces

@@ -136,7 +136,7 @@ def _refused(tmp_path: Path, doc: Any) -> ValidationError:
     (lambda d: d["aircraft"][0].update(pilot=999), "aircraft[0].pilot"),
     (lambda d: d["aircraft"][2].update(crew=[d["aircraft"][0]["pilot"]]), "aircraft[2].crew[0]"),
     (lambda d: d["aircraft"][1].update(dive_max=2), "aircraft[1].dive_max"),
-    (lambda d: d["aircraft"][1].update(traits=[["laser", 1]]), "aircraft[1].traits"),
+    (lambda d: d["aircraft"][1].update(traits=[["laser", 1]]), "aircraft[1].traits[0][0]"),
     (lambda d: d["aircraft"][1].pop("name"), "aircraft[1].name"),
     (lambda d: d["characters"][-1].update(id=d["characters"][0]["id"]), "characters[10].id"),
 ])

@@ -172,7 +172,7 @@ def test_a_player_can_only_send_his_own_card(demo_db: Path) -> None:
         other = next(f for f in fights.card_order(p.fight) if f not in mine[0].fighters)
         opp = p.fight.opponents_of(other)[0]
         try:
-            players.send_card(db, mine[0], 1, other, [CqcCard.build(other, opp, attack="b")])
+            players.send_card(db, kasia, mine[0], 1, other, [CqcCard.build(other, opp, attack="b")])
         except NotYours:
             pass
         else:

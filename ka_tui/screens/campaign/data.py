@@ -86,7 +86,7 @@ def read_mission(db: CampaignDB, mission_id: int) -> MissionRead:
     if mission.status is MissionStatus.PLANNED:
         lines = missions.debrief_of(db, mission_id).lines
         return MissionRead(mission, lines if mission.links else [], lines)
-    stored = missions.stored_lines(mission.debrief)
+    stored = missions.stored_lines(mission)
     return MissionRead(mission, stored, stored)
 
 
@@ -100,8 +100,10 @@ def write_markdown(db: CampaignDB, mission_id: int | None = None) -> Path:
     else:
         text = missions.debrief_markdown(db, mission_id)
         path = db.path.with_name(f"{stem}-mission-{mission_id}.md")
+    from ka_tui.store.files import write_text_atomic
+
     try:
-        path.write_text(text, encoding="utf-8")
+        write_text_atomic(path, text)  # 0600 like an export; never half-written
     except OSError as e:
         raise StoreError(f"cannot write {path}: {e.strerror}") from None
     return path

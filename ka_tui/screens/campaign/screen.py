@@ -162,7 +162,12 @@ class CampaignScreen(Screen[None]):
                    diagnose="the campaign")
 
     def _failed(self, error: Exception) -> None:
-        self.query_one("#overview-head", Static).update(str(error))
+        """Said where the GM looks: the view shown (its table emptied)."""
+        if self.current == "overview":
+            self.query_one("#overview-head", Static).update(str(error))
+            return
+        self.query_one(f"#{self.current}-table", FastTable).set_rows([])
+        self.notify(str(error), title="Cannot load the view", severity="error", timeout=10)
 
     def _show(self, got: ViewRead) -> None:
         self.day = got.day
@@ -367,7 +372,8 @@ class MissionScreen(Screen[None]):
     def load(self) -> None:
         mission_id = self.mission_id
         store_work(self, lambda db: read_mission(db, mission_id), group="mission-load",
-                   exclusive=True, done=self._show, failed=self._failed)
+                   exclusive=True, done=self._show, failed=self._failed,
+                   diagnose=f"mission {mission_id}")
 
     def _failed(self, error: Exception) -> None:
         self.query_one("#mission-text", Static).update(str(error))
@@ -496,15 +502,12 @@ class RecordScreen(Screen[None]):
         cid = self.character_id
 
         def job(db: CampaignDB) -> str:
-            try:
-                [rec] = campaign_state.service_records(db, cid)
-            except ValueError as e:
-                raise StoreError(str(e)) from None
+            [rec] = campaign_state.service_records(db, cid)
             return view.record_text(rec)
 
         text = self.query_one("#record-text", Static)
         store_work(self, job, group="record-load", exclusive=True, done=text.update,
-                   failed=lambda e: text.update(str(e)))
+                   failed=lambda e: text.update(str(e)), diagnose="the service record")
 
     def action_close(self) -> None:
         self.dismiss(None)

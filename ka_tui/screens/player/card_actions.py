@@ -98,8 +98,8 @@ class CardActions:
 
         screen: Any = self
         try:
-            progress = players.send_card(door(screen).campaign_db(), fight, round_no, owner,
-                                         cards)
+            progress = players.send_card(door(screen).campaign_db(), screen.player, fight,
+                                         round_no, owner, cards)
         except StoreError as error:
             screen.app.call_from_thread(self._refused, error)
             return
