@@ -2,32 +2,34 @@
 from what was read, and his own CQC card sent at step 2 (enter), changeable
 until the GM reveals. Mixed into ``PlayerScreen``; the pane itself
 (``fight_pane.py``, with the rules and the card editor) is mounted when first
-shown. Writes only through ``store/players.py``.
+shown. Writes only through ``store/players.py``, with ``store_work``: the
+keys typed while the card is sent wait for it.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ka_tui.screens.door import CampaignChanged, Change, door
+from ka_tui.screens.door import Change
 from ka_tui.screens.player.panes import PANES_HELP, PlayerLoaded, mounted_pane
+from ka_tui.screens.store_work import store_work
 
 if TYPE_CHECKING:
     from ka_tui.rules.cqc.log import FightProgress
     from ka_tui.screens.player.fight_pane import FightPane
+    from ka_tui.store.db import CampaignDB
     from ka_tui.store.player_data import PlayerFight
     from ka_tui.widgets.cqc_card import CqcCardEditor
 
 
 class CardActions:
     """Pane 2 and the card: mixed into ``PlayerScreen`` (its ``fights``,
-    ``fight_index``, ``progress``, ``busy``, ``sent_note``, ``pane``, ``load``
-    and ``_status``)."""
+    ``fight_index``, ``progress``, ``sent_note``, ``pane``, ``load`` and
+    ``_status``)."""
 
     fights: list[PlayerFight]
     fight_index: int
     progress: FightProgress | None
-    busy: bool
     sent_note: str
 
     def fight_pane(self) -> FightPane | None:
@@ -79,7 +81,7 @@ class CardActions:
         pane = self.fight_pane()
         p = self.progress
         draft = pane.editor.draft if pane is not None else None
-        if pane is None or p is None or draft is None or self.busy or not self.fights:
+        if pane is None or p is None or draft is None or not self.fights:
             return
         editor = pane.editor
         errors = editor.errors()
@@ -87,39 +89,29 @@ class CardActions:
             screen.app.bell()
             screen._status(f"Refused: {errors[0].message}", error=True)
             return
-        self.busy = True
-        fight = self.fights[self.fight_index]
-        screen.run_worker(lambda: self._send(fight, p.fight.round, draft.owner, editor.cards),
-                          thread=True, group="player-send", exit_on_error=False)
+        fight, round_no, owner, cards = (self.fights[self.fight_index], p.fight.round,
+                                         draft.owner, editor.cards)
 
-    def _send(self, fight: PlayerFight, round_no: int, owner: str, cards: Any) -> None:
-        from ka_tui.store import players
-        from ka_tui.store.errors import StoreError
+        def job(db: CampaignDB) -> FightProgress:
+            from ka_tui.store import players
 
-        screen: Any = self
-        try:
-            progress = players.send_card(door(screen).campaign_db(), fight, round_no, owner,
-                                         cards)
-        except StoreError as error:
-            screen.app.call_from_thread(self._refused, error)
-            return
-        screen.app.call_from_thread(self._sent, progress)
+            return players.send_card(db, fight, round_no, owner, cards)
+
+        store_work(screen, job, group="player-send", publish=Change.FIGHT, done=self._sent,
+                   failed=self._refused)
 
     def _sent(self, progress: FightProgress) -> None:
         screen: Any = self
-        self.busy = False
         self.progress = progress
         self._forget_card()  # show the card as the file holds it
         self.sent_note = "Card sent: the GM sees that it is in, not what is on it."
         self._show_fight()
-        door(screen).campaign_changed(CampaignChanged(Change.FIGHT, screen))
         screen.post_message(PlayerLoaded())
 
     def _refused(self, error: Exception) -> None:
         """Not saved (the GM revealed, or entered this card meanwhile): say why
         and show the fight as it is now."""
         screen: Any = self
-        self.busy = False
         self._forget_card()
         screen.notify(str(error), title="The card was not sent", severity="error")
         self.sent_note = f"Not sent: {error}"
