@@ -10,13 +10,18 @@ from dataclasses import dataclass, replace
 
 from textual.content import Content
 
-from ka_tui.rules.core.skills import pool_text
 from ka_tui.rules.core.options import HouseRules
+from ka_tui.rules.core.skills import pool_text
 from ka_tui.rules.cqc import Fighter
 from ka_tui.rules.cqc.initiative import initiative_test
 from ka_tui.rules.cqc.log import FightProgress, FightStep, card_order, cards_in_text
 from ka_tui.screens.combat.report import (
-    damage_lines, fighter_lines, initiative_lines, odds_lines, preview_lines, resolve_lines,
+    damage_lines,
+    fighter_lines,
+    initiative_lines,
+    odds_lines,
+    preview_lines,
+    resolve_lines,
     revealed_lines,
 )
 from ka_tui.screens.combat.runner import CombatRunner
