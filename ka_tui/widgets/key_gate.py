@@ -36,6 +36,10 @@ depends on). Any other work holds them by hand::
     hold = hold_keys(self)     # keys wait from now (on the app's thread) ...
     hold.release()             # ... until its result is shown (once; later calls do nothing)
 
+``hold_keys(self, at_most=1.0)`` lets them go after a second however the
+work stands (a startup read on a slow disk must not keep the GM from
+reloading or quitting).
+
 A write refused, the keys typed for what it would have done may be dropped
 (``drop_waiting_keys(self)``, how many, to say so).
 
@@ -262,10 +266,15 @@ def key_gate(node: DOMNode) -> KeyGate | None:
     return app.key_gate if isinstance(app, KeysInOrder) else None
 
 
-def hold_keys(node: DOMNode) -> KeyHold:
-    """Keys typed from now on wait until the hold is released."""
+def hold_keys(node: DOMNode, *, at_most: float | None = None) -> KeyHold:
+    """Keys typed from now on wait until the hold is released, or for
+    ``at_most`` seconds (work that may be slow, a startup read on a slow
+    disk: the GM can still reload or quit)."""
     gate = key_gate(node)
-    return gate.hold() if gate is not None else KeyHold(None)
+    hold = gate.hold() if gate is not None else KeyHold(None)
+    if at_most is not None and hold.held:
+        node.set_timer(at_most, hold.release, name="key hold's limit")
+    return hold
 
 
 def begun_by_a_key(node: DOMNode) -> bool:

@@ -173,3 +173,18 @@ async def test_a_plain_app_has_no_gate_and_holds_do_nothing() -> None:
         burst(app, ("k",))
         await wait_for(pilot, lambda: home.notes == [("k", False)])
         hold.release()
+
+
+async def test_a_hold_with_a_limit_lets_the_keys_go_after_it() -> None:
+    """Work that may be slow (a startup read on a slow disk) holds the keys a
+    limited time: after it they act on the screen as it stands."""
+    app = Gated()
+    async with app.run_test() as pilot:
+        home = await _home(pilot)
+        hold = hold_keys(home, at_most=0.2)
+        burst(app, ("k",))
+        await pilot.pause()
+        assert home.notes == [] and hold.held
+        await wait_for(pilot, lambda: home.notes == [("k", False)])
+        assert not hold.held
+        hold.release()  # the work's own release, later, changes nothing

@@ -36,6 +36,8 @@ from ka_tui.widgets.fast_table import FastTable
 from ka_tui.widgets.key_gate import hold_keys
 from ka_tui.widgets.quiet_footer import QuietFooter
 
+STARTUP_HOLD = 1.0  # seconds keys wait at most for the startup read
+
 
 class RosterScreen(RosterWrites):
     HELP_TITLE = "Roster"
@@ -100,7 +102,9 @@ class RosterScreen(RosterWrites):
         if preloaded is None:
             self.load()
             return
-        hold = hold_keys(self)  # keys typed before the first read is shown wait for it
+        # keys typed before the first read is shown wait for it; a second at
+        # most (a slow disk: ctrl+r reads again, q quits)
+        hold = hold_keys(self, at_most=STARTUP_HOLD)
 
         def read(future: Future[Any]) -> None:
             self._preloaded(future)
