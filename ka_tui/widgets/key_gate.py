@@ -215,6 +215,10 @@ class KeyGate:
     def _send(self, node: MessagePump) -> None:
         self._rounds = max(0, self._rounds - 1)
         probe = self._probe = KeyProbe()
+        # sent by the app, whoever runs now: Textual stops a message bubbling
+        # past its sender's children, and one begun by a screen's callback
+        # would never get back
+        probe.set_sender(self._app)
         self._sent_to, self._sent_at = node, time.monotonic()
         if node is self._app or not node.post_message(probe):
             self._app.post_message(probe)  # (closed: straight back)

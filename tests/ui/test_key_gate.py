@@ -35,7 +35,7 @@ class Asked(ModalScreen[None]):
 
 class Home(Screen[None]):
     BINDINGS = [Binding("o", "open", "Open"), Binding("k", "note('k')", "Note"),
-                Binding("j", "note('j')", "Note")]
+                Binding("j", "note('j')", "Note"), Binding("w", "work", "Work")]
 
     def __init__(self) -> None:
         super().__init__()
@@ -51,6 +51,11 @@ class Home(Screen[None]):
 
     def action_open(self) -> None:
         self.app.push_screen(Asked())
+
+    def action_work(self) -> None:
+        """Work whose end the screen itself sees (a timer of its own)."""
+        hold = hold_keys(self)
+        self.set_timer(0.2, hold.release)
 
     def action_note(self, key: str) -> None:
         self.notes.append((key, self.pressed))
@@ -188,3 +193,16 @@ async def test_a_hold_with_a_limit_lets_the_keys_go_after_it() -> None:
         await wait_for(pilot, lambda: home.notes == [("k", False)])
         assert not hold.held
         hold.release()  # the work's own release, later, changes nothing
+
+
+async def test_keys_go_on_when_the_screen_itself_ends_the_work() -> None:
+    """The hold released from the screen's own callback: the next key's probe
+    still gets back to the app (none is taken as lost: it would wait for
+    ever here)."""
+    app = Gated()
+    async with app.run_test() as pilot:
+        home = await _home(pilot)
+        app.key_gate.LOST = 1000.0
+        burst(app, ("w", "k"))
+        await wait_for(pilot, lambda: home.notes == [("k", False)])
+        await wait_for(pilot, lambda: not app.key_gate.busy)
