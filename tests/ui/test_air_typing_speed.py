@@ -7,7 +7,8 @@ meanwhile wait in the app's key gate (``widgets/key_gate.py``).
 
 R-1.1 initiative (Red 6+6 against Blue 1+1), then Red's aircraft fly
 straight ahead (R-3.1), one move undone and flown again (R-1.2), the end
-of Red's movement; the Il-2 stalls at the start of the turn (R-3.2).
+of Red's movement; the Il-2 stalls at the start of the turn (R-3.2). The
+same turn typed from the roster behind ``4``, the switch to the mode.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from textual.app import App
 from textual.pilot import Pilot
 
 from ka_tui.screens.air.screen import AirScreen
+from ka_tui.screens.roster.screen import RosterScreen
 from tests.ui.key_scripts import KeyScript, same_at_any_speed
 from tests.ui.pilot_helpers import wait_for
 from tests.ui.test_air_battle import BEAU, IL2, SPIT, TEMP, make_app, open_air, seed_battle
@@ -40,6 +42,11 @@ def air_app(db: Path) -> App[Any]:
 async def the_seeded_battle(pilot: Pilot[Any]) -> None:
     screen = await open_air(pilot)
     await wait_for(pilot, lambda: screen.runner is not None)
+
+
+async def the_roster(pilot: Pilot[Any]) -> None:
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, RosterScreen)
+                   and pilot.app.screen.loaded)
 
 
 def air_idle(app: App[Any]) -> bool:
@@ -75,3 +82,15 @@ async def test_a_turn_with_an_undo_typed_in_one_go(demo_db: Path, tmp_path: Path
         "phase_ended", "move_committed", "move_committed", "phase_ended"]
     moved = [event["data"]["unit"] for kind, event in log if kind == "move_committed"]
     assert moved == [IL2, BEAU, SPIT, TEMP]
+
+
+async def test_the_mode_and_the_turn_typed_in_one_go_from_the_roster(
+        demo_db: Path, tmp_path: Path) -> None:
+    """``4`` from the roster, then the turn: the air screen takes every key
+    typed after the switch, once it shows the battle it resumes."""
+    script = KeyScript("air-from-roster", ("4", *TURN), air_app, the_roster, BATTLE_TABLES,
+                       idle=air_idle)
+    slow = await same_at_any_speed(script, demo_db, tmp_path)
+    newest = slow.tables[BATTLE_TABLES[1]][-1][0]
+    kinds = [kind for battle, _, kind, _ in slow.tables[BATTLE_TABLES[0]] if battle == newest]
+    assert kinds.count("move_committed") == 4 and kinds[-1] == "phase_ended"
