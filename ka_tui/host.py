@@ -7,8 +7,10 @@ live views across processes (a light watcher thread, ``store/watch.py``:
 ``PRAGMA data_version`` a few times a second turns another process's commit
 into ``CampaignChanged(change, source=ELSEWHERE)``), the screen shadow
 (only changed cells written, ``ctrl+l`` writes all), the clock, the
-command line's flags (``ascii_glyphs``, ``read_only``) and a driver that
-reads any bytes a terminal sends. ``KaApp`` (``app.py``) and ``PlayerApp``
+command line's flags (``ascii_glyphs``, ``read_only``), a driver that
+reads any bytes a terminal sends, and the key gate (``widgets/key_gate.py``:
+every key in the order typed, each once the one before and the work it began
+are done). ``KaApp`` (``app.py``) and ``PlayerApp``
 (``player_app.py``) add their screens.
 """
 
@@ -32,6 +34,7 @@ from textual.signal import Signal
 from ka_tui.screens.door import ELSEWHERE, CampaignChanged, Change, ChangeCallback
 from ka_tui.textual_compat.app_state import on_app_thread
 from ka_tui.textual_compat.display import ShadowWriter
+from ka_tui.widgets.key_gate import KeysInOrder
 from ka_tui.widgets.screen_diff import ScreenShadow
 
 if TYPE_CHECKING:
@@ -48,7 +51,7 @@ class ChangedElsewhere(Message):
         self.areas = areas
 
 
-class CampaignHost(ShadowWriter, App[None]):
+class CampaignHost(ShadowWriter, KeysInOrder[None]):
     """An app on one campaign file: the screens' door to it (see the module doc)."""
 
     clock: Callable[[], datetime] | None = None  # None: the wall clock, UTC (tests set it)

@@ -29,6 +29,13 @@ and reaches ``failed`` as a ``StoreError``.
 nothing back, so an old read never shows over a newer one; a job that
 published a change still reports it.
 
+The keys wait for the job (``widgets/key_gate.py``): from its start until
+``done`` or ``failed`` has run (or the worker is over, however it ends),
+when a key began it -- the app's key gate is busy and ``node`` is on the
+screen on top, so the read a key's write begins in its ``done`` holds them
+too -- or always with ``hold_keys=True`` (a view's first read), never with
+``hold_keys=False`` (a read no key depends on: a detail pane's extras).
+
 ``file_work`` is the same for work on campaign files with no campaign open
 (the picker's checks, a restore): its job takes no argument.
 
@@ -46,6 +53,7 @@ from textual.worker import Worker, get_current_worker
 
 from ka_tui.screens.door import CampaignChanged, Change, Door, door
 from ka_tui.store.errors import StoreError
+from ka_tui.widgets.key_gate import begun_by_a_key, hold_keys as hold_keys_of
 
 if TYPE_CHECKING:
     from ka_tui.store.db import CampaignDB
@@ -62,7 +70,8 @@ def store_work(node: DOMNode, job: Callable[[CampaignDB], T], *,
                exclusive: bool = False,
                errors: tuple[type[Exception], ...] = (StoreError,),
                diagnose: str | None = None,
-               wrote: Callable[[T], bool] | None = None) -> Worker[None]:
+               wrote: Callable[[T], bool] | None = None,
+               hold_keys: bool | None = None) -> Worker[None]:
     """Run ``job(db)`` in a worker thread of ``node``; see the module doc."""
     changes = (publish,) if isinstance(publish, Change) else tuple(publish)
     the_door = door(node)
@@ -88,7 +97,7 @@ def store_work(node: DOMNode, job: Callable[[CampaignDB], T], *,
     return _work(node, run, group=group, done=done, failed=failed, title=title,
                  exclusive=exclusive,
                  errors=(Exception,) if diagnose is not None else errors, what=diagnose,
-                 the_door=the_door)
+                 the_door=the_door, hold_keys=hold_keys)
 
 
 def announce(node: DOMNode, *changes: Change) -> None:
@@ -106,14 +115,16 @@ def file_work(node: DOMNode, job: Callable[[], T], *,
               failed: Callable[[Exception], object] | None = None,
               title: str = "Not done",
               exclusive: bool = False,
-              errors: tuple[type[Exception], ...] = (StoreError,)) -> Worker[None]:
+              errors: tuple[type[Exception], ...] = (StoreError,),
+              hold_keys: bool | None = None) -> Worker[None]:
     """Run ``job()`` (work on campaign files, none open) in a worker thread of
-    ``node``; ``done`` and ``failed`` as for ``store_work``."""
+    ``node``; ``done``, ``failed`` and ``hold_keys`` as for ``store_work``."""
     def run() -> tuple[T, tuple[Change, ...]]:
         return job(), ()
 
     return _work(node, run, group=group, done=done, failed=failed, title=title,
-                 exclusive=exclusive, errors=errors, what=None, the_door=None)
+                 exclusive=exclusive, errors=errors, what=None, the_door=None,
+                 hold_keys=hold_keys)
 
 
 def _diagnosed(what: str, job: Callable[[CampaignDB], T], db: CampaignDB) -> T:
@@ -128,8 +139,10 @@ def _diagnosed(what: str, job: Callable[[CampaignDB], T], db: CampaignDB) -> T:
 def _work(node: DOMNode, run: Callable[[], tuple[T, tuple[Change, ...]]], *, group: str,
           done: Callable[[T], object] | None, failed: Callable[[Exception], object] | None,
           title: str, exclusive: bool, errors: tuple[type[Exception], ...],
-          what: str | None, the_door: Door | None) -> Worker[None]:
+          what: str | None, the_door: Door | None, hold_keys: bool | None) -> Worker[None]:
     app = node.app
+    hold = hold_keys_of(node) if (begun_by_a_key(node) if hold_keys is None else hold_keys) \
+        else None
 
     def finish(worker: Worker[None], got: tuple[T, tuple[Change, ...]]) -> None:
         result, changes = got
@@ -159,5 +172,8 @@ def _work(node: DOMNode, run: Callable[[], tuple[T, tuple[Change, ...]]], *, gro
             return
         app.call_from_thread(finish, worker, got)
 
-    return node.run_worker(thread, thread=True, group=group, exclusive=exclusive,
-                           exit_on_error=False)
+    worker: Worker[None] = node.run_worker(thread, thread=True, group=group,
+                                           exclusive=exclusive, exit_on_error=False)
+    if hold is not None:
+        hold.until_done(worker)  # after ``done`` or ``failed``, whatever ends the worker
+    return worker

@@ -56,6 +56,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabPane
 
 from ka_tui.store.errors import StoreError, ValidationError
+from ka_tui.widgets.key_gate import KeyHold, hold_keys
 from ka_tui.textual_compat.forms import DialogInternals, FormInput, OpensInOneLayout
 from ka_tui.textual_compat.tricks import Trick, trick_on
 
@@ -815,9 +816,9 @@ class FormScreen(OpensInOneLayout, LightModal[R], Generic[R]):
             return
         self.dismiss(None)
 
+    _save_hold: KeyHold | None = None
+
     def action_save(self) -> None:
-        if self.saving:
-            return
         values, errors = self.values()
         if errors:
             show_errors(self.form_fields(), errors)
@@ -833,6 +834,9 @@ class FormScreen(OpensInOneLayout, LightModal[R], Generic[R]):
             return
         self.saving = True
         self.set_status("Saving…")
+        # the keys typed meanwhile wait (no second save, none lost): they go on
+        # in the form if it is refused, else to the screen under it
+        self._save_hold = hold_keys(self)
         self._save_worker(values)
 
     @work(thread=True, exclusive=True, group="form-save", exit_on_error=False)
@@ -850,8 +854,14 @@ class FormScreen(OpensInOneLayout, LightModal[R], Generic[R]):
         else:
             self.app.call_from_thread(self._saved, result)
 
+    def _release_keys(self) -> None:
+        hold, self._save_hold = self._save_hold, None
+        if hold is not None:
+            hold.release()
+
     def _failed(self, message: str, field: str | None) -> None:
         self.saving = False
+        self.call_later(self._release_keys)  # after the fields show what is wrong
         if field is not None and not show_errors(self.form_fields(), {field: message}):
             bad = first_invalid(self.form_fields())
             if bad is not None:
@@ -865,6 +875,7 @@ class FormScreen(OpensInOneLayout, LightModal[R], Generic[R]):
     def _saved(self, result: Any) -> None:
         self.saving = False
         self.dismiss(result)
+        self._release_keys()
 
 
 class DiscardScreen(LightModal[bool]):

@@ -28,6 +28,7 @@ from textual.pilot import Pilot
 from textual.worker import WorkerCancelled, WorkerFailed
 
 from ka_tui.textual_compat.compositor import screen_lines
+from ka_tui.widgets.key_gate import KeysInOrder
 from tests.ui.pilot_helpers import SIZE, rows
 
 # the character a terminal sends for the named keys the scripts use
@@ -86,16 +87,22 @@ async def _workers_done(app: App[Any]) -> None:
             pass
 
 
+def keys_waiting(app: App[Any]) -> bool:
+    """The app's key gate still has keys to hand out, or holds them."""
+    gate = app.key_gate if isinstance(app, KeysInOrder) else None
+    return gate is not None and gate.busy
+
+
 async def settle_all(pilot: Pilot[Any], idle: Callable[[App[Any]], bool],
                      rounds: int = 200) -> None:
-    """Until no worker runs, ``idle`` holds and the app is idle twice in a row
-    (held keys may start more saves, each with its own worker)."""
+    """Until no worker runs, no key waits, ``idle`` holds and the app is idle
+    twice in a row (held keys may start more saves, each with its own worker)."""
     quiet = 0
     for _ in range(rounds):
         await pilot.pause()
         await _workers_done(pilot.app)
         await pilot.pause()
-        busy = any(not w.is_finished for w in pilot.app.workers)
+        busy = any(not w.is_finished for w in pilot.app.workers) or keys_waiting(pilot.app)
         quiet = quiet + 1 if not busy and idle(pilot.app) else 0
         if quiet >= 2:
             return

@@ -19,8 +19,10 @@ from textual.app import App
 from textual.pilot import Pilot
 
 from ka_tui.screens.combat.screen import CombatScreen
+from ka_tui.screens.roster.screen import RosterScreen
 from tests.ui.combat_pilot import INIT, make_app, mike_vs, new_fight, open_combat
 from tests.ui.key_scripts import KeyScript, same_at_any_speed, typed
+from tests.ui.pilot_helpers import wait_for
 
 FIGHT_TABLES = (
     "SELECT fight_id, seq, kind, payload FROM fight_event ORDER BY fight_id, seq",
@@ -120,3 +122,24 @@ async def test_a_new_fight_undo_and_redo_typed_in_one_go(demo_db: Path, tmp_path
                      "cards_revealed", "dice_rolled", "round_resolved"]
     assert slow.tables[FIGHT_TABLES[1]] == [(1, "Mike Dunn vs Jeanne Moreau", "open")]
     assert "Press enter for round 2." in slow.screen
+
+
+async def from_the_roster(pilot: Pilot[Any]) -> None:
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, RosterScreen)
+                   and pilot.app.screen.loaded)
+
+
+async def test_mode_switches_and_a_new_fight_typed_in_one_go(demo_db: Path,
+                                                            tmp_path: Path) -> None:
+    """From the roster, ``5`` then ``3`` typed fast, then the new-fight
+    dialog's keys and the table's faces for step 1: each mode takes the keys
+    typed after the switch to it, the dialog the keys typed once it is up
+    (S0 §Close combat 1)."""
+    keys = ("5", "3", "n", *["down"] * 5, "enter", "up", "up", "enter", "ctrl+s",
+            *typed("10 10 10 10 2 2"), "enter")
+    script = fight_script("modes-new-fight", keys, from_the_roster)
+    slow = await same_at_any_speed(script, demo_db, tmp_path)
+    kinds = [kind for _, _, kind, _ in slow.tables[FIGHT_TABLES[0]]]
+    assert kinds == ["fight_started", "initiative"]
+    assert slow.tables[FIGHT_TABLES[1]] == [(1, "Mike Dunn vs Jeanne Moreau", "open")]
+    assert "Close combat" in slow.screen

@@ -1,7 +1,9 @@
 """Keys typed while a write is in flight take effect in order, as if typed
-slowly (screens/in_order.py): none is dropped, none acts on the state from
-before the write. Real app under Pilot on a real file; another connection
-holds the file's write lock so the write is surely still in flight."""
+slowly (the app's key gate, widgets/key_gate.py; store_work holds the keys a
+key's write and the read after it): none is dropped, none acts on the state
+from before the write. Real app under Pilot on a real file; another
+connection holds the file's write lock so the write is surely still in
+flight."""
 
 from __future__ import annotations
 
@@ -16,7 +18,6 @@ import pytest
 from textual.widgets import Static
 
 from ka_tui.app import KaApp
-from ka_tui.screens.in_order import InOrder
 from ka_tui.store.db import CampaignDB
 from tests.ui.pilot_helpers import SIZE, rows, settle, wait_for
 from tests.ui.test_roller import make_app, open_roller
@@ -32,36 +33,6 @@ def file_locked(db: Path) -> Iterator[None]:
         con.execute("ROLLBACK")
     finally:
         con.close()
-
-
-# ------------------------------------------------------------ the line
-
-
-def test_steps_wait_for_the_write_in_flight_then_run_in_order() -> None:
-    line = InOrder()
-    done: list[str] = []
-    line.run(lambda: done.append("a"))
-    hold = line.hold()
-    line.run(lambda: done.append("b"))
-    line.run(lambda: done.append("c"))
-    assert done == ["a"] and line.busy and line.waiting == 2
-    line.release(hold)
-    assert done == ["a", "b", "c"] and not line.busy
-
-
-def test_a_step_that_writes_holds_the_rest_back() -> None:
-    line = InOrder()
-    done: list[str] = []
-    holds = []
-    first = line.hold()
-    line.run(lambda: holds.append(line.hold()))
-    line.run(lambda: done.append("after the second write"))
-    line.release(first)
-    assert done == [] and len(holds) == 1
-    line.release(first)  # released already: changes nothing
-    assert done == []
-    line.release(holds[0])
-    assert done == ["after the second write"]
 
 
 # ------------------------------------------------------------ the roller
@@ -80,7 +51,7 @@ async def test_strike_typed_while_the_roll_is_logged_strikes_that_roll(demo_db: 
         await wait_for(pilot, lambda: rows(demo_db, "SELECT count(*) FROM roll_log "
                                                     "WHERE struck_at IS NOT NULL") == [(1,)])
         await settle(pilot)
-        assert screen.writes.busy is False
+        assert not app.key_gate.busy
     assert rows(demo_db, "SELECT id, struck_at IS NOT NULL FROM roll_log") == [(1, 1)]
 
 

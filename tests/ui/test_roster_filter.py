@@ -59,8 +59,8 @@ async def test_a_filter_typed_fast_goes_into_the_filter(demo_db: Path) -> None:
         screen = await roster(pilot)
         for ch in "/unseated":
             pilot.app.post_message(events.Key("slash" if ch == "/" else ch, ch))
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause(0.3)
+        # the keys go one by one (the app's key gate): wait for the last
+        await wait_for(pilot, lambda: screen.tables["characters"].filter == "unseated")
         assert pilot.app.screen is screen
         assert screen.tables["characters"].filter == "unseated"
         await wait_for(pilot, lambda: screen.active_table().row_count == 3)

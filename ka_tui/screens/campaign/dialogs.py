@@ -201,12 +201,7 @@ class NoteScreen(ModalScreen[Any]):
     def action_cancel(self) -> None:
         self.dismiss(None)
 
-    saving = False
-
     def action_save(self) -> None:
-        if self.saving:
-            return
-        self.saving = True
         text, mission = self.query_one(TextArea).text, self.mission
 
         def job(db: CampaignDB) -> Entry:
@@ -216,7 +211,6 @@ class NoteScreen(ModalScreen[Any]):
                    publish=Change.CAMPAIGN)
 
     def _refused(self, error: Exception) -> None:
-        self.saving = False
         status = self.query_one("#note-status", Static)
         status.update(str(error))
         status.add_class("-error")

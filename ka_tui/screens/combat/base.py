@@ -19,7 +19,6 @@ from ka_tui.screens.combat.panes import RoundDiceField, LinesView, StatusLine, S
 from ka_tui.screens.combat.runner import CombatRunner
 from ka_tui.screens.combat.steps import step_view
 from ka_tui.screens.door import door
-from ka_tui.screens.ordered_keys import KeyOrder
 from ka_tui.widgets.cqc_card import CqcCardEditor
 from ka_tui.widgets.quiet_footer import QuietFooter
 
@@ -33,7 +32,6 @@ class CombatBase(Screen[None]):
         super().__init__()
         self._dice = dice
         self.runner = CombatRunner()
-        self.key_order = KeyOrder(self, self.runner.keys)  # no key lost while saving
 
     # -- what tests and the app read -----------------------------------------
 

@@ -4,6 +4,11 @@ one event in one transaction (``runner.run_write``), then the fight is read
 again and shown; a write refused because another window wrote first says
 so and shows the fight as the file holds it.
 
+Every read and write a key begins holds the keys typed after it until it is
+shown (``hold_keys=True``: the app's key gate, ``widgets/key_gate.py``); a
+step refused, the keys typed for what it would have done are dropped, and
+the GM told so.
+
 Live: a ``Change.FIGHT`` from elsewhere (a player's card, another window)
 reads the fight again and shows it without a key, keeping the card the GM
 is typing; never while this screen's own write is on its way."""
@@ -22,6 +27,7 @@ from ka_tui.screens.combat.runner import FightRead, Live, Write, read_fight, run
 from ka_tui.screens.door import CampaignChanged, Change, door
 from ka_tui.screens.store_work import store_work
 from ka_tui.widgets.cqc_card import CqcCardEditor
+from ka_tui.widgets.key_gate import drop_waiting_keys
 
 if TYPE_CHECKING:
     from ka_tui.store.db import CampaignDB
@@ -61,11 +67,12 @@ class FightIO(CombatBase):
                 self._failed(title, result)
                 return
             then(result)
-            self.key_order.end()
+            self.runner.ended()
 
-        self.key_order.begin()
+        self.runner.began()
         store_work(self, job, group="combat-load", exclusive=True, done=done,
-                   failed=lambda error: done(load_failure_of(what, error, None)))
+                   failed=lambda error: done(load_failure_of(what, error, None)),
+                   hold_keys=True)
 
     def _fight_changed_elsewhere(self, changed: CampaignChanged) -> None:
         """A player sent a card, or another window took a step: read the fight
@@ -106,12 +113,12 @@ class FightIO(CombatBase):
         from ka_tui.store.errors import StoreError
         from ka_tui.store.fights import FightLogError
 
-        self.key_order.begin()
+        self.runner.began()
         fight_id = self.runner.fight_id()
         store_work(self, lambda db: run_write(db, write, fight_id), group="combat-write",
                    done=lambda read: self._written(write, read),
                    failed=lambda error: self._failed(write.title, error),
-                   errors=(StoreError, FightLogError, ValueError))
+                   errors=(StoreError, FightLogError, ValueError), hold_keys=True)
 
     def _written(self, write: Write, read: FightRead) -> None:
         if read.refused is not None:  # nothing written: the fight as it is now
@@ -119,8 +126,8 @@ class FightIO(CombatBase):
             self.notify(str(read.refused), title=write.title, severity="error")
             self.show(refused=str(read.refused))
             self.post_message(FightSaved())
-            self._dropped(self.key_order.drop())
-            self.key_order.end()
+            self._dropped(drop_waiting_keys(self))
+            self.runner.ended()
             return
         self.runner.written(write, read)
         self.show()
@@ -132,13 +139,13 @@ class FightIO(CombatBase):
         if write.done:
             self.notify(write.done)
         self.post_message(FightSaved())
-        self.key_order.end()
+        self.runner.ended()
 
     def _failed(self, title: str, error: Exception) -> None:
         self.notify(str(error), title=title, severity="error")
         self._status(f"{title}: {error}", error=True)
-        self._dropped(self.key_order.drop())
-        self.key_order.end()
+        self._dropped(drop_waiting_keys(self))
+        self.runner.ended()
 
     def _dropped(self, count: int) -> None:
         """Keys typed for a step that did not happen are not played on what

@@ -17,7 +17,6 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from ka_tui.screens.combat.report import step_bar
-from ka_tui.screens.ordered_keys import OrderedInput
 from ka_tui.screens.roller.fields import RollKeyInput, RollTextField
 
 FACE_CHARS = r"[0-9 ,;]"
@@ -72,9 +71,8 @@ class StatusLine(Static):
         self.update(Content(text).stylize("bold $error" if error else "$text-muted"))
 
 
-class FacesInput(OrderedInput, RollKeyInput):
-    """The faces typed in the screen's key order; enter hands them to the
-    screen at once (not by a message the next key would overtake)."""
+class FacesInput(RollKeyInput):
+    """The faces field's input: enter hands the faces to the screen at once."""
 
     def __init__(self, *, entered: Callable[[str], None], **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]

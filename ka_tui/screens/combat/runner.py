@@ -16,8 +16,10 @@ rule ``cqc.initiative_reroll``: a later round opens with step 1 again
 (``gm_asks``: ``reorder``), never under ``once``.
 
 A step that cannot be done raises ``Declined`` with the reason to show.
-Keys typed while a step is being saved wait in ``keys`` (``KeyQueue``) and
-take effect, in order, once the fight is shown as the save left it.
+The screen counts its own reads and writes on their way (``began`` /
+``ended``: a live read then waits for them); the keys typed meanwhile wait
+in the app's key gate (``widgets/key_gate.py``) and take effect, in order,
+once the fight is shown as the save left it.
 """
 
 from __future__ import annotations
@@ -36,7 +38,6 @@ from ka_tui.rules.cqc import (
 )
 from ka_tui.rules.cqc.log import FightProgress, FightStep, card_order
 from ka_tui.screens.combat.permits import Permit, permit
-from ka_tui.screens.key_queue import KeyQueue
 from ka_tui.widgets.cqc_draft import CardDraft
 
 if TYPE_CHECKING:
@@ -153,7 +154,7 @@ class CombatRunner:
     reordering: bool = False    # the GM asked to re-roll this round's order
     detail: bool = False        # step 5 shows every die of the opposed tests
     loaded: bool = False
-    keys: KeyQueue = field(default_factory=KeyQueue)  # keys typed while a save is on its way
+    work: int = 0               # the screen's own reads and writes on their way
     weapons: dict[str, str | None] = field(default_factory=dict)
     redo: Redo | None = None
     shown: int = 0              # times a fight was shown (a live read begun before is stale)
@@ -177,13 +178,21 @@ class CombatRunner:
 
     @property
     def busy(self) -> bool:
-        """A save or a read is on its way (the keys typed meanwhile wait)."""
-        return self.keys.busy
+        """A save or a read of the screen's own is on its way."""
+        return self.work > 0
 
     @property
     def settled(self) -> bool:
-        """Nothing on its way, and no key waiting for it."""
-        return self.keys.settled
+        """Nothing of the screen's own on its way."""
+        return not self.work
+
+    def began(self) -> None:
+        """A read or write of the screen's own starts."""
+        self.work += 1
+
+    def ended(self) -> None:
+        """It is done and shown."""
+        self.work = max(0, self.work - 1)
 
     @property
     def step(self) -> FightStep | None:

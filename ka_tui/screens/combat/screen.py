@@ -24,10 +24,10 @@ shows the fight's whole history, round by round, and exports it
 (``screens/history.py``). Each fighter's card starts with the weapon of his
 last card. Every read and write of the campaign runs in a worker
 (``screens/store_work.py``); the fight follows other windows and the
-players' cards live. No key is lost: the screen takes every key in the
-order typed (``screens/ordered_keys.KeyOrder``), and those typed while a
-step is saved wait for it (``screens/key_queue.py``), so typing speed never
-changes the result.
+players' cards live. No key is lost: the app's key gate hands the screen
+every key in the order typed, each once the one before is done, and those
+typed while a step is saved wait for it (``widgets/key_gate.py``), so
+typing speed never changes the result.
 
 The dice are injectable: ``CombatScreen(dice=…)`` or the door's
 ``dice("combat")`` (``app.combat_dice`` in tests). A fight plays under the
@@ -39,7 +39,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from textual import events
 from textual.containers import VerticalScroll
 from textual.widgets import ContentSwitcher, Input
 
@@ -73,10 +72,6 @@ class CombatScreen(FightIO):
 
     # -- keys ----------------------------------------------------------------------
 
-    async def on_key(self, event: events.Key) -> None:
-        """Every key in the order typed, those typed during a save after it."""
-        await self.key_order.key(event)
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.runner.permit(action).state
 
@@ -101,8 +96,6 @@ class CombatScreen(FightIO):
 
     def action_roll(self) -> None:
         r = self.runner
-        if r.busy:
-            return
         if r.step is FightStep.ORDER:
             self._try(lambda: r.order(self.dice, typed=False), at_dice=True)
         elif r.step is FightStep.ROLL:
@@ -127,12 +120,12 @@ class CombatScreen(FightIO):
 
     def action_card_done(self) -> None:
         draft = self.query_one(CqcCardEditor).draft
-        if self.runner.progress is None or draft is None or self.runner.busy:
+        if self.runner.progress is None or draft is None:
             return
         self._try(lambda: self.runner.hand_in(draft), at_dice=False)
 
     def _step(self, make: Callable[[], Write]) -> None:
-        if self.runner.progress is not None and not self.runner.busy:
+        if self.runner.progress is not None:
             self._try(make, at_dice=False)
 
     def action_reveal(self) -> None:
@@ -154,7 +147,7 @@ class CombatScreen(FightIO):
     def action_reorder(self) -> None:
         """Re-roll the order of combat at the start of this round (S0 §Close
         combat 1, step 6 "determine next step"), or keep it."""
-        if self.runner.progress is not None and not self.runner.busy:
+        if self.runner.progress is not None:
             self.runner.toggle_reorder()
             self.show()
 
@@ -168,9 +161,9 @@ class CombatScreen(FightIO):
         """Undo asks first (a whole round goes with one key); ``y`` puts it
         back right after."""
         r = self.runner
-        if r.progress is None or r.busy:
+        if r.progress is None:
             return
-        from ka_tui.screens.combat.undo_question import UndoQuestion
+        from ka_tui.screens.confirm import ConfirmScreen
 
         write = r.undo()
 
@@ -180,7 +173,8 @@ class CombatScreen(FightIO):
             else:
                 self._status("Nothing undone.")
 
-        self.key_order.push(UndoQuestion(r.undo_question()), answered)
+        self.app.push_screen(ConfirmScreen(r.undo_question(), yes="Undo", no="Keep",
+                                           title="Undo round"), answered)
 
     def action_undo_refused(self) -> None:
         """An ended fight's outcome is on the roster; say so."""
@@ -202,7 +196,7 @@ class CombatScreen(FightIO):
 
         fight_id = self.runner.fight_id()
         if fight_id is not None:
-            self.key_order.push(HistoryScreen(LogRef.fight(fight_id)))
+            self.app.push_screen(HistoryScreen(LogRef.fight(fight_id)))
 
     def action_page(self, direction: int) -> None:
         pane = self.query_one(ContentSwitcher).current or "pane-info"
@@ -236,7 +230,7 @@ class CombatScreen(FightIO):
             if pairs:
                 self._write(self.runner.start(pairs))
 
-        self.key_order.push(FightSetupScreen(candidates), chosen)
+        self.app.push_screen(FightSetupScreen(candidates), chosen)
 
     def action_list_fights(self) -> None:
         def job(db: CampaignDB) -> list[tuple[int, str, str]] | Exception:
@@ -260,4 +254,4 @@ class CombatScreen(FightIO):
             if fight_id:
                 self.load(fight_id)
 
-        self.key_order.push(FightListScreen(fights), chosen)
+        self.app.push_screen(FightListScreen(fights), chosen)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -22,7 +21,6 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ka_tui.screens.door import door
-from ka_tui.screens.ordered_keys import KeyOrder, PickList
 from ka_tui.store.fights import FighterCandidate
 from ka_tui.widgets.quiet_footer import QuietFooter
 
@@ -63,14 +61,11 @@ class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
         self.pairs: list[tuple[int, int]] = []
         self.pending: int | None = None
         self.message = ""
-        self.key_order = KeyOrder(self)
-        self.key_order.begin()  # keys typed before it is up wait for it
 
     def compose(self) -> ComposeResult:
         with Vertical(id="setup-box"):
             with Horizontal(id="setup-lists"):
-                yield PickList(*self._options(), id="setup-people", compact=True,
-                               chosen=self._pick)
+                yield OptionList(*self._options(), id="setup-people", compact=True)
                 yield Static("", id="setup-pairs")
             yield Static("", id="setup-status")
         yield QuietFooter(compact=True)
@@ -81,10 +76,10 @@ class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):
         self.set_focus(people)
         people.highlighted = next((i for i, c in enumerate(self.candidates) if not c.unable), None)
         self._show()
-        self.key_order.end()
 
-    async def on_key(self, event: events.Key) -> None:
-        await self.key_order.key(event)
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self._pick(event.option)
 
     @property
     def ascii(self) -> bool:
@@ -196,23 +191,20 @@ class FightListScreen(ModalScreen[int | None]):
     def __init__(self, fights: Sequence[tuple[int, str, str]]) -> None:
         super().__init__()
         self.fights = list(fights)
-        self.key_order = KeyOrder(self)
-        self.key_order.begin()  # keys typed before it is up wait for it
 
     def compose(self) -> ComposeResult:
         with Vertical(id="fights-box"):
-            yield PickList(*[Option(f"#{i} {name} ({status})", id=str(i))
-                             for i, name, status in self.fights], id="fights-list",
-                           chosen=lambda option: self.dismiss(int(option.id or 0)))
+            yield OptionList(*[Option(f"#{i} {name} ({status})", id=str(i))
+                               for i, name, status in self.fights], id="fights-list")
         yield QuietFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#fights-box").border_title = "Fights (enter opens, h: history)"
         self.set_focus(self.query_one(OptionList))
-        self.key_order.end()
 
-    async def on_key(self, event: events.Key) -> None:
-        await self.key_order.key(event)
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(int(event.option.id or 0))
 
     def action_history(self) -> None:
         from ka_tui.screens.history import HistoryScreen

@@ -1,126 +1,140 @@
 """The player screen's close combat (S0 §Close combat): pane 2 shown
 from what was read, and his own CQC card sent at step 2 (enter), changeable
-until the GM reveals. Mixed into ``PlayerScreen``; the pane itself
-(``fight_pane.py``, with the rules and the card editor) is mounted when first
-shown. Writes only through ``store/players.py``.
+until the GM reveals. Mixed into ``PlayerScreen`` (``CardHost``: what the
+mixin asks of it); the pane itself (``fight_pane.py``, with the rules and the
+card editor) is mounted when first shown. Writes only through
+``store/players.py``, with ``store_work``: the keys typed while the card is
+sent wait for it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
-from ka_tui.screens.door import CampaignChanged, Change, door
-from ka_tui.screens.player.panes import PANES_HELP, PlayerLoaded, mounted_pane
+from ka_tui.screens.door import Change
+from ka_tui.screens.player.panes import (
+    PANES_HELP,
+    PlayerHost,
+    PlayerLoaded,
+    mounted_pane,
+)
+from ka_tui.screens.store_work import store_work
 
 if TYPE_CHECKING:
     from ka_tui.rules.cqc.log import FightProgress
     from ka_tui.screens.player.fight_pane import FightPane
+    from ka_tui.store.db import CampaignDB
     from ka_tui.store.player_data import PlayerFight
     from ka_tui.widgets.cqc_card import CqcCardEditor
 
 
-class CardActions:
-    """Pane 2 and the card: mixed into ``PlayerScreen`` (its ``fights``,
-    ``fight_index``, ``progress``, ``busy``, ``sent_note``, ``pane``, ``load``
-    and ``_status``)."""
+class CardHost(PlayerHost, Protocol):
+    """The player's screen as the card mixin sees it (``PlayerScreen`` is one)."""
 
     fights: list[PlayerFight]
     fight_index: int
     progress: FightProgress | None
-    busy: bool
+
+    def fight_pane(self) -> FightPane | None: ...
+
+    def _own(self) -> tuple[str, ...]: ...
+
+    def _show_fight(self) -> None: ...
+
+    def _forget_card(self) -> None: ...
+
+    def _card_status(self, editor: CqcCardEditor) -> None: ...
+
+    def _sent(self, progress: FightProgress) -> None: ...
+
+    def _refused(self, error: Exception) -> None: ...
+
+
+class CardActions:
+    """Pane 2 and the card: mixed into ``PlayerScreen`` (a ``CardHost``)."""
+
+    fights: list[PlayerFight]
+    fight_index: int
+    progress: FightProgress | None
     sent_note: str
 
-    def fight_pane(self) -> FightPane | None:
+    def fight_pane(self: CardHost) -> FightPane | None:
         """Pane 2, once it has been shown."""
         return mounted_pane(self, "pane-fight")  # type: ignore[no-any-return]
 
-    def _own(self) -> tuple[str, ...]:
+    def _own(self: CardHost) -> tuple[str, ...]:
         if not self.fights:
             return ()
         return self.fights[self.fight_index].fighters
 
-    def _show_fight(self) -> None:
-        screen: Any = self
+    def _show_fight(self: CardHost) -> None:
         pane = self.fight_pane()
         if pane is not None and pane.show(self.progress, self._own(), index=self.fight_index,
                                           count=len(self.fights),
-                                          focus=screen.pane == "fight"):
+                                          focus=self.pane == "fight"):
             self._card_status(pane.editor)
         else:
-            screen._status(self.sent_note or PANES_HELP)
+            self._status(self.sent_note or PANES_HELP)
         self.sent_note = ""
 
-    def _forget_card(self) -> None:
+    def _forget_card(self: CardHost) -> None:
         """The card is shown as the file holds it at the next read."""
         pane = self.fight_pane()
         if pane is not None:
             pane.editing = None
 
-    def on_cqc_card_editor_changed(self, event: CqcCardEditor.Changed) -> None:
+    def on_cqc_card_editor_changed(self: CardHost, event: CqcCardEditor.Changed) -> None:
         self._card_status(event.editor)
 
-    def _card_status(self, editor: CqcCardEditor) -> None:
-        screen: Any = self
+    def _card_status(self: CardHost, editor: CqcCardEditor) -> None:
         if editor.draft is None:
             return
         if self.sent_note:
-            screen._status(self.sent_note)
+            self._status(self.sent_note)
             return
         errors = editor.errors()
         if errors:
-            screen._status(f"{editor.budget_text()} · cannot send: {errors[0].message}",
-                           error=True)
+            self._status(f"{editor.budget_text()} · cannot send: {errors[0].message}",
+                         error=True)
         else:
-            screen._status(f"{editor.budget_text()} · enter: send the card (hidden until "
-                           "the reveal)")
+            self._status(f"{editor.budget_text()} · enter: send the card (hidden until "
+                         "the reveal)")
 
-    def action_send(self) -> None:
-        screen: Any = self
+    def action_send(self: CardHost) -> None:
         pane = self.fight_pane()
         p = self.progress
         draft = pane.editor.draft if pane is not None else None
-        if pane is None or p is None or draft is None or self.busy or not self.fights:
+        player = self.player
+        if pane is None or p is None or draft is None or not self.fights or player is None:
             return
         editor = pane.editor
         errors = editor.errors()
         if errors:
-            screen.app.bell()
-            screen._status(f"Refused: {errors[0].message}", error=True)
+            self.app.bell()
+            self._status(f"Refused: {errors[0].message}", error=True)
             return
-        self.busy = True
-        fight = self.fights[self.fight_index]
-        screen.run_worker(lambda: self._send(fight, p.fight.round, draft.owner, editor.cards),
-                          thread=True, group="player-send", exit_on_error=False)
+        fight, round_no, owner, cards = (self.fights[self.fight_index], p.fight.round,
+                                         draft.owner, editor.cards)
 
-    def _send(self, fight: PlayerFight, round_no: int, owner: str, cards: Any) -> None:
-        from ka_tui.store import players
-        from ka_tui.store.errors import StoreError
+        def job(db: CampaignDB) -> FightProgress:
+            from ka_tui.store import players
 
-        screen: Any = self
-        try:
-            progress = players.send_card(door(screen).campaign_db(), screen.player, fight,
-                                         round_no, owner, cards)
-        except StoreError as error:
-            screen.app.call_from_thread(self._refused, error)
-            return
-        screen.app.call_from_thread(self._sent, progress)
+            return players.send_card(db, player, fight, round_no, owner, cards)
 
-    def _sent(self, progress: FightProgress) -> None:
-        screen: Any = self
-        self.busy = False
+        store_work(self.screen, job, group="player-send", publish=Change.FIGHT,
+                   done=self._sent, failed=self._refused)
+
+    def _sent(self: CardHost, progress: FightProgress) -> None:
         self.progress = progress
         self._forget_card()  # show the card as the file holds it
         self.sent_note = "Card sent: the GM sees that it is in, not what is on it."
         self._show_fight()
-        door(screen).campaign_changed(CampaignChanged(Change.FIGHT, screen))
-        screen.post_message(PlayerLoaded())
+        self.post_message(PlayerLoaded())
 
-    def _refused(self, error: Exception) -> None:
+    def _refused(self: CardHost, error: Exception) -> None:
         """Not saved (the GM revealed, or entered this card meanwhile): say why
         and show the fight as it is now."""
-        screen: Any = self
-        self.busy = False
         self._forget_card()
-        screen.notify(str(error), title="The card was not sent", severity="error")
+        self.notify(str(error), title="The card was not sent", severity="error")
         self.sent_note = f"Not sent: {error}"
-        screen.load()
+        self.load()

@@ -42,7 +42,6 @@ class PlayerHost(Protocol):
     battles: list[PlayerBattle]
     battle_index: int
     aircraft_index: int
-    busy: bool
     seen: LoadedBattle | None
     sent_note: str
     _aircraft_shown: bool

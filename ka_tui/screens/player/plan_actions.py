@@ -28,7 +28,6 @@ class PlanActions:
     player: Player | None
     battles: list[PlayerBattle]
     battle_index: int
-    busy: bool
     seen: LoadedBattle | None
     sent_note: str
 
@@ -75,8 +74,7 @@ class PlanActions:
     def action_send_plan(self: PlayerHost) -> None:
         pane = self.plan_pane()
         player = self.player
-        if (pane is None or self.busy or player is None or pane.battle is None
-                or pane.runner is None):
+        if pane is None or player is None or pane.battle is None or pane.runner is None:
             return
         why = pane.refusal()
         if why is not None:
@@ -86,7 +84,6 @@ class PlanActions:
         uid, battle, runner = pane.unit_id, pane.battle, pane.runner
         if uid is None:
             return
-        self.busy = True
         plan, evasive = runner.plan(uid), uid in runner.evasive
 
         def job(db: CampaignDB) -> LoadedBattle:
@@ -98,7 +95,6 @@ class PlanActions:
                    done=lambda seen: self._plan_sent(battle, seen), failed=self._plan_refused)
 
     def _plan_sent(self: PlayerHost, battle: PlayerBattle, seen: LoadedBattle) -> None:
-        self.busy = False
         self.seen = seen
         pane = self.plan_pane()
         if pane is not None:
@@ -109,7 +105,6 @@ class PlanActions:
     def _plan_refused(self: PlayerHost, error: Exception) -> None:
         """Not saved (his aircraft moved meanwhile, the turn ended …): say why
         and show the battle as it is now."""
-        self.busy = False
         self.notify(str(error), title="The plan was not sent", severity="error")
         self.sent_note = f"Not sent: {error}"
         self.load()

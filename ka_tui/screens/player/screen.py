@@ -98,7 +98,6 @@ class PlayerScreen(SheetPanes, CardActions, PlanActions, Screen[None]):
         self._view: PlayerView | None = None  # a read whose details are not taken yet
         self._reads = 0  # reads begun since mount (a startup read older than one is dropped)
         self.sent_note = ""
-        self.busy = False
 
     # -- layout ------------------------------------------------------------
 
@@ -161,14 +160,12 @@ class PlayerScreen(SheetPanes, CardActions, PlanActions, Screen[None]):
                    errors=(Exception,))  # one message, never a traceback
 
     def _failed(self, error: Exception) -> None:
-        self.busy = False
         self._status(f"Cannot read the campaign: {error}", error=True)
         self.post_message(PlayerLoaded())
 
     def _loaded(self, view: PlayerView, first: bool) -> None:
         if first:
             self.set_timer(1.0, self._warm_up)
-        self.busy = False
         self.player, self.fights, self.battles = view.player, view.fights, view.battles
         self.fight_index, self.battle_index = view.fight_index, view.battle_index
         self._view = view

@@ -5,9 +5,9 @@ result with every die explained. Every roll goes to the campaign's roll log.
 The state and its steps are the model's (``model.py``, no Textual): the
 screen feeds it the GM's picks and typing, shows its views through the panes'
 reactive attributes, and runs the reads and writes with ``store_work`` (each
-roll is one transaction, ``store.roll_log.append_roll``). The writes go in
-the order asked (``InOrder``): a strike or undo typed while a roll is being
-logged waits for it.
+roll is one transaction, ``store.roll_log.append_roll``). The keys typed
+while a roll is being logged wait for it (the app's key gate,
+``widgets/key_gate.py``): a strike or undo typed then strikes that roll.
 
 The dice source and the clock are injectable (``RollerScreen(dice=…,
 clock=…)``, or through the door: ``door(self).dice("roller")``, ``now()``) so
@@ -31,14 +31,12 @@ from textual.widgets import Header, Input, Select
 from ka_tui.rules.core.dice import Dice
 from ka_tui.rules.core.roll_choices import RollerData, Setup
 from ka_tui.screens.door import CampaignChanged, Change, door
-from ka_tui.screens.in_order import InOrder, releasing
 from ka_tui.screens.roller.model import (
     LOG_LIMIT, NOBODY, TEXTS, TYPED, CannotRoll, RollerModel, RollerRead, read_log,
     read_roller, strike, write_roll,
 )
 from ka_tui.screens.roller.panes import FacesField, RollForm
 from ka_tui.screens.store_work import store_work
-from ka_tui.store.errors import StoreError
 from ka_tui.store.roll_log import LoggedRoll, RollEntry
 from ka_tui.widgets.dice_panel import DicePanel, OddsView
 from ka_tui.widgets.form_fields import TextField
@@ -107,7 +105,6 @@ class RollerScreen(Screen[None]):
         self._dice = dice
         self._clock = clock
         self.model = RollerModel()
-        self.writes = InOrder()
 
     # -- the model, as the tests read it -------------------------------------
 
@@ -260,7 +257,7 @@ class RollerScreen(Screen[None]):
                 self.notify(outcome.message, title="Cannot roll", severity="warning")
             self.app.bell()
             return
-        self.writes.run(lambda: self._log(outcome))
+        self._log(outcome)
 
     def _log(self, entry: RollEntry) -> None:
         at = self.now()
@@ -280,25 +277,8 @@ class RollerScreen(Screen[None]):
 
     def _write(self, job: Callable[[CampaignDB], T], done: Callable[[T], None],
                failed: Callable[[Exception], None], *, publish: Change | None = None) -> None:
-        """One write on the roll log, holding the line of writes until it is done."""
-        hold = self.writes.hold()
-
-        def finish(result: T) -> None:
-            try:
-                done(result)
-            finally:
-                self.writes.release(hold)
-
-        def fail(error: Exception) -> None:
-            try:
-                failed(error)
-            finally:
-                self.writes.release(hold)
-
-        store_work(self, releasing(self.app.call_from_thread,
-                                   lambda: self.writes.release(hold), job,
-                                   expected=(StoreError,)),
-                   group="roll-log-write", done=finish, failed=fail,
+        """One write on the roll log (the keys typed meanwhile wait for it)."""
+        store_work(self, job, group="roll-log-write", done=done, failed=failed,
                    publish=() if publish is None else publish)
 
     # -- striking a mistaken roll ----------------------------------------------------
@@ -306,9 +286,6 @@ class RollerScreen(Screen[None]):
     def action_strike(self) -> None:
         """Strike the roll under the log's cursor, or stand a struck one again
         (after the rolls still being logged: the cursor is on the newest)."""
-        self.writes.run(self._strike_current)
-
-    def _strike_current(self) -> None:
         roll = self.query_one(RollLogPane).current()
         if roll is None:
             self.notify("No roll in the log to strike.", title="Roll log", severity="warning")
@@ -316,7 +293,7 @@ class RollerScreen(Screen[None]):
         self._strike(roll.id, undo=roll.struck)
 
     def action_undo_last(self) -> None:
-        self.writes.run(lambda: self._strike(None, undo=False))
+        self._strike(None, undo=False)
 
     def _strike(self, roll_id: int | None, *, undo: bool) -> None:
         at = self.now()

@@ -1,34 +1,18 @@
-"""What the roster's parts share: the model, the line of keys waiting for a
-write (``InOrder``), the tab shown, and the tables. ``RosterScreen``
-(screen.py) is built on ``RosterWrites`` (writes.py: the keys that change the
-campaign), on this base, on ``FilterKeys`` (filter_keys.py: the filter line).
+"""What the roster's parts share: the model, the tab shown, and the tables.
+``RosterScreen`` (screen.py) is built on ``RosterWrites`` (writes.py: the
+keys that change the campaign), on this base, on ``FilterKeys``
+(filter_keys.py: the filter line).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-from typing import ClassVar, TypeVar
+from typing import ClassVar
 
 from textual.reactive import reactive
 
-from ka_tui.screens.in_order import Hold, InOrder
 from ka_tui.screens.roster.filter_keys import FilterKeys
 from ka_tui.screens.roster.model import Row, RosterModel, TableState
 from ka_tui.widgets.fast_table import FastTable
-
-S = TypeVar("S", bound="RosterBase")
-
-
-def in_turn(action: Callable[[S], None]) -> Callable[[S], None]:
-    """A key that waits for the write in flight and the read after it."""
-
-    @wraps(action)
-    def queued(screen: S) -> None:
-        screen.line.run(lambda: action(screen))
-
-    return queued
-
 
 class RosterBase(FilterKeys):
     NARROW = 72      # below this many columns the detail pane goes under the table
@@ -39,9 +23,6 @@ class RosterBase(FilterKeys):
     def __init__(self) -> None:
         super().__init__()
         self.model = RosterModel()
-        self.line = InOrder()
-        self._hold: Hold | None = None
-        self._hold_until_read = 0  # the read after the write that holds the line
         self._footer_added = False
         self._left = False  # the roster was left for another mode or a dialog
         self._warming = False  # the write half is imported once (later loads skip it)

@@ -26,7 +26,6 @@ from textual.screen import ModalScreen
 
 from ka_tui.screens.door import CampaignChanged, door, when_read
 from ka_tui.screens.roster import view
-from ka_tui.screens.roster.base import in_turn
 from ka_tui.screens.roster.model import Row
 from ka_tui.screens.roster.panes import DetailPane, InProgressLine, RosterTitle
 from ka_tui.screens.roster.writes import RosterWrites
@@ -34,7 +33,10 @@ from ka_tui.screens.store_work import store_work
 from ka_tui.store import roster_reads
 from ka_tui.store.errors import StoreError
 from ka_tui.widgets.fast_table import FastTable
+from ka_tui.widgets.key_gate import hold_keys
 from ka_tui.widgets.quiet_footer import QuietFooter
+
+STARTUP_HOLD = 1.0  # seconds keys wait at most for the startup read
 
 
 class RosterScreen(RosterWrites):
@@ -100,7 +102,15 @@ class RosterScreen(RosterWrites):
         if preloaded is None:
             self.load()
             return
-        when_read(self, preloaded, self._preloaded)
+        # keys typed before the first read is shown wait for it; a second at
+        # most (a slow disk: ctrl+r reads again, q quits)
+        hold = hold_keys(self, at_most=STARTUP_HOLD)
+
+        def read(future: Future[Any]) -> None:
+            self._preloaded(future)
+            hold.release()
+
+        when_read(self, preloaded, read)
 
     def _preloaded(self, future: Future[Any]) -> None:
         if self.model.reads:
@@ -120,21 +130,12 @@ class RosterScreen(RosterWrites):
     def load(self) -> None:
         """Read the roster again (in a worker)."""
         self.model.reads += 1
-        read = self.model.reads
+        # the first read holds the keys typed before it is shown; later ones
+        # when a key (or its write) began them (``store_work``)
         store_work(self, lambda db: roster_reads.load_roster(db, live=True),
-                   group="roster-load", exclusive=True,
-                   done=lambda data: self._read_done(read, data, None),
-                   failed=lambda error: self._read_done(read, None, error),
-                   diagnose="the roster")
-
-    def _read_done(self, read: int, data: view.RosterData | None,
-                   error: Exception | None) -> None:
-        if data is not None:
-            self._loaded(data)
-        elif error is not None:
-            self._load_failed(error)
-        if read >= self._hold_until_read:
-            self._release()
+                   group="roster-load", exclusive=True, done=self._loaded,
+                   failed=self._load_failed, diagnose="the roster",
+                   hold_keys=None if self.model.loaded else True)
 
     def _load_failed(self, error: Exception) -> None:
         door(self).show_store_error("Cannot open this campaign", error)
@@ -220,7 +221,8 @@ class RosterScreen(RosterWrites):
             store_work(self, lambda db: roster_reads.load_character_extra(db, wanted),
                        group="roster-detail", exclusive=True, errors=(Exception,),
                        done=lambda extra: self._detail_loaded(wanted, extra),
-                       failed=lambda _error: self._detail_loaded(wanted, None))
+                       failed=lambda _error: self._detail_loaded(wanted, None),
+                       hold_keys=False)  # only the pane shows it: no key waits for it
 
     def _detail_loaded(self, character_id: int, extra: Row | None) -> None:
         """His skills and weapons are in (or could not be read: the row's own text stays)."""
@@ -241,26 +243,21 @@ class RosterScreen(RosterWrites):
         return self.model.allows(action, row_id=self._current_id,
                                  filter_shown=self.filter_box_shown)
 
-    @in_turn
     def action_switch_tab(self) -> None:
         self.active_tab = self.model.other_tab()
 
-    @in_turn
     def action_clear_filter(self) -> None:
         self.clear_filter()
 
-    @in_turn
     def action_sort(self) -> None:
         title = self.model.next_sort(self.active_table().column_shown)
         self.refill(self.active_tab)
         self.notify(f"Sorted by {title}", timeout=1.5)
 
-    @in_turn
     def action_reverse_sort(self) -> None:
         self.model.reverse_sort()
         self.refill(self.active_tab)
 
-    @in_turn
     def action_reload(self) -> None:
         self.load()
 

@@ -4,8 +4,9 @@ library. Each is one store call (one transaction) off the app's thread:
 copy and delete here through ``store_work``, the seats in ``CrewScreen``
 through it too, a form's save in the form's own worker (``FormScreen``,
 with the job given here). From a write's start until the roster is read
-again after it, the roster's keys wait (``InOrder``), so they act on the
-rows as they are after it.
+again after it, the keys typed meanwhile wait (the app's key gate,
+``widgets/key_gate.py``: the write and the read its ``done`` begins hold
+them), so they act on the rows as they are after it.
 """
 
 from __future__ import annotations
@@ -14,12 +15,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from ka_tui.screens.door import CampaignChanged, Change, door
-from ka_tui.screens.in_order import releasing
-from ka_tui.screens.roster.base import RosterBase, in_turn
+from ka_tui.screens.roster.base import RosterBase
 from ka_tui.screens.roster.model import Row, delete_notes
 from ka_tui.screens.store_work import store_work
 from ka_tui.store import roster_reads
-from ka_tui.store.errors import StoreError
 
 if TYPE_CHECKING:
     from ka_tui.screens.confirm import ConfirmScreen
@@ -29,38 +28,20 @@ T = TypeVar("T")
 
 
 class RosterWrites(RosterBase):
-    def _hold_line(self) -> None:
-        """A write begins: the keys typed from now on wait for it and the read after it."""
-        self._hold = self.line.hold()
-
-    def _release(self) -> None:
-        hold, self._hold = self._hold, None
-        if hold is not None:
-            self.line.release(hold)
-
     def reload_and_select(self, tab: str, row_id: int | None) -> None:
         """After a write from the roster: read it again, select ``row_id``,
         and tell the other modes (the keys typed meanwhile wait for the read)."""
         self.model.select_after_load = (tab, row_id) if row_id is not None else None
-        if self._hold is None:
-            self._hold_line()
         self.load()
-        self._hold_until_read = self.model.reads
         door(self).campaign_changed(CampaignChanged(Change.ROSTER, self))
 
     def _write(self, job: Callable[[CampaignDB], T], done: Callable[[T], None],
                refused: str) -> None:
-        """One store call for a key of the roster, holding the line until the
-        read after it; ``refused``: the notice's title when the store says no."""
-        self._hold_line()
-
-        def failed(error: Exception) -> None:
-            self.notify(str(error), title=refused, severity="error")
-            self._release()
-
-        store_work(self, releasing(self.app.call_from_thread, self._release, job,
-                                   expected=(StoreError,)),
-                   group="roster-write", done=done, failed=failed)
+        """One store call for a key of the roster (the keys wait for it and
+        the read after it); ``refused``: the notice's title when the store says no."""
+        store_work(self, job, group="roster-write", done=done,
+                   failed=lambda error: self.notify(str(error), title=refused,
+                                                    severity="error"))
 
     def _saved(self, tab: str, message: str) -> Callable[[int | None], None]:
         """A form's or dialog's result: the row written (``None``: nothing was)."""
@@ -71,14 +52,12 @@ class RosterWrites(RosterBase):
                 self.reload_and_select(tab, row_id)
         return done
 
-    @in_turn
     def action_add(self) -> None:
         if self.active_tab == "characters":
             self._open_character_form(None)
         else:
             self._open_aircraft_form(None)
 
-    @in_turn
     def action_edit(self) -> None:
         row = self.current_row()
         if row is None:
@@ -114,7 +93,6 @@ class RosterWrites(RosterBase):
         open_aircraft_form(self, aircraft, self._saved("aircraft", "Aircraft saved."),
                            taken_names=self.model.names("aircraft"))
 
-    @in_turn
     def action_flight_card(self) -> None:
         row = self.current_row()
         if row is None or self.active_tab != "aircraft":
@@ -123,13 +101,11 @@ class RosterWrites(RosterBase):
 
         open_flight_card(self, row["id"])
 
-    @in_turn
     def action_library(self) -> None:
         from ka_tui.screens.aircraft.library import ProfileLibraryScreen
 
         self.app.push_screen(ProfileLibraryScreen(), self._saved("aircraft", ""))
 
-    @in_turn
     def action_seats(self) -> None:
         from ka_tui.screens.roster.crew import CrewScreen
 
@@ -144,7 +120,6 @@ class RosterWrites(RosterBase):
         self.app.push_screen(CrewScreen(row, self.model.tables["characters"].rows,
                                         self.model.tables["aircraft"].rows), done)
 
-    @in_turn
     def action_duplicate(self) -> None:
         row = self.current_row()
         if row is None:
@@ -157,7 +132,6 @@ class RosterWrites(RosterBase):
 
         self._write(lambda db: roster_reads.duplicate(db, tab, row_id), copied, "Not copied")
 
-    @in_turn
     def action_delete(self) -> None:
         """Asks first; for a character, his seat and open fights are read (off
         this thread) and added to the question as soon as they are in."""
