@@ -211,7 +211,8 @@ def roll_contest(fa: Fighter, fb: Fighter, dice: Dice, rules: HouseRules,
     ca, cb, counted = pairing_contestants(fa, fb, cards, rules.cqc)
     left_out = pairing_left_out(fa, fb, cards, rules.cqc)
     names = {fa.id: fa.name, fb.id: fb.name}
-    full = tuple(p.line(names[p.fighter]) for p in (*counted, *left_out))
+    full = (*(p.line(names[p.fighter]) for p in counted),
+            *(p.line(names[p.fighter]) for p in left_out))
     passives = tuple(p.short(names[p.fighter]) for p in counted)
     not_counted = tuple(p.short(names[p.fighter]) for p in left_out)
     res = opposed_test(ca, cb, dice, rules.skills)
