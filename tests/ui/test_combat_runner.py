@@ -176,12 +176,17 @@ def test_s0_close_combat_1_reorder_is_offered_at_a_later_round_only(db: Campaign
     r = fight(db, "Mike Dunn", "Jeanne Moreau")
     do(r, db, r.order(ScriptedDice.of(INIT), typed=False))
     assert r.permit("reorder").state is False  # round 1
+    assert "round 1's order was rolled at step 1" in r.permit("reorder").why
+    assert r.permit("reorder_refused").state is True  # o says why
     do(r, db, card(r, (ActionKind.FEINT, Grade.BASIC)))
     do(r, db, card(r, (ActionKind.DEFENCE, Grade.BASIC)))
     do(r, db, r.reveal())
+    assert "cards of round 1 are in" in r.permit("reorder").why
     do(r, db, r.round_rolled(ScriptedDice.of(MIKE_WINS)))
     do(r, db, r.to_damage())
+    assert "enter starts it, then o" in r.permit("reorder").why
     r.next_round()
+    assert r.permit("reorder_refused").state is False
     assert r.permit("reorder").state is True
     r.toggle_reorder()
     assert r.step is FightStep.ORDER and r.permit("reorder").state is True
