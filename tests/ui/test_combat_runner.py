@@ -216,7 +216,8 @@ def test_a_late_write_is_refused_and_shows_the_fight_as_it_is(db: CampaignDB) ->
     b.show(read_fight(db, a.fight_id()))
     do(a, db, card(a, (ActionKind.ATTACK, Grade.BASIC)))
     late = run_write(db, card(b, (ActionKind.EVADE, Grade.BASIC)), b.fight_id())
-    assert late.refused is not None and "Another window changed this fight" in str(late.refused)
+    assert late.refused == ("Another window changed this fight (now round 1, step 2); "
+                            "the screen has been reloaded.")  # the steps the GM sees
     b.show(late)
     assert b.progress is not None and b.progress.seq == a.progress.seq  # type: ignore[union-attr]
     assert b.live(a.progress, b.shown) is Live.SKIP  # type: ignore[arg-type]
