@@ -225,3 +225,29 @@ async def test_time_advance_out_of_range_previews_nothing(demo_db: Path) -> None
         await settle(pilot)
         assert isinstance(app.screen, TimeForm)
     assert rows(demo_db, "SELECT day FROM campaign_day") == [("1944-06-06",)]  # as it was
+
+
+async def test_the_mission_form_takes_the_placeholders_surnames_and_says_whole_messages(
+        demo_db: Path) -> None:
+    """People ``Hale, Moreau`` as the placeholder suggests; a date the store
+    refuses and the ready-check's long refusal are said whole in the form's
+    status line (the one beside the field is cut at 80 columns)."""
+    app = KaApp(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        await _campaign(pilot)
+        await pilot.press("n")
+        form = await _on(pilot, MissionForm)
+        status = form.query_one(".form-status")
+        await _type(pilot, form, "name", "Sweep")
+        _field(form, "day").input.value = "1944-13-45"
+        _field(form, "pilots").input.value = "Moreau, Hale"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "not a date" in _text(status))
+        assert "Date: '1944-13-45' is not a date (YYYY-MM-DD)" in _text(status)
+        _field(form, "day").input.value = "1944-06-06"
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "already flies" in _text(status))
+        assert "Arthur Hale already flies “Escort the Mitchell” that day" in _text(status)
+        said = _text(status)
+        assert len(said) <= status.size.width * status.size.height, said  # wrapped, not cut
