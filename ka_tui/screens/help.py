@@ -64,14 +64,15 @@ def _add(rows: list[KeyRow], row: KeyRow) -> None:
 
 _WIDGET_NAMES = {"DataTable": "Table", "RollLogTable": "Roll log", "FastTable": "Table",
                  "OptionList": "List", "Select": "Dropdown", "SelectOverlay": "Dropdown", "Input": "Text field", "TabbedContent": "Tabs",
-                 "Tabs": "Tabs", "_Toggle": "Field"}
+                 "Tabs": "Tabs", "_Toggle": "Field", "ScrollableContainer": "Scrolling"}
 
 
 def _section_name(node: object) -> str:
     title = getattr(node, "HELP_TITLE", None)
     if title:
         return str(title)
-    for cls in type(node).__mro__:  # RollKeyInput reads as "Text field"
+    for cls in type(node).__mro__:  # RollKeyInput reads as "Text field", a
+        # VerticalScroll as "Scrolling": never a class name for the reader
         if cls.__name__ in _WIDGET_NAMES:
             return _WIDGET_NAMES[cls.__name__]
     return type(node).__name__.removesuffix("Screen")

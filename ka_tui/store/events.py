@@ -101,11 +101,19 @@ class StaleLog(StoreError):
     """The log moved on since the writer read it: nothing was written."""
 
     def __init__(self, log: LogRef, expected: int, now: int) -> None:
-        super().__init__(f"Another window changed this {log.kind.value} (now at step {now}); "
+        # ``now`` counts the log's events, not a step the user sees: a screen
+        # says where the log now is in its own terms (``at``)
+        super().__init__(f"Another window changed this {log.kind.value} first; "
                          "the screen has been reloaded.")
         self.log = log
         self.expected = expected
         self.now = now
+
+    def at(self, where: str) -> str:
+        """The message with where the log now is, as its screen names it
+        (``"round 2, step 3"``)."""
+        return (f"Another window changed this {self.log.kind.value} (now {where}); "
+                "the screen has been reloaded.")
 
 
 class EventRefused(StoreError):

@@ -16,11 +16,12 @@ are plain SQL (``db.plain_read()``; a write's checks read inside it)::
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from ka_tui.rules.campaign.journal import EntryKind
 from ka_tui.rules.campaign.missions import (
     Debrief,
     MissionKind,
@@ -29,19 +30,18 @@ from ka_tui.rules.campaign.missions import (
     debrief,
     ready_check,
 )
-from ka_tui.rules.campaign.journal import EntryKind
 from ka_tui.rules.campaign.people import Person
 from ka_tui.rules.campaign.repair import repair_need
 from ka_tui.rules.campaign.timeline import parse_date
 from ka_tui.store import journal
 from ka_tui.store.campaign_state import (
+    _in,
     _jobs,
     _options,
     _options_in,
     _people,
     _planes,
     _queue_repair,
-    _in,
     _sql,
 )
 from ka_tui.store.debriefs import as_stored, stored_table, typed_debrief
@@ -515,13 +515,30 @@ class RosterNames:
     seats: dict[int, int]          # character id -> the aircraft he is seated in
 
     def person(self, text: str) -> int | None:
-        """The character a typed name means (exact, else the one that starts so)."""
-        key = text.strip().casefold()
-        exact = [i for i, n in self.people.items() if n.casefold() == key]
-        if exact:
-            return exact[0]
-        some = [i for i, n in self.people.items() if n.casefold().startswith(key)]
+        """The character a typed name means: the full name, else the one
+        with that first name or surname (``Hale``), else the one whose name
+        or surname starts so. None: no one, or more than one
+        (``people_called`` says who)."""
+        some = self.people_called(text)
         return some[0] if len(some) == 1 else None
+
+    def people_called(self, text: str) -> list[int]:
+        """Everyone a typed name may mean, by the first rule that finds anyone."""
+        key = " ".join(text.split()).casefold()
+        if not key:
+            return []
+        names = {i: " ".join(n.split()).casefold() for i, n in self.people.items()}
+        rules: tuple[Callable[[str], bool], ...] = (
+            lambda n: n == key,
+            lambda n: key in n.split(),  # a first name or a surname, whole
+            lambda n: n.startswith(key),
+            lambda n: any(w.startswith(key) for w in n.split()[1:]),
+        )
+        for fits in rules:
+            found = [i for i, n in names.items() if fits(n)]
+            if found:
+                return found
+        return []
 
     def plane(self, text: str) -> int | None:
         key = text.strip().casefold()
@@ -550,7 +567,11 @@ def parse_members(names: RosterNames, text: str) -> list[tuple[int, int | None]]
         who, _, where = part.partition("@")
         cid = names.person(who)
         if cid is None:
-            raise ValidationError("pilots", f"no one called {who.strip()!r} (or more than one)")
+            some = names.people_called(who)
+            if not some:
+                raise ValidationError("pilots", f"no one called {who.strip()!r}")
+            raise ValidationError("pilots", f"{who.strip()!r} is more than one: " + ", ".join(
+                sorted(names.people[i] for i in some)) + " (type more of the name)")
         aid: int | None = names.seats.get(cid)
         if where.strip():
             aid = names.plane(where)

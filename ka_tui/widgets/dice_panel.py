@@ -47,6 +47,8 @@ class DicePanel(VerticalScroll):
 
     Set ``shown`` (a ``dice_text`` result value) and it draws it."""
 
+    HELP_TITLE = "Result"
+
     DEFAULT_CSS = """
     DicePanel {
         height: 1fr;

@@ -637,7 +637,8 @@ class FormScreen(OpensInOneLayout, LightModal[R], Generic[R]):
         padding: 0 1;
     }
     FormScreen .form-status {
-        height: 1;
+        height: auto;  /* a long message wraps (max 3 lines), not cut at 80 columns */
+        max-height: 3;
         color: $text-muted;
     }
     FormScreen .form-status.-error {
@@ -801,10 +802,12 @@ class FormScreen(OpensInOneLayout, LightModal[R], Generic[R]):
     def set_status(self, message: str, *, error: bool = False) -> None:
         if self._status_shown == (message, error):
             return  # unchanged: no repaint per key stroke
+        # a layout pass only when the line may wrap (or wrapped): not per key stroke
+        was_long = self._status_shown is not None and len(self._status_shown[0]) > 60
         self._status_shown = (message, error)
         for status in self.query(".form-status"):
             assert isinstance(status, Static)
-            status.update(message, layout=False)
+            status.update(message, layout=was_long or len(message) > 60)
             status.set_class(error, "-error")
 
     def action_cancel(self) -> None:
@@ -866,7 +869,10 @@ class FormScreen(OpensInOneLayout, LightModal[R], Generic[R]):
             bad = first_invalid(self.form_fields())
             if bad is not None:
                 bad.focus_control()
-            self.set_status("Not saved: fix the marked field.", error=True)
+            # the whole message: the one beside the field may be cut short
+            marked = next((f for f in self.form_fields() if f.key == field), None)
+            label = marked.label if marked is not None else field
+            self.set_status(f"Not saved: {label}: {message}", error=True)
             return
         text = f"{field}: {message}" if field else message
         self.set_status(f"Not saved: {text}", error=True)

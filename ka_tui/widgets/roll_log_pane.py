@@ -54,6 +54,7 @@ class RollLogTable(DataTable[Text]):
 class RollLogPane(Vertical):
     """Filter field (shown by ``open_filter``) above the table of rolls."""
 
+    HELP_TITLE = "Roll log"
     ALLOW_MAXIMIZE = True
 
     DEFAULT_CSS = """

@@ -292,3 +292,49 @@ def test_s0_skills_passive_preview_chances_follow_brawl() -> None:
     assert with_brawl[0].chance > bare[0].chance  # Ann wins, Bob passed
     assert with_brawl[-1].label == "both roll a critical fail"
     assert with_brawl[-1].chance == Fraction(1, 144)  # two 1s, whatever Brawl
+
+
+# ------------------------------------------------- a Passive the house rules leave out
+
+
+def test_s0_skills_passive_left_out_on_close_combat_is_said_with_the_option() -> None:
+    """S0 §Skills: a Passive adds to a Base skill or characteristic test; a
+    fighter who rolls his Close Combat dice gets no Brawl by default (house
+    rule cqc.passive_with_close_combat off). The odds and the round report
+    say it was considered and which option leaves it out."""
+    trained = replace(brawler(brawl=2), cc_pool=(10, 10), cc_untrained=False)
+    f = fight(trained, plain())
+    o = round_odds(f, "ann", "bob", RULES, cards())
+    assert o.bonuses == (0, 0) and o.passives == ()
+    assert o.passives_left_out == (
+        "Ann: Brawl +2 not counted: the test is on Close Combat dice, not a Base skill or a "
+        "characteristic (cqc.passive_with_close_combat is off)",)
+    _, rep = resolve_round(f, cards(), [3, 3, 2], RULES)
+    c = rep.pairings[0].contest
+    assert c.bonuses == (0, 0) and c.passives == ()
+    assert c.passives_left_out == o.passives_left_out
+    assert any("Brawl 2 was considered and adds nothing" in ln
+               and "house rule cqc.passive_with_close_combat is off" in ln
+               and "S0 §Skills, Passive" in ln for ln in c.lines)
+    assert any("Brawl 2 was considered" in ln for ln in rep.lines)  # the text report
+    on = HouseRules(cqc=CqcOptions(passive_with_close_combat=True))
+    counted = round_odds(f, "ann", "bob", on, cards())
+    assert counted.passives and counted.passives_left_out == ()
+
+
+def test_s0_skills_passive_left_out_of_a_round_of_another_kind_is_said() -> None:
+    """S0 §Skills "involved in fistfight": Brawl in a round where the other's
+    Attack uses a knife is no fistfight (cqc.fistfight_both_unarmed); where
+    his own uses it, a melee round. A Passive the table does not name (a
+    Survival skill) is not a fighting skill: nothing is said of it."""
+    f = fight(brawler(), plain())
+    theirs = round_odds(f, "ann", "bob", RULES, cards(None, "knife"))
+    assert theirs.passives_left_out == (
+        "Ann: Brawl +4 not counted: the other's Attack uses knife, so it is no fistfight; it "
+        "helps in a fistfight (cqc.passive_fight_skills, cqc.fistfight_both_unarmed)",)
+    mine = round_odds(f, "ann", "bob", RULES, cards("knife"))
+    assert "the Attack uses knife (a melee round)" in mine.passives_left_out[0]
+    survival = replace(plain(), passives=(("Survival", 3),))
+    assert round_odds(fight(brawler(), survival), "ann", "bob", RULES,
+                      cards()).passives_left_out == ()
+    assert round_odds(f, "ann", "bob", RULES, cards()).passives_left_out == ()  # it counts

@@ -255,3 +255,25 @@ def test_the_roster_detail_line_helper(demo_db: Path) -> None:
     with open_campaign(demo_db) as db:
         line = cs.service_line(db, MOREAU)
     assert line == "Service: 1 sortie, 1 kill, 0 wounds, 0 days out — ready"
+
+
+def test_a_mission_takes_people_by_full_name_first_name_or_unique_surname() -> None:
+    """The People field's placeholder suggests surnames (``Hale, Moreau``):
+    a full name, a first name or a surname fits when it is one person's; one
+    that fits two people says who, one that fits no one says so."""
+    names = missions.RosterNames(
+        {1: "Arthur Hale", 2: "Jeanne Moreau", 3: "Tom Reilly", 4: "Ann Reilly",
+         5: "Jean Valjean"}, {}, {})
+    assert [names.person(t) for t in ("Hale", "moreau", "Arthur Hale", "Arthur",
+                                      " jeanne  moreau ", "Tom Reilly")] == [1, 2, 1, 1, 2, 3]
+    assert names.person("Jean") == 5           # a whole first name before a name's start
+    assert names.person("Jea") is None         # Jeanne and Jean
+    assert names.person("Mor") == 2            # the start of a unique surname
+    assert names.person("Reilly") is None      # two Reillys
+    assert [(who, aid) for who, aid in missions.parse_members(names, "Hale, Moreau")] == [
+        (1, None), (2, None)]
+    with pytest.raises(ValidationError, match="'Reilly' is more than one: Ann Reilly, "
+                                              "Tom Reilly"):
+        missions.parse_members(names, "Hale, Reilly")
+    with pytest.raises(ValidationError, match="no one called 'Smith'"):
+        missions.parse_members(names, "Smith")

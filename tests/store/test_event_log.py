@@ -81,8 +81,10 @@ def test_a_write_after_a_stale_position_is_refused_and_writes_nothing(db: Campai
         fights.record_card(db, fid, 1, olga, [CqcCard.build(olga, mike, defence="1b")],
                            expect_seq=p.seq)
     assert isinstance(err.value, StoreError)
-    assert str(err.value) == ("Another window changed this fight (now at step 3); "
-                              "the screen has been reloaded.")
+    assert str(err.value) == ("Another window changed this fight first; "
+                              "the screen has been reloaded.")  # no internal event count
+    assert err.value.at("round 1, step 2") == (
+        "Another window changed this fight (now round 1, step 2); the screen has been reloaded.")
     assert (err.value.expected, err.value.now) == (2, 3)
     assert kinds(db.path)[-1] == "card_entered" and len(kinds(db.path)) == 3
 

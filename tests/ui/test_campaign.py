@@ -203,3 +203,51 @@ async def test_link_a_played_battle_and_the_debrief_waits_for_its_end(demo_db: P
             form.query_one(".form-status")))
     assert rows(demo_db, "SELECT status FROM mission WHERE id = 3") == [("planned",)]
     assert rows(demo_db, "SELECT battle_id FROM mission_link WHERE mission_id = 3") == [(1,)]
+
+
+async def test_time_advance_out_of_range_previews_nothing(demo_db: Path) -> None:
+    """Days 99999 is refused at the field (1..365), and the preview no longer
+    shows the last valid value as if it would be applied; ctrl+s writes nothing."""
+    app = KaApp(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        await _campaign(pilot)
+        await pilot.press("t")
+        await _on(pilot, TimeForm)
+        field = next(f for f in app.screen.query("IntField"))
+        preview = app.screen.query_one("#time-preview")
+        field.input.value = "99"
+        await wait_for(pilot, lambda: "(99 days)" in _text(preview))
+        field.input.value = "99999"
+        await wait_for(pilot, lambda: "nothing to preview" in _text(preview))
+        await settle(pilot)
+        assert "99 days" not in _text(preview) and "must be 1..365" in _text(preview)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, TimeForm)
+    assert rows(demo_db, "SELECT day FROM campaign_day") == [("1944-06-06",)]  # as it was
+
+
+async def test_the_mission_form_takes_the_placeholders_surnames_and_says_whole_messages(
+        demo_db: Path) -> None:
+    """People ``Hale, Moreau`` as the placeholder suggests; a date the store
+    refuses and the ready-check's long refusal are said whole in the form's
+    status line (the one beside the field is cut at 80 columns)."""
+    app = KaApp(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        await _campaign(pilot)
+        await pilot.press("n")
+        form = await _on(pilot, MissionForm)
+        status = form.query_one(".form-status")
+        await _type(pilot, form, "name", "Sweep")
+        _field(form, "day").input.value = "1944-13-45"
+        _field(form, "pilots").input.value = "Moreau, Hale"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "not a date" in _text(status))
+        assert "Date: '1944-13-45' is not a date (YYYY-MM-DD)" in _text(status)
+        _field(form, "day").input.value = "1944-06-06"
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "already flies" in _text(status))
+        assert "Arthur Hale already flies “Escort the Mitchell” that day" in _text(status)
+        said = _text(status)
+        assert len(said) <= status.size.width * status.size.height, said  # wrapped, not cut

@@ -139,6 +139,28 @@ async def test_s0_close_combat_1_order_rerolled_at_round_2_every_round(demo_db: 
     assert [f for _, f in event["faces"]] == [2, 2, 2, 2, 8, 2]
 
 
+async def test_s0_close_combat_1_o_says_why_it_cannot_reroll_the_order(
+        demo_db: Path) -> None:
+    """o at step 2 of round 1 (the order was just rolled) and at step 6 (the
+    next round is not started) re-rolls nothing and says why, in the steps
+    the GM sees."""
+    app = make_app(demo_db, INIT + MIKE_WINS)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_combat(pilot)
+        screen = await new_fight(pilot, ("Mike Dunn", "Jeanne Moreau"))
+        await keys(pilot, "r")
+        assert screen.view_step == 2
+        await keys(pilot, "o")
+        assert screen.view_step == 2
+        assert "round 1's order was rolled at step 1" in text_of(screen, "#status")
+        await keys(pilot, "f", "b", "enter", "d", "b", "enter", "v", "r", "enter")
+        assert screen.view_step == 6
+        await keys(pilot, "o")
+        assert screen.view_step == 6
+        assert "start of the next round: enter starts it, then o" in text_of(screen, "#status")
+    assert rows(demo_db, "SELECT count(*) FROM fight_event WHERE kind='order_rerolled'") == [(0,)]
+
+
 async def test_s0_close_combat_1_the_gm_rerolls_with_o_and_once_forbids_it(
         demo_db: Path) -> None:
     """Default gm_asks: at the start of round 2 the GM presses o, gets the

@@ -176,12 +176,17 @@ def test_s0_close_combat_1_reorder_is_offered_at_a_later_round_only(db: Campaign
     r = fight(db, "Mike Dunn", "Jeanne Moreau")
     do(r, db, r.order(ScriptedDice.of(INIT), typed=False))
     assert r.permit("reorder").state is False  # round 1
+    assert "round 1's order was rolled at step 1" in r.permit("reorder").why
+    assert r.permit("reorder_refused").state is True  # o says why
     do(r, db, card(r, (ActionKind.FEINT, Grade.BASIC)))
     do(r, db, card(r, (ActionKind.DEFENCE, Grade.BASIC)))
     do(r, db, r.reveal())
+    assert "cards of round 1 are in" in r.permit("reorder").why
     do(r, db, r.round_rolled(ScriptedDice.of(MIKE_WINS)))
     do(r, db, r.to_damage())
+    assert "enter starts it, then o" in r.permit("reorder").why
     r.next_round()
+    assert r.permit("reorder_refused").state is False
     assert r.permit("reorder").state is True
     r.toggle_reorder()
     assert r.step is FightStep.ORDER and r.permit("reorder").state is True
@@ -211,7 +216,8 @@ def test_a_late_write_is_refused_and_shows_the_fight_as_it_is(db: CampaignDB) ->
     b.show(read_fight(db, a.fight_id()))
     do(a, db, card(a, (ActionKind.ATTACK, Grade.BASIC)))
     late = run_write(db, card(b, (ActionKind.EVADE, Grade.BASIC)), b.fight_id())
-    assert late.refused is not None and "Another window changed this fight" in str(late.refused)
+    assert late.refused == ("Another window changed this fight (now round 1, step 2); "
+                            "the screen has been reloaded.")  # the steps the GM sees
     b.show(late)
     assert b.progress is not None and b.progress.seq == a.progress.seq  # type: ignore[union-attr]
     assert b.live(a.progress, b.shown) is Live.SKIP  # type: ignore[arg-type]

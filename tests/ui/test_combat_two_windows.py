@@ -103,7 +103,7 @@ async def test_two_windows_on_one_fight_refuse_the_late_step_and_reload(demo_db:
         assert kinds(demo_db)[-1] == "card_entered" and last_seq(demo_db) == 3
 
         sb = await keys(pb, "e", "S", "enter")             # B: Jeanne's card again: late
-        assert STALE in status(sb) and "now at step 3" in status(sb)
+        assert STALE in status(sb) and "(now round 1, step 2)" in status(sb)
         assert last_seq(demo_db) == 3                      # nothing written
         assert sb.progress is not None and sb.progress.seq == 3  # reloaded
         assert sb.progress.to_enter == (sb.progress.fight.order[1],)
@@ -113,7 +113,7 @@ async def test_two_windows_on_one_fight_refuse_the_late_step_and_reload(demo_db:
         assert sb.view_step == 6 and last_seq(demo_db) == 7
 
         sa = await keys(pa, "d", "b", "enter")             # A: Mike's card again: late
-        assert STALE in status(sa) and "now at step 7" in status(sa)
+        assert STALE in status(sa) and "(now round 1, step 6)" in status(sa)
         assert last_seq(demo_db) == 7 and sa.view_step == 6
         await keys(pa, "enter", "v", "r")                  # A: on to round 2
         await keys(pb, "enter")                            # B: on to round 2

@@ -45,6 +45,7 @@ async def test_escape_leaves_the_faces_field_then_a_digit_switches_mode(demo_db:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_roller(pilot)
         faces = screen.query_one("#input-faces", Input)
+        await pilot.press("f")
         assert app.focused is faces
         await pilot.press("5")
         assert faces.value == "5"  # a digit in a text field is typed, not a mode switch
@@ -71,6 +72,7 @@ async def test_f_key_switches_mode_while_typing_in_a_field(demo_db: Path) -> Non
     app = KaApp(demo_db)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_roller(pilot)
+        await pilot.press("f")
         assert isinstance(app.focused, Input)
         await pilot.press("f1")
         await settle(pilot)

@@ -335,3 +335,41 @@ def test_the_players_first_frame_snapshot(demo_db: Path, snap_compare: Any) -> N
         assert screen.query_one("#status").region.bottom <= SIZE[1] - 1
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def status_and_tabs(app: Any) -> tuple[str, str]:
+    screen = app.screen
+    return (str(screen.query_one("#status", Static).render()),
+            str(screen.query_one("#player-tabs", Static).render()))
+
+
+async def test_each_pane_says_what_its_enter_does_and_a_due_card_shows_on_every_pane(
+        demo_db: Path) -> None:
+    """S0 §Close combat 2: Kasia owes her card. Pane 2 says enter sends it;
+    panes 1, 3 and 4 do not (their enter does not send a card) but say the
+    card is due, and the tab line marks it on every pane. A fight the GM
+    starts while she is on pane 1 is announced there, with no key pressed."""
+    kasia = PlayerApp(demo_db, "Kasia Nowak")
+    async with kasia.run_test(size=SIZE) as pk:
+        ks = await player_ready(pk)
+        assert ks.pane == "sheet" and "card due" not in status_and_tabs(kasia)[1]
+        start_fight(demo_db)
+        await wait_for(pk, lambda: "card due" in status_and_tabs(kasia)[1], timeout=5)
+        assert "Your card for round 1 is due: 2 opens the fight" in status_and_tabs(kasia)[0]
+        await pk.press("2")
+        await settle(pk)
+        assert "enter: send the card" in status_and_tabs(kasia)[0]
+        for pane in ("1", "3", "4"):
+            await pk.press(pane)
+            await settle(pk)
+            status, tabs = status_and_tabs(kasia)
+            assert "send the card" not in status, (pane, status)
+            assert "2 Fight (card due)" in tabs
+            if pane != "4":
+                assert "Your card for round 1 is due" in status
+        await pk.press("2", "a", "b", "enter")
+        await wait_for(pk, lambda: "Your card is sent" in text(kasia))
+        await pk.press("1")
+        await settle(pk)
+        assert "card due" not in status_and_tabs(kasia)[1]
+        assert "is due" not in status_and_tabs(kasia)[0]

@@ -272,12 +272,12 @@ async def test_swap_exchanges_the_sides(demo_db: Path) -> None:
         screen = await open_roller(pilot)
         mike = character_id(screen, "Mike Dunn")
         await choose(pilot, screen, "versus", mike)
-        await type_into(pilot, screen, "pool_a", "2d10 @4")
+        await type_into(pilot, screen, "pool_a", "2d12+2d20 @4")  # his dice, edited
         await pilot.press("x")
         await settle(pilot)
         assert screen.query_one("#select-who", Select).value == mike
         assert pool_text(screen, "a") == "3d12+1d20 @7"  # Mike's first skill, Close Combat
-        assert pool_text(screen, "b") == "2d10 @4"
+        assert pool_text(screen, "b") == "2d12+2d20 @4"
         assert screen.setup is not None and screen.setup.b is not None
         assert screen.setup.b.who == "Arthur Hale"
         await choose(pilot, screen, "versus", NOBODY)

@@ -93,13 +93,37 @@ def test_the_opponent_rolls_the_same_skill_and_never_himself_s0_close_combat_4()
 def test_swap_exchanges_the_sides_with_the_pools_as_typed() -> None:
     model = loaded(MIKE, OLGA)
     model.pick("versus", OLGA.id)
-    model.type_text("pool_a", "2d10 @4")
+    model.type_text("pool_a", "3d12+1d20 @4")  # his Close Combat's dice, another number
     model.swap()
     assert (model.picks["who"].value, model.picks["versus"].value) == (OLGA.id, MIKE.id)
-    assert model.text("pool_b") == "2d10 @4"
+    assert model.text("pool_b") == "3d12+1d20 @4"
     assert model.text("pool_a") == "3d10 @6"  # her Close Combat [E]
     assert model.setup is not None and model.setup.b is not None
-    assert model.setup.b.what == "Close Combat (edited)"
+    assert (model.setup.b.who, model.setup.b.what) == ("Mike Dunn", "Close Combat (edited)")
+
+
+def test_a_pool_of_other_dice_is_the_gms_not_the_characters_in_the_list() -> None:
+    """Who is picked in the list rolls his skill's dice, his number edited or
+    not; other dice typed in Pool are a typed pool, logged as the GM's (and
+    the opponent's as "Opponent"), never under the name the list shows."""
+    model = loaded(MIKE, OLGA)
+    model.type_text("pool_a", "3d10 @6")
+    entry = model.roll(ScriptedDice.of([3, 4, 9]), typed=False)
+    assert isinstance(entry, RollEntry)
+    assert (entry.who, entry.what, entry.pool) == ("GM", "typed pool", "3d10 @6")
+    model.type_text("pool_a", "3d12+1d20 @5")
+    entry = model.roll(ScriptedDice.of([3, 4, 9, 2]), typed=False)
+    assert isinstance(entry, RollEntry)
+    assert (entry.who, entry.what) == ("Mike Dunn", "Close Combat (edited)")
+    model.type_text("pool_a", "2d6+1 @8")  # any dice while his skill is picked
+    entry = model.roll(ScriptedDice.of([3, 4]), typed=False)
+    assert isinstance(entry, RollEntry) and entry.who == "GM"
+    model.type_text("pool_a", "3d12+1d20 @7")
+    model.pick("versus", OLGA.id)
+    model.type_text("pool_b", "2d8 @5")
+    entry = model.roll(ScriptedDice.of([3, 4, 9, 2, 5, 5]), typed=False)
+    assert isinstance(entry, RollEntry)
+    assert entry.who == "Mike Dunn vs Opponent" and entry.what == "Close Combat vs typed pool"
 
 
 def test_a_fill_is_marked_for_the_screen_and_typing_is_not() -> None:

@@ -29,7 +29,9 @@ from ka_tui.rules.cqc.card import (
 from ka_tui.rules.cqc.initiative import (
     InitiativeResult, InitiativeRoll, RoundOdds, initiative_order, reroll_order, round_odds,
 )
-from ka_tui.rules.cqc.passive import PassiveBonus, passive_bonus, round_kinds
+from ka_tui.rules.cqc.passive import (
+    PassiveBonus, PassiveLeftOut, passive_bonus, passive_left_out, round_kinds,
+)
 from ka_tui.rules.cqc.negation import ActionUnit, Cancellation, negate, units_of
 from ka_tui.rules.cqc.preview import Scenario, preview_pairing, summarize
 from ka_tui.rules.cqc.report import ContestRecord, PairingReport, RoundReport
@@ -38,7 +40,7 @@ from ka_tui.rules.cqc.resolution import (
 )
 from ka_tui.rules.cqc.round import (
     CardsInvalid, LabelledDice, NeededDie, card_for, contestant, next_die, pairing_contestants,
-    pairing_passives, replay, resolve_round, validate_round_cards,
+    pairing_left_out, pairing_passives, replay, resolve_round, validate_round_cards,
 )
 from ka_tui.rules.cqc.standing import Standing, Standings, standings
 from ka_tui.rules.cqc.fight_state import Fight, Fighter, Pairing, Weapon
@@ -47,7 +49,8 @@ __all__ = [
     "ActionFate", "ActionKind", "ActionUnit", "Budget", "Cancellation", "CardError",
     "CardLine", "CardsInvalid", "ContestRecord", "CqcCard", "Effect", "EffectKind",
     "Fight", "Fighter", "Grade", "InitiativeResult", "InitiativeRoll", "LabelledDice",
-    "NeededDie", "Outcome", "PassiveBonus", "pairing_contestants", "pairing_passives",
+    "NeededDie", "Outcome", "PassiveBonus", "PassiveLeftOut", "pairing_contestants",
+    "pairing_left_out", "pairing_passives", "passive_left_out",
     "passive_bonus", "reroll_order", "round_kinds",
     "Pairing", "PairingReport", "PairingResolution", "Scenario", "preview_pairing", "summarize", "RoundOdds", "RoundReport",
     "Standing", "Standings", "Weapon", "card_budget", "card_cost", "card_for",

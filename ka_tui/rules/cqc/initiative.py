@@ -17,7 +17,7 @@ from typing import Any
 
 from ka_tui.rules.core.skill_tests import unopposed_test
 from ka_tui.rules.cqc.card import CqcCard
-from ka_tui.rules.cqc.round import pairing_contestants
+from ka_tui.rules.cqc.round import pairing_contestants, pairing_left_out
 from ka_tui.rules.cqc.fight_state import Fight, Fighter
 from ka_tui.rules.core.dice import Dice, RecordingDice, ScriptedDice
 from ka_tui.rules.core.odds import opposed_odds
@@ -195,9 +195,11 @@ class RoundOdds:
     p_b_crit_fail: Fraction
     p_a_passes: Fraction
     p_b_passes: Fraction
-    # S0 §Skills, Passive: each side's bonus on every die, and why
+    # S0 §Skills, Passive: each side's bonus on every die, and why; each
+    # Passive a house rule leaves out, and which rule
     bonuses: tuple[int, int] = (0, 0)
     passives: tuple[str, ...] = ()
+    passives_left_out: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {k: (str(v) if isinstance(v, Fraction) else
@@ -215,7 +217,9 @@ def round_odds(fight: Fight, a: str, b: str, rules: HouseRules | None = None,
     fa, fb = fight.fighter(a), fight.fighter(b)
     ca, cb, counted = pairing_contestants(fa, fb, cards, rules.cqc)
     passives = tuple(p.short(fight.fighter(p.fighter).name) for p in counted)
+    left_out = tuple(p.short(fight.fighter(p.fighter).name)
+                     for p in pairing_left_out(fa, fb, cards, rules.cqc))
     o = opposed_odds(ca, cb, rules.skills)
     return RoundOdds(a, b, o.p_a_wins, o.p_b_wins, o.p_standoff, o.p_rolloff,
                      o.a.p_crit_fail, o.b.p_crit_fail, o.a.p_pass, o.b.p_pass,
-                     (ca.bonus, cb.bonus), passives)
+                     (ca.bonus, cb.bonus), passives, left_out)

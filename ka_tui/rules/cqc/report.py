@@ -30,13 +30,16 @@ class ContestRecord:
     rule: str
     lines: tuple[str, ...]
     # S0 §Skills, Passive: each side's bonus on every die (0: none) and a
-    # short line for each Passive that counted (``lines`` has the full one).
+    # short line for each Passive that counted (``lines`` has the full one),
+    # and for each one a house rule left out, with the rule's name.
     bonuses: tuple[int, int] = (0, 0)
     passives: tuple[str, ...] = ()
+    passives_left_out: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"a": self.a, "b": self.b, "numbers": list(self.numbers),
                 "bonuses": list(self.bonuses), "passives": list(self.passives),
+                "passives_left_out": list(self.passives_left_out),
                 "pools": [list(p) for p in self.pools],
                 "faces": [list(f) for f in self.faces],
                 "successes": list(self.successes),

@@ -14,7 +14,9 @@ from dataclasses import dataclass, replace
 
 from ka_tui.rules.core.skill_tests import Contestant, opposed_test
 from ka_tui.rules.cqc.card import CardError, CqcCard, validate_card, validate_split
-from ka_tui.rules.cqc.passive import PassiveBonus, passive_bonus
+from ka_tui.rules.cqc.passive import (
+    PassiveBonus, PassiveLeftOut, passive_bonus, passive_left_out,
+)
 from ka_tui.rules.cqc.report import ContestRecord, PairingReport, RoundReport, render_lines
 from ka_tui.rules.cqc.resolution import Effect, EffectKind, resolve_pairing
 from ka_tui.rules.cqc.standing import Standings, standings
@@ -182,6 +184,16 @@ def pairing_passives(fa: Fighter, fb: Fighter, cards: Iterable[CqcCard], options
     return passive_bonus(fa, ca, cb, options), passive_bonus(fb, cb, ca, options)
 
 
+def pairing_left_out(fa: Fighter, fb: Fighter, cards: Iterable[CqcCard], options: CqcOptions
+                     ) -> tuple[PassiveLeftOut, ...]:
+    """S0 §Skills, Passive: each side's Passive that a house rule leaves out
+    of this round (said beside the odds and in the report)."""
+    cards = tuple(cards)
+    ca, cb = card_for(cards, fa.id, fb.id, options), card_for(cards, fb.id, fa.id, options)
+    found = (passive_left_out(fa, ca, cb, options), passive_left_out(fb, cb, ca, options))
+    return tuple(p for p in found if p is not None)
+
+
 def pairing_contestants(fa: Fighter, fb: Fighter, cards: Iterable[CqcCard], options: CqcOptions
                         ) -> tuple[Contestant, Contestant, tuple[PassiveBonus, ...]]:
     """Both sides of S0 §4 for one pairing this round, and each Passive skill
@@ -197,9 +209,12 @@ def roll_contest(fa: Fighter, fb: Fighter, dice: Dice, rules: HouseRules,
     """S0 §4 for one pairing: the rules core's opposed test, read for CQC;
     the report cites each Passive skill that counted (S0 §Skills, Passive)."""
     ca, cb, counted = pairing_contestants(fa, fb, cards, rules.cqc)
+    left_out = pairing_left_out(fa, fb, cards, rules.cqc)
     names = {fa.id: fa.name, fb.id: fb.name}
-    full = tuple(p.line(names[p.fighter]) for p in counted)
+    full = (*(p.line(names[p.fighter]) for p in counted),
+            *(p.line(names[p.fighter]) for p in left_out))
     passives = tuple(p.short(names[p.fighter]) for p in counted)
+    not_counted = tuple(p.short(names[p.fighter]) for p in left_out)
     res = opposed_test(ca, cb, dice, rules.skills)
     st = standings(res.a.passed, res.a.crit_fail, res.b.passed, res.b.crit_fail, res.winner,
                    res.decided_by.value)
@@ -207,7 +222,8 @@ def roll_contest(fa: Fighter, fb: Fighter, dice: Dice, rules: HouseRules,
     return ContestRecord(fa.id, fb.id, (ca.number, cb.number), (ca.pool, cb.pool),
                          (res.a.faces, res.b.faces), (res.a.successes, res.b.successes),
                          (st.a, st.b), winner, res.decided_by.value, res.rolloff,
-                         st.rule, (*full, *res.explanation), (ca.bonus, cb.bonus), passives)
+                         st.rule, (*full, *res.explanation), (ca.bonus, cb.bonus), passives,
+                         not_counted)
 
 
 def roll_save(target: Fighter, hit: Effect, dice: Dice, options: CqcOptions) -> tuple[Effect, ...]:

@@ -118,6 +118,7 @@ class TimeForm(FormScreen[Any]):
         super().__init__()
         self.days = days
         self.preview: TimePreview | None = None  # the last preview shown
+        self._asked: int | None = None  # the days the preview is for (None: none valid)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="form-box") as box:
@@ -132,17 +133,28 @@ class TimeForm(FormScreen[Any]):
 
     def on_form_field_changed(self, event: Any) -> None:
         super().on_form_field_changed(event)
-        value = getattr(event.field, "value", None)
+        field = event.field
+        if not isinstance(field, IntField):
+            return
+        value = field.value
         if isinstance(value, int) and 1 <= value <= 365:
             self._preview(value)
+            return
+        # no stale figure shown as if it would be applied
+        self._asked, self.preview = None, None
+        self.query_one("#time-preview", Static).update(
+            f"Days {field.own_error() or 'must be 1..365'}: nothing to preview")
 
     def _preview(self, days: int) -> None:
         """What ``days`` days change, read in a worker (the newest wins)."""
+        self._asked = days
         store_work(self, lambda db: campaign_state.preview_days(db, days),
                    group="time-preview", exclusive=True, done=self._show_preview,
                    failed=lambda e: self.query_one("#time-preview", Static).update(str(e)))
 
     def _show_preview(self, p: TimePreview) -> None:
+        if p.days != self._asked:  # typed on meanwhile
+            return
         self.preview = p
         lines = [p.summary, *(f"  {c.text}" for c in p.changes)] if p.changes else \
             [p.summary, "  nothing heals or finishes in that time"]

@@ -123,8 +123,8 @@ class FightIO(CombatBase):
     def _written(self, write: Write, read: FightRead) -> None:
         if read.refused is not None:  # nothing written: the fight as it is now
             self.runner.show(read)
-            self.notify(str(read.refused), title=write.title, severity="error")
-            self.show(refused=str(read.refused))
+            self.notify(read.refused, title=write.title, severity="error")
+            self.show(refused=read.refused)
             self.post_message(FightSaved())
             self._dropped(drop_waiting_keys(self))
             self.runner.ended()

@@ -20,6 +20,7 @@ BINDINGS: list[BindingType] = [
     # the same at step 2, out of the footer (the card's b D S need the room)
     Binding("h", "history_quiet", "History", show=False, id="combat.history_quiet"),
     Binding("o", "reorder", "Reorder", id="combat.reorder"),
+    Binding("o", "reorder_refused", "Reorder", show=False, id="combat.reorder_refused"),
     Binding("t", "detail", "Dice detail", show=False, id="combat.detail"),
     Binding("n", "new_fight", "New fight", id="combat.new"),
     # at step 2 (the card's keys fill the footer) "n" stays, out of the footer
@@ -47,6 +48,7 @@ PALETTE_HELP = {
     "combat.reorder": "Re-roll the order of combat at the start of this round "
                       "(S0 §Close combat 1; house rule cqc.initiative_reroll); o again "
                       "keeps the order",
+    "combat.reorder_refused": "Say why the order of combat cannot be re-rolled now",
     "combat.new": "Start a new fight: pick pairs of opponents from the roster",
     "combat.new_quiet": "Start a new fight: pick pairs of opponents from the roster",
     "combat.list": "Open another fight of this campaign",

@@ -72,16 +72,34 @@ def _reorder(r: StepState, p: FightProgress) -> Permit:
         return YES  # o again keeps the order
     # the log's rules (rules/cqc/log.py accept) take one re-roll per round, at
     # its start: none yet this round, before any card
-    at_start = (r.step is FightStep.PLAN and not p.over and p.initiative is not None
-                and p.fight.round > 1 and p.order_round < p.fight.round
-                and (r.moved_on or not p.cards))
-    if not at_start:
-        return Permit(False, "the order is re-rolled at the start of a later round, once, "
-                             "before any card")
+    why = _not_at_a_round_start(r, p)
+    if why:
+        return Permit(False, why)
     if p.rules.cqc.initiative_reroll is InitiativeReroll.ONCE:
         return Permit(None, "the order of combat is rolled once per fight (house rule "
                             "cqc.initiative_reroll=once)")
     return YES
+
+
+def _not_at_a_round_start(r: StepState, p: FightProgress) -> str:
+    """Why the order of combat cannot be re-rolled now, in the GM's steps
+    (empty: it can)."""
+    later = "o re-rolls it at the start of a later round (step 2, before any card)"
+    if p.over:
+        return "the fight is over: there is no next round to order"
+    if p.initiative is None:
+        return "the order of combat is being rolled (step 1): r rolls it, f types the faces"
+    if r.step is FightStep.DAMAGE:
+        return "the order is re-rolled at the start of the next round: enter starts it, then o"
+    if r.step is not FightStep.PLAN:
+        return f"the cards of round {p.fight.round} are in; {later}"
+    if p.fight.round == 1:
+        return f"round 1's order was rolled at step 1; {later}"
+    if p.order_round >= p.fight.round:
+        return f"round {p.fight.round}'s order was re-rolled already (once a round)"
+    if p.cards and not r.moved_on:
+        return f"a card of round {p.fight.round} is in; the order is re-rolled before any card"
+    return ""
 
 
 # the actions of a fight in progress: (runner, progress) -> Permit
@@ -105,6 +123,9 @@ IN_FIGHT: dict[str, Callable[[StepState, FightProgress], Permit]] = {
                                 "at step 2 h is out of the footer"),
     "history_quiet": lambda r, p: _if(r.step is FightStep.PLAN, "h is in the footer"),
     "reorder": _reorder,
+    # o where it is not offered says why (greyed out under once, the footer says it)
+    "reorder_refused": lambda r, p: _if(_reorder(r, p).state is False,
+                                        "o re-rolls the order now"),
 }
 
 

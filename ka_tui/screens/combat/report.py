@@ -132,13 +132,14 @@ def odds_lines(fight: Fight, odds: Sequence[RoundOdds]) -> list[Content]:
         out.append(Content(f"    critical fail (a 1 not negated): {short[o.a]} "
                            f"{percent(o.p_a_crit_fail)}, {short[o.b]} "
                            f"{percent(o.p_b_crit_fail)}").stylize("$text-muted"))
-        out += passive_lines(o.passives)
+        out += passive_lines(o.passives, o.passives_left_out)
     return out
 
 
-def passive_lines(passives: Sequence[str]) -> list[Content]:
-    """S0 §Skills, Passive: each Passive skill that counts in this round."""
-    return [Content(f"    {line}").stylize("$text-muted") for line in passives]
+def passive_lines(passives: Sequence[str], left_out: Sequence[str] = ()) -> list[Content]:
+    """S0 §Skills, Passive: each Passive skill that counts in this round, and
+    each one a house rule leaves out (named, so the GM sees it was weighed)."""
+    return [Content(f"    {line}").stylize("$text-muted") for line in (*passives, *left_out)]
 
 
 def preview_lines(fight: Fight, a: str, b: str, scenarios: Sequence[Scenario]) -> list[Content]:
@@ -186,7 +187,7 @@ def resolve_lines(fight: Fight, report: RoundReport, typed: bool, *,
         out.append(Content.assemble(Content(head).stylize("bold"), verdict,
                                     f" {c.successes[0]} vs {c.successes[1]} successes"))
         out.append(Content(f"  faces {faces}; {c.rule}").stylize("$text-muted"))
-        out += passive_lines(c.passives)
+        out += passive_lines(c.passives, c.passives_left_out)
         if detail:
             out += [Content(f"    {line}").stylize("$text-muted") for line in c.lines]
         out += [fate_line(f, names) for f in p.fates]

@@ -81,7 +81,7 @@ class FightRead:
 
     progress: FightProgress | None
     weapons: dict[str, str | None] = field(default_factory=dict)
-    refused: Exception | None = None
+    refused: str | None = None
     result: object = None   # what the write's job returned
 
 
@@ -128,11 +128,23 @@ def run_write(db: CampaignDB, write: Write, fight_id: int | None) -> FightRead:
 
     try:
         result = write.job(db)
-    except (StaleLog, EventRefused) as stale:
-        return replace(read_fight(db, fight_id), refused=stale)
+    except EventRefused as refused:
+        return replace(read_fight(db, fight_id), refused=str(refused))
+    except StaleLog as stale:
+        read = read_fight(db, fight_id)
+        return replace(read, refused=stale.at(where_now(read.progress)))
     if write.new and isinstance(result, int):
         fight_id = result
     return replace(read_fight(db, fight_id), result=result)
+
+
+def where_now(p: FightProgress | None) -> str:
+    """Where the fight is, in the round and step (1-6) the GM sees."""
+    if p is None:
+        return "gone"
+    if p.ended:
+        return f"ended after round {p.round}"
+    return f"round {p.round}, step {int(p.step)}"
 
 
 def numbers(text: str) -> list[int] | None:

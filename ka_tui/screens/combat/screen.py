@@ -151,6 +151,11 @@ class CombatScreen(FightIO):
             self.runner.toggle_reorder()
             self.show()
 
+    def action_reorder_refused(self) -> None:
+        """o where the order cannot be re-rolled says why, in the GM's steps."""
+        self.app.bell()
+        self._status(self.runner.permit("reorder").why, error=True)
+
     def action_detail(self) -> None:
         self.runner.detail = not self.runner.detail
         if self.runner.progress is not None:

@@ -41,6 +41,8 @@ class CardHost(PlayerHost, Protocol):
 
     def _show_fight(self) -> None: ...
 
+    def card_due(self) -> str: ...
+
     def _forget_card(self) -> None: ...
 
     def _card_status(self, editor: CqcCardEditor) -> None: ...
@@ -67,14 +69,30 @@ class CardActions:
             return ()
         return self.fights[self.fight_index].fighters
 
+    def card_due(self: CardHost) -> str:
+        """The round whose card one of his fighters still owes (S0 §Close
+        combat 2), as a line for every pane; empty: none due."""
+        from ka_tui.rules.cqc.log import FightStep
+
+        p = self.progress
+        if p is None or p.over or p.step is not FightStep.PLAN:
+            return ""
+        if not set(self._own()) & set(p.to_enter):
+            return ""
+        return f"Your card for round {p.fight.round} is due: 2 opens the fight"
+
     def _show_fight(self: CardHost) -> None:
         pane = self.fight_pane()
-        if pane is not None and pane.show(self.progress, self._own(), index=self.fight_index,
-                                          count=len(self.fights),
-                                          focus=self.pane == "fight"):
+        on_pane = self.pane == "fight"
+        editing = pane is not None and pane.show(self.progress, self._own(),
+                                                 index=self.fight_index,
+                                                 count=len(self.fights), focus=on_pane)
+        if on_pane and editing and pane is not None:
             self._card_status(pane.editor)
-        else:
+        elif on_pane:
             self._status(self.sent_note or PANES_HELP)
+        elif self.pane != "battles":  # pane 4's status is its plan's
+            self._status(self.card_due() or PANES_HELP)
         self.sent_note = ""
 
     def _forget_card(self: CardHost) -> None:

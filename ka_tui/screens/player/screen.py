@@ -37,7 +37,7 @@ from textual.widgets import ContentSwitcher, Header, Static
 from ka_tui.screens.air.plan_key_table import PLAN_KEYS
 from ka_tui.screens.door import CampaignChanged, Change, door, when_read
 from ka_tui.screens.player.card_actions import CardActions
-from ka_tui.screens.player.panes import PlayerLoaded
+from ka_tui.screens.player.panes import PANES_HELP, PlayerLoaded
 from ka_tui.screens.player.plan_actions import PlanActions
 from ka_tui.screens.player.sheet import SheetPanes
 from ka_tui.screens.store_work import store_work
@@ -176,6 +176,7 @@ class PlayerScreen(SheetPanes, CardActions, PlanActions, Screen[None]):
         self._show_aircraft()
         self._show_fight()
         self._show_battles()  # after the fight: on pane 4 its status is the one shown
+        self._tabs(self.pane)  # "2 Fight (card due)" on every pane
         if first and view.cards_due:
             self.call_later(self._first_pane, "fight")
             return
@@ -208,7 +209,8 @@ class PlayerScreen(SheetPanes, CardActions, PlanActions, Screen[None]):
     # -- panes -----------------------------------------------------------------
 
     def _tabs(self, current: str) -> None:
-        labels = {"sheet": "1 Sheet", "fight": "2 Fight", "aircraft": "3 Aircraft",
+        due = " (card due)" if self.card_due() else ""
+        labels = {"sheet": "1 Sheet", "fight": f"2 Fight{due}", "aircraft": "3 Aircraft",
                   "battles": "4 Air battles"}
         parts = [Content(f" {labels[p]} ").stylize("reverse bold" if p == current else "")
                  for p in PANES]
@@ -222,13 +224,16 @@ class PlayerScreen(SheetPanes, CardActions, PlanActions, Screen[None]):
             self._show_aircraft()
         fight = self.fight_pane()
         plan = self.plan_pane()
-        if pane == "fight" and fight is not None and fight.editor.display:
+        # each pane says what its own enter does (the status line is shared)
+        if pane == "fight" and fight is not None and fight.can_send():
             fight.editor.focus()
+            self._card_status(fight.editor)
         elif pane == "battles" and plan is not None:
             self.set_focus(None)   # the plan keys are this screen's
             plan.centre()
-            if plan.can_plan():
-                self._plan_status()
+            self._plan_status()
+        else:
+            self._status(("" if pane == "fight" else self.card_due()) or PANES_HELP)
         self.refresh_bindings()
 
     async def _mount_pane(self, pane: str) -> None:

@@ -60,7 +60,7 @@ ROWS_AT_START: dict[str, bool] = {
     "row-skill": True, "row-base": False, "field-mods": False,
     "row-vskill": False, "row-vbase": False, "field-pool-b": False,
 }
-FIRST_MESSAGE = "Type the faces the table rolled and press enter, or press r to roll."
+FIRST_MESSAGE = "Press r to roll, or f and type the faces the table rolled, then enter."
 
 
 @dataclass(frozen=True)

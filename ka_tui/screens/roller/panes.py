@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Select
 
@@ -74,6 +74,12 @@ class RollForm(Vertical):
             if old is None or old.texts[key].serial != fill.serial:
                 field.input.value = fill.text
             field.set_error(new.errors[key] or None)
+
+
+class OddsBox(VerticalScroll):
+    """The odds, scrolled when an opposed roll's lines overflow."""
+
+    HELP_TITLE = "Odds"
 
 
 class FacesField(RollTextField):

@@ -108,17 +108,16 @@ def _side(typed: SideTyped, nobody: str, data: RollerData) -> Side:
     """The side as typed; raises ``NotationError`` for a pool that can't be read."""
     spec = parse_pool(typed.text, require_number=True)
     character, choice = typed.character, typed.choice
-    ties = tiebreaks(data.roller.opposed_tiebreak, spec.number or 0, character)
-    if character is None:
+    if character is None or choice is None \
+            or not _same_dice(spec, choice, character, typed.base):
+        # other dice than his skill's: not his roll, whoever the list shows
+        ties = tiebreaks(data.roller.opposed_tiebreak, spec.number or 0, None)
         return Side(nobody, "typed pool", spec, tiebreaks=ties)
-    what = "typed pool"
-    legendary = False
-    if choice is not None:
-        what = choice.skill.name
-        legendary = choice.skill.legendary
-        if not _same_pool(spec, choice, character, typed.base):
-            what += " (edited)"
-    return Side(character.name, what, spec, legendary, ties)
+    ties = tiebreaks(data.roller.opposed_tiebreak, spec.number or 0, character)
+    what = choice.skill.name
+    if not _same_pool(spec, choice, character, typed.base):
+        what += " (edited)"  # his dice, another number or bonus
+    return Side(character.name, what, spec, choice.skill.legendary, ties)
 
 
 def _any_dice(a: SideTyped, opposed: bool, mods: str | None,
@@ -136,10 +135,14 @@ def _any_dice(a: SideTyped, opposed: bool, mods: str | None,
         return "Pool: any dice roll alone (set Versus to nobody)"
     character, choice = a.character, a.choice
     target = None
-    who = character.name if character is not None else "GM"
+    # his rating check's dice (2d6, another target is an edit): his roll;
+    # any other dice are the GM's, whoever the list shows
+    his = (character is not None and choice is not None and choice.check
+           and sorted(expr.dice) == sorted(parse_dice(notation_for(choice)).dice))
+    who = character.name if his and character is not None else "GM"
     what = "dice"
     errors: dict[str, str] = {}
-    if choice is not None and choice.check and mods is not None:
+    if his and choice is not None and choice.check and mods is not None:
         try:
             named = parse_modifiers(mods)
         except DiceNotationError as error:
@@ -160,10 +163,22 @@ def _any_dice(a: SideTyped, opposed: bool, mods: str | None,
                      placeholder=f"faces of {dice}, or r")
 
 
-def _same_pool(spec: PoolSpec, choice: RollChoice, character: RollerCharacter,
-               base: object) -> bool:
+def _filled(choice: RollChoice, character: RollerCharacter, base: object) -> PoolSpec | None:
+    """The pool the skill fills in (None: it cannot be read)."""
     base_number = dict(character.bases).get(str(base), 0)
     try:
-        return parse_pool(notation_for(choice, base_number)) == spec
+        return parse_pool(notation_for(choice, base_number))
     except NotationError:
-        return False
+        return None
+
+
+def _same_pool(spec: PoolSpec, choice: RollChoice, character: RollerCharacter,
+               base: object) -> bool:
+    return _filled(choice, character, base) == spec
+
+
+def _same_dice(spec: PoolSpec, choice: RollChoice, character: RollerCharacter,
+               base: object) -> bool:
+    """The skill's own dice (the number or the bonus may be edited)."""
+    filled = _filled(choice, character, base)
+    return filled is not None and sorted(filled.pool) == sorted(spec.pool)

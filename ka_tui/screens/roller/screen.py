@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Header, Input, Select
@@ -35,7 +35,7 @@ from ka_tui.screens.roller.model import (
     LOG_LIMIT, NOBODY, TEXTS, TYPED, CannotRoll, RollerModel, RollerRead, read_log,
     read_roller, strike, write_roll,
 )
-from ka_tui.screens.roller.panes import FacesField, RollForm
+from ka_tui.screens.roller.panes import FacesField, OddsBox, RollForm
 from ka_tui.screens.store_work import store_work
 from ka_tui.store.roll_log import LoggedRoll, RollEntry
 from ka_tui.widgets.dice_panel import DicePanel, OddsView
@@ -59,9 +59,10 @@ class RollerScreen(Screen[None]):
         Binding("r", "roll", "Roll", id="roller.roll"),
         Binding("f", "focus_faces", "Faces", id="roller.faces"),
         Binding("w", "focus_who", "Who", id="roller.who"),
+        Binding("p", "focus_pool", "Pool", id="roller.pool"),
         Binding("v", "focus_versus", "Versus", id="roller.versus"),
         Binding("x", "swap", "Swap", id="roller.swap"),
-        Binding("slash", "filter_log", "Filter", id="roller.filter_log"),
+        Binding("slash", "filter_log", "Filter", show=False, id="roller.filter_log"),
         Binding("l", "focus_log", "Log", show=False, id="roller.log"),
         Binding("z", "zoom_log", "Big log", show=False, id="roller.zoom_log"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="roller.reload"),
@@ -73,14 +74,15 @@ class RollerScreen(Screen[None]):
         "roller.roll": "Roll the pool with the app's dice (r also works in the text fields)",
         "roller.faces": "Type the faces the table's physical dice show, then enter",
         "roller.who": "Choose who rolls",
+        "roller.pool": "Type the pool who rolls (a skill pool 3d10 @6, or any dice 2d6+1 @8)",
         "roller.versus": "Choose an opponent for an opposed test (or nobody: against 13)",
         "roller.swap": "Swap the two sides of an opposed test",
         "roller.filter_log": "Filter the roll log by words in who, what, pool or result",
         "roller.log": "Move to the roll log (enter shows a roll in full)",
         "roller.zoom_log": "Show the roll log on the whole screen (again to go back)",
         "roller.reload": "Read characters, skills and house rules from the campaign again",
-        "roller.strike": "Strike the roll under the log's cursor (kept, marked struck; "
-                         "again to stand it again)",
+        "roller.strike": "In the roll log: strike the roll under its cursor (kept, marked "
+                         "struck; again to stand it again)",
         "roller.undo_last": "Undo the last roll: strike the newest standing roll (kept, "
                             "marked struck, with who and when)",
     }
@@ -145,7 +147,7 @@ class RollerScreen(Screen[None]):
         yield Header(icon="")
         with Horizontal(id="roller-top"):
             yield RollForm(id="roller-form")
-            with VerticalScroll(id="odds-box"):
+            with OddsBox(id="odds-box"):
                 yield OddsView(id="odds", ascii=self.ascii)
         yield FacesField()
         yield DicePanel(id="result")
@@ -154,7 +156,9 @@ class RollerScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._show()
-        self.query_one("#input-faces", Input).focus()
+        # the log, not a text field: a digit typed on arriving still switches
+        # mode (2 then 3: the roller, then close combat); f goes to the faces
+        self.query_one(RollLogPane).table.focus()
         door(self).on_campaign_changed(self, self._campaign_changed)
         self.load()
 
@@ -326,6 +330,8 @@ class RollerScreen(Screen[None]):
     # -- actions ------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "strike":  # the roll under the log's cursor: only from the log
+            return self.query_one(RollLogPane).table.has_focus
         return self.model.allows(action)
 
     def unsaved_changes(self) -> str | None:
@@ -338,6 +344,9 @@ class RollerScreen(Screen[None]):
 
     def action_focus_faces(self) -> None:
         self.query_one("#input-faces", Input).focus()
+
+    def action_focus_pool(self) -> None:
+        self.query_one("#input-pool_a", Input).focus()
 
     def action_focus_who(self) -> None:
         self.query_one("#select-who", Select).focus()
