@@ -378,11 +378,11 @@ class _Flight:
     def step(self, s: Step) -> None:
         end_thrust = isinstance(s, Thrust) and s.at == "end"
         if self.ended and not (end_thrust and not self.landed and not self.crashed):
-            raise _Stop(f"{_step_name(s)}: the move has already ended")
+            raise _Stop("the move has already ended")
         if self.landed and not isinstance(s, TakeOff):
-            raise _Stop(f"{_step_name(s)}: the aircraft is on the ground; take off first (R-10)")
+            raise _Stop("the aircraft is on the ground; take off first (R-10)")
         if self.after_end_thrust and not isinstance(s, Thrust):
-            raise _Stop(f"{_step_name(s)}: nothing may follow thrust at the end of movement "
+            raise _Stop("nothing may follow thrust at the end of movement "
                         "(R-3.1)")
         handler = _HANDLERS[type(s)]
         handler(self, s)
@@ -727,10 +727,6 @@ class _Flight:
             self.index = -1
             self.hex_step(self.here.ahead(self.facing), straight=True)
             self.point("straight ahead")
-
-
-def _step_name(s: Step) -> str:
-    return type(s).__name__
 
 
 def _hex_name(h: Hex) -> str:

@@ -20,7 +20,7 @@ from ka_tui.rules.air.codec import plan_to_json
 from ka_tui.rules.air.damage import out_of_battle
 from ka_tui.rules.air.hexgrid import Hex
 from ka_tui.rules.air.move_plan import (
-    Forward, Plan, PlanCheck, Step, Thrust, format_plan, parse_plan,
+    Forward, Plan, PlanCheck, Step, format_plan, parse_plan, with_step,
 )
 from ka_tui.rules.air.movement import complete_plan, validate_plan
 from ka_tui.rules.air.plans import PLAN, SentPlan, plan_window, plans_in_text, sent_plans
@@ -145,15 +145,10 @@ class Runner:
         return self.plans.get(uid, ())
 
     def add_step(self, uid: str, step: Step) -> None:
-        plan = self.plan(uid)
-        if isinstance(step, Thrust):
-            began = any(not isinstance(s, Thrust) for s in plan)
-            step = Thrust(step.points, "end" if began else "start")
-            if plan and isinstance(plan[-1], Thrust) and plan[-1].at == step.at:
-                total = plan[-1].points + step.points
-                self.plans[uid] = plan[:-1] + ((Thrust(total, step.at),) if total else ())
-                return
-        self.plans[uid] = plan + (step,)
+        """A plan key: the step added as the typed notation adds it
+        (``move_plan.with_step``: thrust at the start or the end, R-3.1;
+        descents in a row as one, R-3.3)."""
+        self.plans[uid] = with_step(self.plan(uid), step)
 
     def drop_step(self, uid: str) -> None:
         self.plans[uid] = self.plan(uid)[:-1]
