@@ -419,12 +419,19 @@ class EndPhase:
 
 
 def engine_condition(unit: AirUnit) -> str:
+    """R-1.4 "engine condition": damage in effect, and damage taken and not yet
+    in effect (R-1.3: from the unit's own next shooting phase) said as such."""
     if unit.fuel <= 0:
         return "stopped: no fuel"
     if engine_disabled(unit):
         return "disabled"
     lost = thrust_lost(unit)
+    pending = unit.pending_damage.at("engine")
     text = f"damaged (−{lost} thrust)" if lost else "sound"
+    if pending:
+        text = (f"damaged (−{lost} thrust, −{pending} more pending" if lost
+                else f"damaged (−{pending} thrust pending") + \
+            ": in effect from its next shooting phase, R-1.3)"
     if unit.overheat:
         text += f", overheat {unit.overheat}"
     return text
