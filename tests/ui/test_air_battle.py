@@ -212,6 +212,15 @@ async def test_a_short_battle_through_the_keyboard(demo_db: Path) -> None:
         await pilot.pause()
         step = screen.dice_step
         assert step is not None
+        # Every die names its roll, whose it is, its target and odds (RULES-NOTES 3).
+        status = str(screen.query_one("#air-status").render())
+        assert f"{TEMP} to hit {BEAU} (R-2): die 1 of 2, a d6" in status
+        detail = str(screen.query_one("#air-detail-text").render())
+        assert "Table dice for" in detail and f"{TEMP} firepower" in detail and "%" in detail
+        await pilot.press("6", "space", "6", "space")
+        await pilot.pause()
+        assert f"{TEMP} firepower" in str(screen.query_one("#air-status").render())
+        await pilot.press(*["backspace"] * 4)
         faces = [6, 6, 6, 1, 1, 1, 1]     # to hit; Firepower 4d6 (one critical); Evasion 1d6
         while (sides := runner.needs(step, faces)) is not None:
             faces.append(min(3, sides))

@@ -64,3 +64,18 @@ def test_r1_2_pending_step_refuses_with_the_reason() -> None:
     assert step.kind == "move_committed" and step.data["plan"] == [{"step": "Forward"}] * 2
     r.do(step, ScriptedDice.of([]))
     assert r.pending(None).data == {"phase": "movement"}
+
+
+def test_r8_evasive_check_is_in_the_plan_preview() -> None:
+    """R-8: flying evasive adds its piloting check to the preview's checks,
+    with its target, before anything is rolled."""
+    r = moving(unit("a", "blue", speed=2), unit("b", "red", q=9))
+    r.plans["a"] = (Forward(), Forward())
+    plain = r.check("a")
+    assert plain is not None and plain.legal
+    assert not any("evasive" in c.what for c in plain.checks)
+    r.evasive.add("a")
+    check = r.check("a")
+    assert check is not None
+    assert [c.what for c in check.checks][-1] == "a evasive manoeuvre (R-8)"
+    assert check.checks[-1].target.probability() > 0

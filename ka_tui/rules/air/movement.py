@@ -51,7 +51,7 @@ from ka_tui.rules.air.units import AirUnit, Damage
 from ka_tui.rules.air.aircraft import MAX_SPEED
 from ka_tui.rules.air.damage import apply_points, under_control
 from ka_tui.rules.air.piloting_target import piloting_target, thrust_capacity
-from ka_tui.rules.core.dice import Dice
+from ka_tui.rules.core.dice import Dice, RollAsk, announce
 from ka_tui.rules.air.hexgrid import FACING_NAMES, Hex, opposite, turn
 from ka_tui.rules.air.move_plan import (
     Afterburner,
@@ -210,8 +210,11 @@ def roll_random_move(dice: Dice, options: AirOptions) -> int:
     """R-3.2 random move (RULES-NOTES D): d6 for the side (1–3 left, 4–6 right),
     then 1..``random_move_max_sides`` sides; signed sides, + = right. Part B may
     call it for a critical damage effect (R-3.2 "or because of a critical damage")."""
+    announce(dice, RollAsk("random move: which way (R-3.2)", 1, 6, note="1-3 left, 4-6 right"))
     side = -1 if dice.roll(6) <= 3 else 1
     n = max(1, options.random_move_max_sides)
+    if n > 1:
+        announce(dice, RollAsk("random move: how many sides (R-3.2)", 1, n))
     return side * (dice.roll(n) if n > 1 else 1)
 
 

@@ -10,7 +10,7 @@ dice show (``needs`` / ``do_faces``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ka_tui.rules.air import turn as t
@@ -28,6 +28,8 @@ from ka_tui.rules.air.ramming import ram_problems, ram_target
 from ka_tui.rules.air.reach import Reach, reach
 from ka_tui.rules.air.shooting import preview_shot
 from ka_tui.rules.air.shot_odds import ShotOdds, shot_odds
+from ka_tui.rules.air.step_checks import move_checks
+from ka_tui.rules.air.table_dice import DiceDue, dice_due
 from ka_tui.rules.air.units import AirUnit
 from ka_tui.rules.core.dice import Dice
 from ka_tui.rules.core.options import AirOptions
@@ -166,10 +168,15 @@ class Runner:
             self.plans[uid] = complete_plan(u, self.plan(uid), self.battle_map, self.options)
 
     def check(self, uid: str) -> PlanCheck | None:
+        """The plan checked (``movement.validate_plan``), its checks every one
+        the move will roll: with evasive on, R-8's too (``step_checks``)."""
         u = self.unit(uid)
         if u is None:
             return None
-        return validate_plan(u, self.plan(uid), self.battle_map, self.options)
+        check = validate_plan(u, self.plan(uid), self.battle_map, self.options)
+        if uid not in self.evasive:
+            return check
+        return replace(check, checks=move_checks(check, evasive=True))
 
     def collision_lines(self, uid: str, check: PlanCheck) -> list[str]:
         """R-6 along the path: each place the move passes with an out-of-control
@@ -299,6 +306,11 @@ class Runner:
 
     def needs(self, step: PendingStep, faces: list[int]) -> int | None:
         return self.battle.needs(step.kind, step.data, faces)
+
+    def dice_due(self, step: PendingStep, faces: list[int]) -> DiceDue:
+        """The table's dice for ``step`` with ``faces`` typed: each roll named,
+        the one being typed, the ones to come (``rules/air/table_dice``)."""
+        return dice_due(self.state, step.kind, step.data, self.battle_map, self.options, faces)
 
     def do_faces(self, step: PendingStep, faces: list[int]) -> Event:
         self.battle.apply_faces(step.kind, step.data, faces)
