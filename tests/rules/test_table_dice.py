@@ -122,7 +122,7 @@ def test_every_die_of_a_turn_is_named(seed: int) -> None:
     bt = shooting_battle()
     bt.state = t.BattleState(tuple(replace(u, speed=6 if u.side == "Blue" else 9, moved=False)
                                    for u in bt.state.units))
-    steps = [("turn_started", {})]
+    steps: list[tuple[str, dict[str, object]]] = [("turn_started", {})]
     state = bt.state
     for kind, data in steps:
         faces: list[int] = []

@@ -41,20 +41,21 @@ from ka_tui.rules.core.options import AirOptions
 EVASIVE_ON_FAIL = "no evasion this turn, and the attack is given up (R-8)"
 
 
-def evasive_check(end: AirUnit) -> RequiredCheck | None:
+def evasive_check(end: AirUnit, options: AirOptions) -> RequiredCheck | None:
     """R-8: the piloting check an evasive manoeuvre rolls after the move (the
     aircraft where the move leaves it), or None when it would roll none
     (out of the battle, on the ground or out of control)."""
-    if not may_evade(end) or out_of_battle(end) or end.landed or not under_control(end):
+    if not may_evade(end) or out_of_battle(end) or end.landed or not under_control(end, options):
         return None
     return RequiredCheck(f"{end.id} evasive manoeuvre (R-8)", evasive_target(end), -1,
                          EVASIVE_ON_FAIL)
 
 
-def move_checks(check: PlanCheck, evasive: bool) -> tuple[RequiredCheck, ...]:
+def move_checks(check: PlanCheck, evasive: bool,
+                options: AirOptions) -> tuple[RequiredCheck, ...]:
     """Every check a legal plan's move rolls, in order: the plan's own, then
     R-8's when the aircraft flies evasive."""
-    extra = evasive_check(check.end) if evasive and check.legal else None
+    extra = evasive_check(check.end, options) if evasive and check.legal else None
     return check.checks + ((extra,) if extra is not None else ())
 
 
@@ -84,10 +85,10 @@ def _move(state: t.BattleState, data: Mapping[str, Any], battle_map: BattleMap,
         return ()
     out = list(_asks(check.checks))
     others = [u for u in state.units if u.id != unit.id]
-    for place, target in path_collision_checks(unit, check.end, check.path, others):
+    for place, target in path_collision_checks(unit, check.end, check.path, others, options):
         out.append(RollAsk(f"collision at {place.hex.q},{place.hex.r} level "
                            f"{place.altitude} (R-6)", 2, 6, target))
-    extra = evasive_check(check.end) if data.get("evasive") else None
+    extra = evasive_check(check.end, options) if data.get("evasive") else None
     if extra is not None:
         out.append(RollAsk(extra.what, 2, 6, extra.target))
     return tuple(out)
@@ -101,7 +102,7 @@ def _shot(state: t.BattleState, data: Mapping[str, Any],
         return ()
     out = [RollAsk(f"{shooter.id} to hit {target.id} (R-2)", 2, 6, pre.target),
            firepower_ask(shooter, options)]
-    if under_control(target):
+    if under_control(target, options):
         out.append(evasion_ask(target, options))
     out.append(RollAsk(location_what(target.id, 1), 2, 6,
                        note="the hit-location table; one such roll per hit left"))
@@ -111,7 +112,7 @@ def _shot(state: t.BattleState, data: Mapping[str, Any],
 def _ram(state: t.BattleState, data: Mapping[str, Any],
          options: AirOptions) -> tuple[RollAsk, ...]:
     attacker, target = state.unit(str(data.get("attacker"))), state.unit(str(data.get("target")))
-    if ram_problems(attacker, target):
+    if ram_problems(attacker, target, options):
         return ()
     out = [RollAsk(f"{attacker.id} rams {target.id} (R-7)", 2, 6,
                    ram_target(attacker, target, options))]
@@ -129,7 +130,7 @@ def _phase(state: t.BattleState, phase: str, options: AirOptions) -> tuple[RollA
             RollAsk(f"collision at {h.q},{h.r} level {level} (R-6)", 2, 6,
                     collision_target(objects))
             for (h, level), objects in crowded_places(state.units).items()
-            if any(u.side == side for u in objects) and needs_collision_roll(objects))
+            if any(u.side == side for u in objects) and needs_collision_roll(objects, options))
     if phase == t.Phase.HEAT and options.heat_enabled:
         return tuple(RollAsk(f"{u.id} engine heat (R-1.4)", 2, 6,
                              heat_target(next_overheat(u), options))

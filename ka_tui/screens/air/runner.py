@@ -176,7 +176,7 @@ class Runner:
         check = validate_plan(u, self.plan(uid), self.battle_map, self.options)
         if uid not in self.evasive:
             return check
-        return replace(check, checks=move_checks(check, evasive=True))
+        return replace(check, checks=move_checks(check, evasive=True, options=self.options))
 
     def collision_lines(self, uid: str, check: PlanCheck) -> list[str]:
         """R-6 along the path: each place the move passes with an out-of-control
@@ -188,7 +188,8 @@ class Runner:
             return []
         others = [o for o in self.state.units if o.id != uid]
         out = []
-        for place, target in path_collision_checks(u, check.end, check.path, others):
+        for place, target in path_collision_checks(u, check.end, check.path, others,
+                                                     self.options):
             col, row = place.hex.to_offset()
             p = target.probability()
             out.append(f"- R-6 collision check at {col},{row} level {place.altitude}: "
@@ -241,7 +242,7 @@ class Runner:
         a, b = self.unit(uid), self.unit(target_id)
         if a is None or b is None:
             return ""
-        problems = ram_problems(a, b)
+        problems = ram_problems(a, b, self.options)
         if problems:
             return f"ram {b.id}: {problems[0]}"
         target = ram_target(a, b, self.options)
