@@ -245,6 +245,18 @@ async def test_a_short_battle_through_the_keyboard(demo_db: Path) -> None:
         # The Spitfire rams it (R): R-7.
         await select(pilot, SPIT)
         await goto(pilot, col, row)
+        await pilot.press("R")          # R-7 preview first: target, odds, hits, rolls
+        await settle(pilot)
+        assert kinds(demo_db)[-1] == "shot_resolved"
+        detail = str(screen.query_one("#air-detail-text").render())
+        assert f"ram {BEAU} (R-7)" in detail and "%" in detail
+        assert f"{SPIT} rams {BEAU} (R-7): 2d6 vs" in detail and "on a success" in detail
+        await pilot.press("t")          # the table's dice name the ram's roll
+        await pilot.pause()
+        assert f"{SPIT} rams {BEAU} (R-7): die 1 of 2" in \
+            str(screen.query_one("#air-status").render())
+        await pilot.press("escape")
+        await pilot.pause()
         await pilot.press("R")
         await settle(pilot)
         assert kinds(demo_db)[-1] == "ram_resolved"

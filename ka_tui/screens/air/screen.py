@@ -111,6 +111,7 @@ class AirScreen(TypedInput, BattleIO):
         if self.placement is not None:
             self.placement.cursor_moved(self, event.hex)
             return
+        self.ram_armed = None
         if self.hold_detail:
             self.hold_detail = False
             self.query_one("#air-detail").styles.height = 6
@@ -148,6 +149,7 @@ class AirScreen(TypedInput, BattleIO):
 
     def _pending(self, *, ram: bool = False) -> PendingStep | None:
         assert self.runner is not None
+        ram = ram or self.ram_armed is not None
         try:
             return self.runner.pending(self.selected(), self.cursor_target(), ram=ram)
         except Refused as refused:
@@ -172,6 +174,7 @@ class AirScreen(TypedInput, BattleIO):
         self._after(step, event)
 
     def _after(self, step: PendingStep, event: dict[str, Any]) -> None:
+        self.ram_armed = None
         self._save(event)
         self._status(f"done and saved: {step.label}")
         self.refresh_view()
@@ -197,9 +200,19 @@ class AirScreen(TypedInput, BattleIO):
         self._run(self.dice, step)
 
     def action_ram(self) -> None:
+        """R-7 like a shot: the first R shows the ram's target, odds and rolls;
+        R again (or g) rolls it, t takes the table's dice; the cursor moving
+        goes back to shooting."""
         step = self._pending(ram=True)
-        if step is not None:
-            self._run(self.dice, step)
+        if step is None or self.runner is None:
+            return
+        if self.ram_armed != (step.data["attacker"], step.data["target"]):
+            self.ram_armed = (step.data["attacker"], step.data["target"])
+            self._detail(self.runner.ram_preview(*self.ram_armed), tall=True)
+            self.hold_detail = True
+            self._status(f"ram armed: {step.label} — R or g rolls, t table dice")
+            return
+        self._run(self.dice, step)
 
     def action_undo(self) -> None:
         from ka_tui.rules.air.battle import ReplayError
