@@ -8,6 +8,7 @@ the aircraft being placed.
 from __future__ import annotations
 
 from textual.binding import Binding
+from textual.widgets import Input
 
 from ka_tui.rules.air.move_plan import (
     Afterburner, Climb, Descend, Forward, Land, SlideSlip, Step, TakeOff, Thrust, TurnLeft,
@@ -98,7 +99,10 @@ def _figure(screen: PlanningView, uid: str) -> None:
 
 def enabled(screen: PlanningView, action: str) -> bool:
     runner, placing = screen.runner, screen.placement is not None
-    if action in ("new_battle", "list_battles"):
+    if action == "list_battles":
+        # a priority key: typed into a field (the log filter, a plan) it is a letter
+        return not placing and not isinstance(screen.app.focused, Input)
+    if action == "new_battle":
         return not placing
     if placing:
         return action in ("go", "plan")

@@ -47,7 +47,8 @@ class AirScreen(TypedInput, BattleIO):
         Binding("x", "end_shooting", "End shooting", id="air.end_shooting"),
         Binding("o", "log", "Log", id="air.log"),
         Binding("n", "new_battle", "New battle", show=False, id="air.new"),
-        Binding("l", "list_battles", "Battles", show=False, id="air.list"),
+        # priority: the map's vim key l (right; the arrows stay) would take it
+        Binding("l", "list_battles", "Battles", show=False, id="air.list", priority=True),
         Binding("E", "end_battle", "End battle", show=False, id="air.end_battle"),
         *PLAN_BINDINGS,
     ]
@@ -137,6 +138,8 @@ class AirScreen(TypedInput, BattleIO):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         from ka_tui.screens.air.keys import enabled
 
+        if action != "log" and self.log_filtering:
+            return False   # the log's letters are the filter's, never commands
         return enabled(self, action)
 
     def action_go(self) -> None:
@@ -239,6 +242,7 @@ class AirScreen(TypedInput, BattleIO):
         view.display = not view.display
         self.query_one("#air-main").display = not view.display
         self.query_one("#air-detail").display = not view.display
+        self.log_filtering = bool(view.display)
         if view.display:
             self._show_log()
             self.query_one("#air-log-filter", Input).focus()
@@ -249,6 +253,7 @@ class AirScreen(TypedInput, BattleIO):
         """The end-phase report (R-1.4) in the log pane, whole; o goes back."""
         view = self.query_one("#air-log-view")
         view.display = True
+        self.log_filtering = False
         self.query_one("#air-main").display = False
         self.query_one("#air-detail").display = False
         self.query_one("#air-log", Static).update(Content("\n".join(lines)))
