@@ -376,10 +376,28 @@ async def test_undo_a_move_and_a_shot(demo_db: Path) -> None:
         await pilot.press("space", "g")
         await settle(pilot)
         assert kinds(demo_db)[-1] == "move_committed"
+        moved_to = runner.unit(SPIT).hex       # type: ignore[union-attr]
+        await pilot.press("u")                 # asks first; n keeps it
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        assert kinds(demo_db)[-1] == "move_committed"
         await pilot.press("u")
+        await settle(pilot)
+        await pilot.press("y")
         await settle(pilot)
         assert kinds(demo_db)[-1] == "turn_started"
         assert not runner.unit(SPIT).moved     # type: ignore[union-attr]
+        assert "undone: move committed" in str(screen.query_one("#air-detail-text").render())
+        await pilot.press("y")                 # y right after puts it back, same move
+        await settle(pilot)
+        assert kinds(demo_db)[-1] == "move_committed"
+        assert runner.unit(SPIT).hex == moved_to  # type: ignore[union-attr]
+        await pilot.press("u")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert kinds(demo_db)[-1] == "turn_started"
         for uid in (SPIT, TEMP):
             await select(pilot, uid)
             await pilot.press("space", "g")
@@ -398,6 +416,8 @@ async def test_undo_a_move_and_a_shot(demo_db: Path) -> None:
         assert kinds(demo_db)[-1] == "shot_resolved"
         assert runner.unit(BEAU).hull_left < hull  # type: ignore[union-attr]
         await pilot.press("u")
+        await settle(pilot)
+        await pilot.press("y")
         await settle(pilot)
         assert kinds(demo_db)[-1] == "phase_ended"
         assert runner.unit(BEAU).hull_left == hull  # type: ignore[union-attr]

@@ -38,6 +38,7 @@ class AirBase(Screen[None]):
         self.show_start = True        # before a turn: the start-of-turn preview
         self.hold_detail = False      # a step's result is in the detail pane
         self.log_filtering = False    # the log shown by o: its letters go to the filter
+        self.redo_event: dict[str, Any] | None = None   # the step just undone (y)
         self.ram_armed: tuple[str, str] | None = None   # (rammer, target): R shown, not rolled
         self.input_mode = ""          # "plan" | "dice" | ""
         self.dice_step: PendingStep | None = None

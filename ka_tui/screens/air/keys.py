@@ -38,7 +38,8 @@ PLAN_BINDINGS = [
 PALETTE_HELP = {
     "air.go": "Do what the next-step line says, rolling the app's dice",
     "air.dice": "Type the faces the table's dice show for the next step, then enter",
-    "air.undo": "Undo the last step (a move, a shot, a phase) and replay the battle",
+    "air.undo": "Undo the last step (a move, a shot, a phase), after a yes; y redoes it",
+    "air.redo": "Put back the step just undone, with its dice (until anything else is done)",
     "air.reach": "Show or hide every hex the selected aircraft can reach this turn",
     "air.end_shooting": "This side ends its shooting; the next side moves",
     "air.log": "The battle log: every roll with its breakdown, filterable",
@@ -115,4 +116,6 @@ def enabled(screen: PlanningView, action: str) -> bool:
         return phase is Phase.SHOOTING
     if action == "undo":
         return len(runner.battle.events) > 1
+    if action == "redo":
+        return getattr(screen, "redo_event", None) is not None
     return True

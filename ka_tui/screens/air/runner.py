@@ -355,6 +355,16 @@ class Runner:
         self.take_sent()
         return last
 
+    def redo(self, undone: Event) -> Event:
+        """Put back a step just undone, with the faces it rolled (no new dice)."""
+        faces = [int(f) for _, f in undone.get("faces", [])]
+        self.battle.apply_faces(str(undone["kind"]), dict(undone.get("data", {})), faces)
+        if undone.get("kind") == "move_committed":
+            uid = str(undone.get("data", {}).get("unit"))
+            self.plans.pop(uid, None)
+            self.evasive.discard(uid)
+        return self.battle.events[-1]
+
     def straight(self, uid: str) -> Plan:
         u = self.unit(uid)
         return tuple(Forward() for _ in range(u.speed)) if u else ()

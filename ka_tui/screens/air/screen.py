@@ -43,6 +43,7 @@ class AirScreen(TypedInput, BattleIO):
         Binding("g", "go", "Go", id="air.go"),
         Binding("t", "table_dice", "Table dice", id="air.dice"),
         Binding("u", "undo", "Undo", id="air.undo"),
+        Binding("y", "redo", "Redo", show=False, id="air.redo"),
         Binding("v", "reach", "Reach", id="air.reach"),
         Binding("x", "end_shooting", "End shooting", id="air.end_shooting"),
         Binding("o", "log", "Log", id="air.log"),
@@ -178,6 +179,7 @@ class AirScreen(TypedInput, BattleIO):
 
     def _after(self, step: PendingStep, event: dict[str, Any]) -> None:
         self.ram_armed = None
+        self.redo_event = None
         self._save(event)
         self._status(f"done and saved: {step.label}")
         self.refresh_view()
@@ -218,6 +220,25 @@ class AirScreen(TypedInput, BattleIO):
         self._run(self.dice, step)
 
     def action_undo(self) -> None:
+        """Undo asks first, as close combat's does; y right after puts it back."""
+        from ka_tui.screens.confirm import ConfirmScreen
+
+        if self.runner is None or self.loaded is None:
+            return
+        last = self.runner.battle.events[-1]
+        what = f"{last['kind'].replace('_', ' ')} (seq {last['seq']})"
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._undo()
+            else:
+                self._status("Nothing undone.")
+
+        self.app.push_screen(ConfirmScreen(f"Undo the last step: {what}? y right after "
+                                           "puts it back.", yes="Undo", no="Keep",
+                                           title="Undo step"), answered)
+
+    def _undo(self) -> None:
         from ka_tui.rules.air.battle import ReplayError
 
         if self.runner is None or self.loaded is None:
@@ -228,8 +249,30 @@ class AirScreen(TypedInput, BattleIO):
             self._status(f"nothing to undo: {error}")
             return
         self._write(self.loaded.battle_id, "undo", None, len(self.runner.battle.events) + 1)
-        self._status(f"undone: {last['kind'].replace('_', ' ')} (seq {last['seq']})")
+        self.redo_event = last
+        self.hold_detail = False
+        self._status(f"undone: {last['kind'].replace('_', ' ')} (seq {last['seq']}) · "
+                     "y: put it back")
         self.refresh_view()
+        self._detail([f"undone: {last['kind'].replace('_', ' ')} (seq {last['seq']})"])
+        if self.query_one("#air-log-view").display:
+            self._show_log()
+
+    def action_redo(self) -> None:
+        from ka_tui.rules.air.turn import TurnError
+
+        undone, self.redo_event = self.redo_event, None
+        if self.runner is None or undone is None:
+            self._status("nothing to redo: y puts back the step just undone")
+            return
+        step = PendingStep(str(undone["kind"]), dict(undone.get("data", {})), "redo")
+        try:
+            self.runner.redo(undone)
+        except (TurnError, DiceError) as error:
+            self._status(f"cannot redo: {error}")
+            return
+        self._after(step, self.runner.battle.events[-1])
+        self._status(f"put back: {undone['kind'].replace('_', ' ')}")
 
     def action_reach(self) -> None:
         self.show_reach = not self.show_reach
