@@ -4,8 +4,11 @@ its target and odds, the faces typed for it, the one being typed marked
 
 from __future__ import annotations
 
+from ka_tui.rules.air.ramming import ram_damage, ram_problems
+from ka_tui.rules.air.step_checks import expected_rolls
 from ka_tui.rules.air.table_dice import DiceDue, DueRoll
 from ka_tui.rules.core.dice import RollAsk
+from ka_tui.screens.air.runner import Runner
 from ka_tui.screens.air.views import pct
 
 DONE, NOW, LATER = "✓", "▸", " "
@@ -56,3 +59,24 @@ def due_status(due: DiceDue) -> str:
     n = len(current.faces) + 1
     of = f"die {n} of {current.ask.count}, " if current.ask.count > 1 else ""
     return f"{NOW} {current.ask.what}: {of}a d{due.sides}"
+
+
+def ram_preview(runner: Runner, uid: str, target_id: str) -> list[str]:
+    """R-7 before anything is rolled: the target number with its modifiers
+    and odds, the hits each side takes on a success (RULES-NOTES D), and
+    every roll the ram asks for, named for the table's dice."""
+    a, b = runner.unit(uid), runner.unit(target_id)
+    if a is None or b is None:
+        return []
+    lines = [runner.ram_line(uid, target_id)]
+    if ram_problems(a, b, runner.options):
+        return lines
+    to_a, to_b = ram_damage(a, b, runner.options)
+    lines.append(f"on a success: {b.id} takes {to_b} hit(s), {a.id} {to_a} (RULES-NOTES D)")
+    data = {"attacker": a.id, "target": b.id}
+    lines.append("rolls:")
+    lines += [f"  {ask_text(ask)}" for ask in
+              expected_rolls(runner.state, "ram_resolved", data, runner.battle_map,
+                             runner.options)]
+    lines.append("R again or g: roll it · t: the table's dice · cursor: back to shooting")
+    return lines

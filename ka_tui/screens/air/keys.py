@@ -48,6 +48,7 @@ PALETTE_HELP = {
     "air.end_battle": "End the battle and write the outcome back to the campaign",
     "air.type_plan": "Type the plan in the notation: +1 F F R F C D LOOP LAND",
     "air.ram": "Ram the aircraft under the cursor instead of shooting (R-7)",
+    "air.next_target": "The next aircraft of a stacked hex as the target (same level first)",
     **{f"air.plan.{code}": f"Plan: {desc}" for code, _k, desc in PLAN_KEYS},
 }
 

@@ -24,11 +24,11 @@ from ka_tui.rules.air.move_plan import (
 )
 from ka_tui.rules.air.movement import complete_plan, validate_plan
 from ka_tui.rules.air.plans import PLAN, SentPlan, plan_window, plans_in_text, sent_plans
-from ka_tui.rules.air.ramming import ram_damage, ram_problems, ram_target
+from ka_tui.rules.air.ramming import ram_problems, ram_target
 from ka_tui.rules.air.reach import Reach, reach
 from ka_tui.rules.air.shooting import preview_shot
 from ka_tui.rules.air.shot_odds import ShotOdds, shot_odds
-from ka_tui.rules.air.step_checks import expected_rolls, move_checks
+from ka_tui.rules.air.step_checks import move_checks
 from ka_tui.rules.air.table_dice import DiceDue, dice_due
 from ka_tui.rules.air.units import AirUnit
 from ka_tui.rules.core.dice import Dice
@@ -249,28 +249,20 @@ class Runner:
         p = target.probability()
         return f"ram {b.id} (R-7): {target.render()} = {float(p):.0%}"
 
-    def ram_preview(self, uid: str, target_id: str) -> list[str]:
-        """R-7 before anything is rolled: the target number with its modifiers
-        and odds, the hits each side takes on a success (RULES-NOTES D), and
-        every roll the ram asks for, named for the table's dice."""
-        from ka_tui.screens.air.dice_lines import ask_text
+    def stack_targets(self, uid: str | None, where: Hex) -> list[str]:
+        """The other side's aircraft in the hex ``where``, the ones a shot can
+        reach first (S0 §Altitude and combat: the same level), then by level
+        nearest the shooter's: the order ``,`` cycles them in."""
+        sel = self.unit(uid) if uid else None
+        there = [u for u in self.units_at(where) if sel is None or u.side != sel.side]
+        if sel is None:
+            return [u.id for u in there]
 
-        a, b = self.unit(uid), self.unit(target_id)
-        if a is None or b is None:
-            return []
-        lines = [self.ram_line(uid, target_id)]
-        if ram_problems(a, b, self.options):
-            return lines
-        to_a, to_b = ram_damage(a, b, self.options)
-        lines.append(f"on a success: {b.id} takes {to_b} hit(s), {a.id} {to_a} "
-                     "(RULES-NOTES D)")
-        data = {"attacker": a.id, "target": b.id}
-        lines.append("rolls:")
-        lines += [f"  {ask_text(ask)}" for ask in
-                  expected_rolls(self.state, "ram_resolved", data, self.battle_map,
-                                 self.options)]
-        lines.append("R again or g: roll it · t: the table's dice · cursor: back to shooting")
-        return lines
+        def rank(u: AirUnit) -> tuple[bool, int]:
+            legal = preview_shot(sel, u, self.options).legal
+            return (not legal, abs(u.altitude - sel.altitude))
+
+        return [u.id for u in sorted(there, key=rank)]
 
     # -- the next step -----------------------------------------------------
 

@@ -44,6 +44,7 @@ class AirScreen(TypedInput, BattleIO):
         Binding("t", "table_dice", "Table dice", id="air.dice"),
         Binding("u", "undo", "Undo", id="air.undo"),
         Binding("y", "redo", "Redo", show=False, id="air.redo"),
+        Binding("comma", "next_target", "Next target", show=False, id="air.next_target"),
         Binding("v", "reach", "Reach", id="air.reach"),
         Binding("x", "end_shooting", "End shooting", id="air.end_shooting"),
         Binding("o", "log", "Log", id="air.log"),
@@ -114,6 +115,7 @@ class AirScreen(TypedInput, BattleIO):
             self.placement.cursor_moved(self, event.hex)
             return
         self.ram_armed = None
+        self.target_index = 0
         if self.hold_detail:
             self.hold_detail = False
             self.query_one("#air-detail").styles.height = 6
@@ -204,6 +206,21 @@ class AirScreen(TypedInput, BattleIO):
             return
         self._run(self.dice, step)
 
+    def action_next_target(self) -> None:
+        """The next aircraft of the other side in the cursor's hex (a stack)."""
+        if self.runner is None:
+            return
+        stack = self.runner.stack_targets(self.selected(), self.query_one(HexMap).cursor)
+        if len(stack) < 2:
+            self._status("one target here at most: , cycles a stacked hex's aircraft")
+            return
+        self.target_index = (self.target_index + 1) % len(stack)
+        self.ram_armed = None
+        self.hold_detail = False
+        self._status(f"target: {stack[self.target_index]} ({self.target_index + 1} of "
+                     f"{len(stack)} here)")
+        self.refresh_overlays()
+
     def action_ram(self) -> None:
         """R-7 like a shot: the first R shows the ram's target, odds and rolls;
         R again (or g) rolls it, t takes the table's dice; the cursor moving
@@ -213,7 +230,9 @@ class AirScreen(TypedInput, BattleIO):
             return
         if self.ram_armed != (step.data["attacker"], step.data["target"]):
             self.ram_armed = (step.data["attacker"], step.data["target"])
-            self._detail(self.runner.ram_preview(*self.ram_armed), tall=True)
+            from ka_tui.screens.air.dice_lines import ram_preview
+
+            self._detail(ram_preview(self.runner, *self.ram_armed), tall=True)
             self.hold_detail = True
             self._status(f"ram armed: {step.label} — R or g rolls, t table dice")
             return
