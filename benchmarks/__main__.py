@@ -91,8 +91,8 @@ def main() -> int:
     args = parser.parse_args()
     quick = args.quick
     began = time.perf_counter()
-    from benchmarks import (air_turn, keys, memory, odds, propagation, startup,
-                            store_timings, tactics, tricks)
+    from benchmarks import (air_table_turn, air_turn, combat_round, keys, memory, odds,
+                            propagation, startup, store_timings, tactics, tricks)
 
     table: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="ka-bench-") as name:
@@ -106,6 +106,11 @@ def main() -> int:
         table += _guard("forms", lambda: form_rows(quick))
         print("keys...", file=sys.stderr)
         table += _guard("keys", lambda: keys.rows(campaigns.demo, folder, quick))
+        print("a close-combat round and an air-battle turn at the table...", file=sys.stderr)
+        table += _guard("close-combat round",
+                        lambda: combat_round.rows(campaigns.demo, folder, quick))
+        table += _guard("air-battle turn",
+                        lambda: air_table_turn.rows(campaigns.demo, folder, quick))
         print("memory...", file=sys.stderr)
         table += _guard("memory", lambda: memory.rows(campaigns.demo, campaigns.large, folder))
         print("Textual tricks on and off...", file=sys.stderr)

@@ -469,6 +469,19 @@ SECTIONS: tuple[tuple[str, tuple[Reading, ...]], ...] = (
           "in hexes. Every profile carries its run (the shipped ones R-10's 4 and 6; other "
           "classes their own), flown on a strip or alike terrain.",
           "No take-off speed is given.", "air.takeoff_at_landing_speed"),
+        R("R-10", "On a success the aircraft lands and stops at the end of the strip.",
+          "On (default): off a strip (open ground, rough ground, water: no strip end) the "
+          "aircraft rolls out as many hexes as the speed it lands at (none from speed 0), "
+          "never past the alike terrain; off: to the end of the alike terrain, up to 12 hexes, "
+          "as on a strip. On a strip or a deck it stops at the strip's end.",
+          "Open ground has no end; a run to the map's edge after a landing at speed 0 is no "
+          "landing.", "air.open_ground_rollout_by_speed"),
+        R("R-10", "To take off, an aircraft must reach take-off speed",
+          "A landed aircraft may, instead of or before its take-off, turn in place (any number "
+          "of hex sides) and taxi up to 2 hexes ahead (default; 0 = never) on ground of one "
+          "height inside the map; thrust, climbs and figures still wait for the take-off.",
+          "R-10 gives a landed aircraft only the take-off, so one landed facing the map's edge "
+          "or a short run could never fly again.", "air.ground_taxi_hexes"),
     )),
     ("Hex air combat: shooting, ramming, collisions (RULES-NOTES D; R-6, R-7, R-8)", (
         R("S0 §Altitude and combat", "Aircraft on same altitude may attack each other if "

@@ -430,7 +430,7 @@ def _mark_battles(characters: dict[int, Row], aircraft: dict[int, Row],
             if plane is not None and plane.get("battle_id") is None:
                 plane["battle_id"], plane["battle"] = battle_id, name
                 if unit is not None:
-                    plane["live_hull_hits"] = int(unit.damage.hull_hits)
+                    plane["live_hull_hits"] = int(unit.total_damage.hull_hits)
                     plane["live_lost"] = ("destroyed" if unit.destroyed else
                                           "crashed" if unit.crashed else "")
             airmen = [int(c) for c in dict(start.get("airmen", {})).get(uid, [])]

@@ -26,13 +26,12 @@ from ka_tui.textual_compat.tricks import Trick, trick_on
 class QuietFooter(Footer):
     """Textual's Footer, rebuilt only when the keys it shows change.
 
-    This one shows the keys from its first compose, then rebuilds at most once
-    per refresh and only when the shown keys (key, label, action, enabled,
-    tooltip) differ from what it shows.
+    This one shows the keys from its first compose; after each bindings update
+    it compares the keys it would show (key, label, action, enabled, tooltip)
+    with those it shows, and rebuilds only when they differ.
     """
 
     _shown: tuple[Any, ...] | None = None
-    _pending = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -65,8 +64,9 @@ class QuietFooter(Footer):
         note_bindings_ready(self)
         if not screen.app.app_focus:
             return
-        if self.is_attached and screen is self.screen and not self._pending:
-            self._pending = True
+        if self.is_attached and screen is self.screen:
+            # every update compares (cheap): one skipped while another was
+            # pending left the keys of an earlier phase after a burst
             self.call_after_refresh(self._recompose_if_changed)
 
     def _shown_keys(self) -> tuple[Any, ...]:
@@ -76,13 +76,11 @@ class QuietFooter(Footer):
             if b.show or key == self.app.COMMAND_PALETTE_BINDING))
 
     async def _recompose_if_changed(self) -> None:
-        self._pending = False
         if not self.is_attached:
             return
         try:
             shown = self._shown_keys()
         except NoMatches:  # the screen's widgets are still coming: after the next refresh
-            self._pending = True
             self.call_after_refresh(self._recompose_if_changed)
             return
         if shown != self._shown:

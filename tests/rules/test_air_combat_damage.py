@@ -74,7 +74,23 @@ def test_s0_hits_on_a_wreck_roll_no_location() -> None:
     dice = ScriptedDice.of([3, 4])
     u2, rep = apply_hits(u, [False] * 5, dice, OPT, source="t")
     assert dice.exhausted and rep.unrolled_hits == 4 and u2.hull_left == 0
-    assert u2.total_damage.hull_hits == 5
+    # the report counts every hit; the wreck carries no more than its Hull
+    assert rep.hull_hits == 5 and u2.total_damage.hull_hits == 1
+
+
+def test_s0_hull_hits_stay_within_the_hull() -> None:
+    """S0 §Flight card Hull: a terrain crash of 35 hits (R-6.1) on a Hull of 3
+    leaves 0 of 3, never -33 of 3, in effect and pending alike (R-1.3)."""
+    from dataclasses import replace
+
+    from ka_tui.rules.air.units import Damage
+
+    u = unit("U", prof={"hull": 3}, damage=Damage(1))
+    u2, rep = apply_hits(u, [False] * 35, ScriptedDice.of([3, 4] * 2), OPT, source="crash")
+    assert rep.hull_hits == 35 and u2.destroyed
+    assert u2.hull_left == 0 and u2.total_damage.hull_hits == 3
+    assert replace(u2, pending_damage=Damage(40)).hull_left == 0
+    assert replace(u, damage=Damage(9)).damage.hull_hits == 3
 
 
 def test_s0_glider_glides_on_at_zero_hull() -> None:
@@ -123,6 +139,6 @@ def test_invariant_hull_never_below_zero_and_wounds_in_range(
         assert 0 <= u.pilot.wounds <= 6
         u = bring_into_effect(u)
     taken = sum(len(b) for b in batches)
-    assert u.total_damage.hull_hits == taken
+    assert u.total_damage.hull_hits == min(taken, hull)
     limit = hull + 1 if glider else hull
     assert u.destroyed == (taken >= limit)

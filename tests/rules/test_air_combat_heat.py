@@ -52,3 +52,20 @@ def test_rules_notes_d_heat_option_off_never_rolls() -> None:
     u = unit("U", overheat=5, afterburner_on=True)
     u2, res = heat_phase(u, ScriptedDice.of([]), replace(OPT, heat_enabled=False))
     assert u2.overheat == 5 and res.check is None
+
+
+def test_r1_4_end_phase_reports_the_engine_the_heat_phase_damaged() -> None:
+    """R-1.4 "engine condition" right after the heat phase damaged it: the
+    damage is pending (R-1.3, in effect from the unit's next shooting phase),
+    and the end phase says so instead of "engine sound"."""
+    from ka_tui.rules.air.turn import BattleState, Phase, end_phase, heat_phase as turn_heat
+
+    u = unit("U", overheat=3, afterburner_on=True)
+    state = BattleState((u,), 1, Phase.HEAT)
+    state, heat = turn_heat(state, ScriptedDice.of([1, 1]), OPT)
+    assert heat.results[0].engine_damaged
+    _, end = end_phase(state, ScriptedDice.of([]), OPT)
+    report = end.reports[0]
+    assert "sound" not in report.engine
+    assert report.engine.startswith("damaged (−1 thrust pending")
+    assert "R-1.3" in report.line

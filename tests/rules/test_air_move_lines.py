@@ -43,8 +43,12 @@ def test_r10_take_off_refusals_say_why() -> None:
     assert validate_plan(replace(grounded, out_of_control=True), (TakeOff(),), HILL,
                          OPTS).reason == ("step 1 (TO): take off: out of control, it must "
                                           "fly straight ahead (R-3.2)")
-    assert validate_plan(grounded, plan("F"), HILL, OPTS).reason == \
-        "step 1 (F): Forward: the aircraft is on the ground; take off first (R-10)"
+    assert validate_plan(grounded, plan("+1"), HILL, OPTS).reason == \
+        ("step 1 (+1): the aircraft is on the ground; take off first (R-10) "
+         "(or turn and taxi, house rule ground_taxi_hexes)")
+    no_taxi = replace(OPTS, ground_taxi_hexes=0)
+    assert validate_plan(grounded, plan("F"), HILL, no_taxi).reason == \
+        "step 1 (F): the aircraft is on the ground; take off first (R-10)"
 
 
 def test_r9_slide_slip_moves_front_left_or_right_and_keeps_no_straight_run() -> None:

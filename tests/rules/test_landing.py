@@ -151,7 +151,8 @@ def test_r10_an_unconscious_pilots_aircraft_lands_as_an_automatic_failure() -> N
     locations = [3, 4] * 10                         # no landing roll: the dice are locations
     out, rep = execute_plan(u, plan("LAND"), FIELD, ScriptedDice.of(locations), OPTS)
     assert out.landed and rep.crash_landing_points == 100 and not rep.went_around
-    assert out.pending_damage.hull_hits == 10 and out.hex == at(1, 7)
+    # the 10 hits are more than the Hull: the model keeps the Hull's worth (S0 §Flight card)
+    assert out.pending_damage.hull_hits == min(10, u.profile.hull) and out.hex == at(1, 7)
 
 
 def test_r10_an_out_of_control_landing_never_goes_around() -> None:
@@ -211,10 +212,42 @@ def test_r10_take_off_speed_option() -> None:
     assert validate_plan(u, plan("TO"), FIELD, opts).end.speed == 4
 
 
-def test_r10_on_the_ground_only_take_off() -> None:
+def test_r10_on_the_ground_take_off_or_turn_and_taxi() -> None:
+    """R-10 gives a landed aircraft only the take-off; house rule
+    ground_taxi_hexes (default 2): it turns in place and taxis ahead, on the
+    ground, so a landing facing the map's edge is no dead end."""
     u = unit(col=1, row=7, altitude=0, speed=0, landed=True)
-    assert "take off first" in validate_plan(u, plan("F"), FIELD, OPTS).reason
+    assert "take off first" in validate_plan(u, plan("+1"), FIELD, OPTS).reason
     assert validate_plan(u, (), FIELD, OPTS).legal
+    check = validate_plan(replace(u, hex=at(1, 4)), plan("R R R F F"), FIELD, OPTS)  # about-face
+    assert check.legal, check.reason
+    assert check.end.landed and check.end.altitude == 0 and check.end.speed == 0
+    assert check.end.facing == 3 and check.end.hex == at(1, 6)
+    assert "taxis 2 hex(es) a move" in validate_plan(u, plan("F F F"), FIELD, OPTS).reason
+    edge = replace(u, hex=at(1, 0))
+    assert "leave the map" in validate_plan(edge, plan("F"), FIELD, OPTS).reason
+    turned = validate_plan(edge, plan("R R R"), FIELD, OPTS)
+    assert turned.legal and turned.end.facing == 3
+    assert "take off first" in validate_plan(u, plan("F"), FIELD,
+                                             replace(OPTS, ground_taxi_hexes=0)).reason
+
+
+def test_r10_off_a_strip_the_roll_out_is_the_landing_speed() -> None:
+    """R-10 "lands and stops at the end of the strip": on rough ground there
+    is no strip; house rule open_ground_rollout_by_speed (on): it rolls out as
+    many hexes as it lands at -- none from speed 0 -- not to the end of the
+    alike terrain (off: as on a strip)."""
+    still = unit(col=0, row=7, altitude=1, speed=0)
+    out, rep = execute_plan(still, plan("LAND"), FIELD, ScriptedDice.of([6, 6]), OPTS)
+    assert rep.landed and out.landed and out.hex == at(0, 7)
+    assert any("rolls out 0 hex(es)" in line for line in rep.log)
+    rolling = unit(col=0, row=7, altitude=1, speed=3)
+    out, _ = execute_plan(rolling, plan("LAND"), FIELD, ScriptedDice.of([6, 6]), OPTS)
+    assert out.hex == at(0, 4)
+    assert validate_plan(rolling, plan("LAND"), FIELD, OPTS).end.hex == at(0, 4)
+    old = replace(OPTS, open_ground_rollout_by_speed=False)
+    out, _ = execute_plan(still, plan("LAND"), FIELD, ScriptedDice.of([6, 6]), old)
+    assert out.hex == at(0, 3)
 
 
 def test_r10_take_off_runs_by_class() -> None:

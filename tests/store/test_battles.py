@@ -533,3 +533,40 @@ def test_a_log_without_recorded_rules_replays_under_the_campaign_s_everywhere(
         set_house_rules(db, house_rules(db).with_changes("air", firepower_hit_on=4))
         ev.append(db, LogRef.battle(battle_id), LogEvent("plan_sent", {"data": plan}), None)
         assert battles.load_battle(db, battle_id).battle.events[-1]["kind"] == "plan_sent"
+
+
+def test_the_roster_shows_a_crashed_aircrafts_hull_within_its_bounds(demo_db: Path) -> None:
+    """R-6.1: the demo's Il-2 (Hull 6, 2 hits) dives into the ground (2d6 6+6
+    × 10 × speed 2 = 240 points, 24 hits, RULES-NOTES C): the roster's live
+    hull during the battle is 0/6, not -20/6 (S0 §Flight card Hull)."""
+    from ka_tui.rules.core.dice import RandomDice
+    from ka_tui.store.roster_reads import load_roster
+
+    db = open_campaign(demo_db)
+    loaded = battles.load_battle(db, 1)
+    bt = loaded.battle
+    for uid in ("Tempest KA-A", "Spitfire KA-B"):
+        bt.move(uid, parse_plan("4F")[0], ScriptedDice.of([]))
+    bt.end_movement(ScriptedDice.of([]))
+    bt.end_shooting(ScriptedDice.of([]))
+    bt.move("Beaufighter KA-C", parse_plan("3F")[0], ScriptedDice.of([]))
+    bt.move("Il-2 KA-D", parse_plan("D2")[0], _SixesThen(RandomDice(1)))
+    assert bt.state.unit("Il-2 KA-D").crashed
+    bt.end_movement(ScriptedDice.of([]))   # R-1.3: the damage in effect
+    for event in bt.events[2:]:
+        battles.commit(db, 1, event)
+    planes = {a["name"]: a for a in load_roster(db, live=True).aircraft}
+    il2 = planes["Il-2 KA-D"]
+    assert il2["live_hull_hits"] == 6
+    db.close()
+
+
+class _SixesThen:
+    """Two sixes (the crash roll), then ``rest``."""
+
+    def __init__(self, rest: Any) -> None:
+        self.first = [6, 6]
+        self.rest = rest
+
+    def roll(self, sides: int) -> int:
+        return self.first.pop(0) if self.first else self.rest.roll(sides)

@@ -212,6 +212,15 @@ async def test_a_short_battle_through_the_keyboard(demo_db: Path) -> None:
         await pilot.pause()
         step = screen.dice_step
         assert step is not None
+        # Every die names its roll, whose it is, its target and odds (RULES-NOTES 3).
+        status = str(screen.query_one("#air-status").render())
+        assert f"{TEMP} to hit {BEAU} (R-2): die 1 of 2, a d6" in status
+        detail = str(screen.query_one("#air-detail-text").render())
+        assert "Table dice for" in detail and f"{TEMP} firepower" in detail and "%" in detail
+        await pilot.press("6", "space", "6", "space")
+        await pilot.pause()
+        assert f"{TEMP} firepower" in str(screen.query_one("#air-status").render())
+        await pilot.press(*["backspace"] * 4)
         faces = [6, 6, 6, 1, 1, 1, 1]     # to hit; Firepower 4d6 (one critical); Evasion 1d6
         while (sides := runner.needs(step, faces)) is not None:
             faces.append(min(3, sides))
@@ -236,6 +245,18 @@ async def test_a_short_battle_through_the_keyboard(demo_db: Path) -> None:
         # The Spitfire rams it (R): R-7.
         await select(pilot, SPIT)
         await goto(pilot, col, row)
+        await pilot.press("R")          # R-7 preview first: target, odds, hits, rolls
+        await settle(pilot)
+        assert kinds(demo_db)[-1] == "shot_resolved"
+        detail = str(screen.query_one("#air-detail-text").render())
+        assert f"ram {BEAU} (R-7)" in detail and "%" in detail
+        assert f"{SPIT} rams {BEAU} (R-7): 2d6 vs" in detail and "on a success" in detail
+        await pilot.press("t")          # the table's dice name the ram's roll
+        await pilot.pause()
+        assert f"{SPIT} rams {BEAU} (R-7): die 1 of 2" in \
+            str(screen.query_one("#air-status").render())
+        await pilot.press("escape")
+        await pilot.pause()
         await pilot.press("R")
         await settle(pilot)
         assert kinds(demo_db)[-1] == "ram_resolved"
@@ -355,10 +376,28 @@ async def test_undo_a_move_and_a_shot(demo_db: Path) -> None:
         await pilot.press("space", "g")
         await settle(pilot)
         assert kinds(demo_db)[-1] == "move_committed"
+        moved_to = runner.unit(SPIT).hex       # type: ignore[union-attr]
+        await pilot.press("u")                 # asks first; n keeps it
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        assert kinds(demo_db)[-1] == "move_committed"
         await pilot.press("u")
+        await settle(pilot)
+        await pilot.press("y")
         await settle(pilot)
         assert kinds(demo_db)[-1] == "turn_started"
         assert not runner.unit(SPIT).moved     # type: ignore[union-attr]
+        assert "undone: move committed" in str(screen.query_one("#air-detail-text").render())
+        await pilot.press("y")                 # y right after puts it back, same move
+        await settle(pilot)
+        assert kinds(demo_db)[-1] == "move_committed"
+        assert runner.unit(SPIT).hex == moved_to  # type: ignore[union-attr]
+        await pilot.press("u")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert kinds(demo_db)[-1] == "turn_started"
         for uid in (SPIT, TEMP):
             await select(pilot, uid)
             await pilot.press("space", "g")
@@ -377,6 +416,8 @@ async def test_undo_a_move_and_a_shot(demo_db: Path) -> None:
         assert kinds(demo_db)[-1] == "shot_resolved"
         assert runner.unit(BEAU).hull_left < hull  # type: ignore[union-attr]
         await pilot.press("u")
+        await settle(pilot)
+        await pilot.press("y")
         await settle(pilot)
         assert kinds(demo_db)[-1] == "phase_ended"
         assert runner.unit(BEAU).hull_left == hull  # type: ignore[union-attr]

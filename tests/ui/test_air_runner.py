@@ -64,3 +64,32 @@ def test_r1_2_pending_step_refuses_with_the_reason() -> None:
     assert step.kind == "move_committed" and step.data["plan"] == [{"step": "Forward"}] * 2
     r.do(step, ScriptedDice.of([]))
     assert r.pending(None).data == {"phase": "movement"}
+
+
+def test_r8_evasive_check_is_in_the_plan_preview() -> None:
+    """R-8: flying evasive adds its piloting check to the preview's checks,
+    with its target, before anything is rolled."""
+    r = moving(unit("a", "blue", speed=2), unit("b", "red", q=9))
+    r.plans["a"] = (Forward(), Forward())
+    plain = r.check("a")
+    assert plain is not None and plain.legal
+    assert not any("evasive" in c.what for c in plain.checks)
+    r.evasive.add("a")
+    check = r.check("a")
+    assert check is not None
+    assert [c.what for c in check.checks][-1] == "a evasive manoeuvre (R-8)"
+    assert check.checks[-1].target.probability() > 0
+
+
+def test_a_stacked_hex_offers_the_target_at_the_shooters_level_first() -> None:
+    """S0 §Altitude and combat (shots only at the same altitude): two of the
+    other side share a hex at levels 2 and 3; the level-3 shooter gets the
+    level-3 one first, the other next (the , key cycles them)."""
+    beau = unit("beau", "red", q=5, r=6, facing=0, altitude=3, speed=4, moved=True)
+    temp = unit("temp", "blue", q=5, r=4, facing=0, altitude=2, speed=4, moved=True)
+    spit = unit("spit", "blue", q=5, r=4, facing=0, altitude=3, speed=4, moved=True)
+    bt = Battle.start((beau, temp, spit), BattleMap(20, 20), AirOptions())
+    bt.state = t.BattleState(bt.state.units, 1, t.Phase.SHOOTING, ("red", "blue"), 0)
+    r = Runner(bt)
+    assert r.stack_targets("beau", temp.hex) == ["spit", "temp"]
+    assert r.stack_targets("temp", temp.hex) == []

@@ -58,7 +58,7 @@ def air_idle(app: App[Any]) -> bool:
 TURN = (
     "g",                 # the turn starts: initiative, the stall checks
     "space", "g",        # Red: the Beaufighter flies straight ahead (the Il-2 is next)
-    "u",                 # its move undone
+    "u", "y",            # its move undone (the undo asks first)
     "space", "g",        # the Il-2 (stalled, speed 0) stays
     "f", "f", "f", "g",  # the Beaufighter flies F F F, built key by key
     "g", "x",            # the end of Red's movement; Red does not shoot

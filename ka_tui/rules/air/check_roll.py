@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ka_tui.rules.core.dice import Dice, roll_2d6
+from ka_tui.rules.core.dice import Dice, RollAsk, announce, roll_2d6
 from ka_tui.rules.core.target import Finalizer, TargetNumber
 
 
@@ -52,5 +52,6 @@ def roll_check(what: str, target: TargetNumber, dice: Dice) -> CheckRoll:
     """
     if target.finalizer is not Finalizer.NONE:
         return CheckRoll(what, target, (), target.succeeds(0))
+    announce(dice, RollAsk(what, 2, 6, target))
     faces = roll_2d6(dice)
     return CheckRoll(what, target, faces, target.succeeds(sum(faces)))

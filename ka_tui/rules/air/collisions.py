@@ -22,7 +22,7 @@ from ka_tui.rules.air.units import AirUnit
 from ka_tui.rules.air.aircraft import AircraftClass
 from ka_tui.rules.air.damage import DamageReport, apply_hits, apply_points, out_of_battle, \
     under_control
-from ka_tui.rules.core.dice import Dice, roll_2d6
+from ka_tui.rules.core.dice import Dice, RollAsk, announce, roll_2d6
 from ka_tui.rules.air.hexgrid import Hex
 from ka_tui.rules.air.move_plan import PathPoint
 from ka_tui.rules.core.options import AirOptions
@@ -84,8 +84,16 @@ def check_collision(objects: Sequence[AirUnit], dice: Dice,
         lines.append("no collision (R-6)")
         return tuple(objects), CollisionResult(here, level, check, None, (), tuple(lines))
     wild = [i for i, u in enumerate(objects) if not under_control(u, options)]
+    if len(wild) > 1:
+        announce(dice, RollAsk("which out-of-control object collides (R-6)", 1, len(wild),
+                               note=", ".join(f"{n} {objects[w].id}"
+                                              for n, w in enumerate(wild, 1))))
     i = wild[dice.roll(len(wild)) - 1] if len(wild) > 1 else wild[0]
     others = [j for j in range(len(objects)) if j != i]
+    if len(others) > 1:
+        announce(dice, RollAsk(f"what {objects[i].id} collides with (R-6)", 1, len(others),
+                               note=", ".join(f"{n} {objects[o].id}"
+                                              for n, o in enumerate(others, 1))))
     j = others[dice.roll(len(others)) - 1] if len(others) > 1 else others[0]
     a, b = objects[i], objects[j]
     hits = collision_damage(a, b, options)
@@ -113,8 +121,10 @@ class CrashResult:
 def terrain_crash(unit: AirUnit, dice: Dice, options: AirOptions) -> tuple[AirUnit, CrashResult]:
     """R-6.1: 2d6 × 10 × current speed points, in blocks of 10 to random
     locations (nose table); the aircraft is down for the rest of the battle."""
-    faces = roll_2d6(dice)
     speed = max(unit.speed, options.crash_min_speed)
+    announce(dice, RollAsk(f"{unit.id} crash damage (R-6.1)", 2, 6,
+                           note=f"the total × 10 × speed {speed} points"))
+    faces = roll_2d6(dice)
     points = sum(faces) * 10 * speed
     floor = "" if speed == unit.speed else f" (speed {unit.speed} counted as {speed}, " \
         "house rule crash_min_speed)"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from ka_tui.rules.air.units import AirUnit, Damage
 from ka_tui.rules.air.aircraft import Trait
-from ka_tui.rules.core.dice import Dice, roll_2d6
+from ka_tui.rules.core.dice import Dice, RollAsk, announce, roll_2d6
 from ka_tui.rules.core.options import AirOptions, EngineOut
 from ka_tui.rules.air.wounds import WoundResult, in_control, take_wound
 
@@ -45,6 +45,11 @@ def points_to_hits(points: int, options: AirOptions) -> int:
     always give whole blocks, so a part block is dropped.
     """
     return max(0, points) // max(1, options.points_per_hit)
+
+
+def location_what(unit_id: str, n: int) -> str:
+    """The name of the location roll of a unit's ``n``-th hit, for the table's dice."""
+    return f"{unit_id} hit {n} location (RULES-NOTES D)"
 
 
 def roll_location(dice: Dice, options: AirOptions) -> tuple[str, tuple[int, int]]:
@@ -125,11 +130,16 @@ def apply_hits(unit: AirUnit, criticals: Sequence[bool], dice: Dice, options: Ai
             unrolled += 1
             hull_so_far += 1
             continue
+        n = len(outcomes) + 1
+        announce(dice, RollAsk(location_what(unit.id, n), 2, 6,
+                               note="the hit-location table"))
         loc, faces = roll_location(dice, options)
         first: str | None = None
         if critical and rerolls_left > 0 and loc not in HARMLESS_LOCATIONS:
             rerolls_left -= 1
             first = loc
+            announce(dice, RollAsk(f"{unit.id} hit {n} location, Robust re-roll (S0 §Traits)",
+                                   2, 6, note="the hit-location table"))
             loc, faces = roll_location(dice, options)
         hit = HitOutcome(loc, faces, critical, first)
         outcomes.append(hit)

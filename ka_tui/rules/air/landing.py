@@ -120,6 +120,17 @@ def landing_target(unit: AirUnit, site: LandingSite, speed: int, options: AirOpt
     return t
 
 
+def rollout_hexes(site: LandingSite, speed: int, options: AirOptions) -> int:
+    """How far past the touch-down hex a landing rolls out. R-10: "the aircraft
+    lands and stops at the end of the strip" -- on a strip or deck, to its end;
+    off a strip (open ground, no width) house rule open_ground_rollout_by_speed:
+    as many hexes as the speed it lands at, never past the alike terrain."""
+    run = max(0, site.length - 1)
+    if site.width is not None or site.carrier or not options.open_ground_rollout_by_speed:
+        return run
+    return min(max(0, speed), run)
+
+
 @dataclass(frozen=True)
 class LandingOutcome:
     landed: bool

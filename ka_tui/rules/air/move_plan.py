@@ -24,9 +24,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from enum import StrEnum
+from collections.abc import Iterable
 from typing import Literal, Union
 
-from ka_tui.rules.air.aerobatics import FigureKind
+from ka_tui.rules.air.aerobatics import FIGURES, FigureKind
 from ka_tui.rules.air.check_roll import CheckRoll
 from ka_tui.rules.air.units import AirUnit, Damage
 from ka_tui.rules.air.hexgrid import Hex
@@ -283,9 +284,8 @@ def parse_plan(text: str) -> tuple[Plan, list[str]]:
     BARREL`` figures, ``LAND`` (``LAND!`` = no go-around), ``TO`` take-off.
     A count prefix repeats: ``3F`` = ``F F F``.
     """
-    steps: list[Step] = []
+    plan: Plan = ()
     errors: list[str] = []
-    moved = False
     for raw in text.replace(",", " ").split():
         tok = raw.upper()
         count = 1
@@ -298,23 +298,22 @@ def parse_plan(text: str) -> tuple[Plan, list[str]]:
         elif digits:
             errors.append(f"'{raw}': a number needs a step after it (e.g. 3F)")
             continue
-        step = _parse_token(tok, moved)
+        step = _parse_token(tok)
         if step is None:
             errors.append(f"'{raw}' is not a step")
             continue
-        if isinstance(step, (Forward, SlideSlip, TurnLeft, TurnRight, Climb, Descend)):
-            moved = True
-        steps.extend([step] * count)
-    return tuple(steps), errors
+        for _ in range(count):
+            plan = with_step(plan, step)
+    return plan, errors
 
 
-def _parse_token(tok: str, moved: bool) -> Step | None:
+def _parse_token(tok: str) -> Step | None:
     if tok in _SIMPLE:
         return _SIMPLE[tok]
     if tok in _FIGURE_CODES:
         return Figure(_FIGURE_CODES[tok])
     if tok[:1] in "+-" and tok[1:].isdigit():
-        return Thrust(int(tok), "end" if moved else "start")
+        return Thrust(int(tok))
     for prefix in ("CT", "C", "D"):
         if tok.startswith(prefix):
             rest = tok[len(prefix):]
@@ -325,6 +324,46 @@ def _parse_token(tok: str, moved: bool) -> Step | None:
                 return Descend(n)
             return Climb(n, "thrust" if prefix == "CT" else "speed")
     return None
+
+
+# Steps that fly part of the move (R-3.1 "at the start of movement" is before
+# any of them; afterburner and water-methanol are engaged before it, R-3.5, R-3.6).
+FLYING_STEPS = (Forward, TurnLeft, TurnRight, SlideSlip, Climb, Descend, Figure, Land, TakeOff)
+
+
+def thrust_when(plan: Plan) -> When:
+    """R-3.1: thrust added to ``plan`` is spent at the start of the movement
+    while nothing of the move has been flown, else at its end."""
+    return "end" if any(isinstance(s, FLYING_STEPS) for s in plan) else "start"
+
+
+def with_step(plan: Plan, step: Step) -> Plan:
+    """``plan`` with ``step`` added, the one way a plan grows: the plan keys and
+    the typed notation both build it so, so neither is a way round a check.
+
+    - Thrust goes to the start or the end (``thrust_when``, R-3.1); presses at
+      the same place add up (``+ +`` is ``+2``; ``+1 -1`` is no thrust).
+    - A descent right after a descent is one descent of the levels together
+      (R-3.3 "descends more than 2 levels at once": ``d d d`` and ``D D D``
+      are ``D3``, with its piloting check).
+    """
+    if isinstance(step, Thrust):
+        at = thrust_when(plan)
+        if plan and isinstance(plan[-1], Thrust) and plan[-1].at == at:
+            total = plan[-1].points + step.points
+            return plan[:-1] + ((Thrust(total, at),) if total else ())
+        return plan + ((Thrust(step.points, at),) if step.points else ())
+    if isinstance(step, Descend) and plan and isinstance(plan[-1], Descend):
+        return plan[:-1] + (Descend(plan[-1].levels + step.levels),)
+    return plan + (step,)
+
+
+def plan_of(steps: Iterable[Step]) -> Plan:
+    """The plan the steps build one after the other (``with_step``)."""
+    plan: Plan = ()
+    for step in steps:
+        plan = with_step(plan, step)
+    return plan
 
 
 def format_step(step: Step) -> str:

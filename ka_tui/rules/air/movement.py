@@ -47,13 +47,13 @@ from ka_tui.rules.air import gload
 from ka_tui.rules.air import landing
 from ka_tui.rules.air.aerobatics import FIGURES, FigureKind, figure_refusal, half_speed_fallback
 from ka_tui.rules.air.check_roll import CheckRoll, roll_check
-from ka_tui.rules.air.battle_map import BattleMap
+from ka_tui.rules.air.battle_map import BattleMap, LandingSite
 from ka_tui.rules.air.units import AirUnit, Damage
 from ka_tui.rules.air.aircraft import MAX_SPEED
 from ka_tui.rules.air.damage import apply_points, stall_locked, under_control
 from ka_tui.rules.air.piloting_target import piloting_target, thrust_capacity
-from ka_tui.rules.core.dice import Dice
-from ka_tui.rules.air.hexgrid import FACING_NAMES, Hex, opposite, turn
+from ka_tui.rules.core.dice import Dice, RollAsk, announce
+from ka_tui.rules.air.hexgrid import FACING_NAMES, Hex, distance, opposite, turn
 from ka_tui.rules.air.move_plan import (
     Afterburner,
     Climb,
@@ -211,8 +211,11 @@ def roll_random_move(dice: Dice, options: AirOptions) -> int:
     """R-3.2 random move (RULES-NOTES D): d6 for the side (1–3 left, 4–6 right),
     then 1..``random_move_max_sides`` sides; signed sides, + = right. Combat may
     call it for a critical damage effect (R-3.2 "or because of a critical damage")."""
+    announce(dice, RollAsk("random move: which way (R-3.2)", 1, 6, note="1-3 left, 4-6 right"))
     side = -1 if dice.roll(6) <= 3 else 1
     n = max(1, options.random_move_max_sides)
+    if n > 1:
+        announce(dice, RollAsk("random move: how many sides (R-3.2)", 1, n))
     return side * (dice.roll(n) if n > 1 else 1)
 
 
@@ -258,6 +261,7 @@ class _Flight:
     inverted: bool = False
     ended: bool = False         # landed, hammerhead, take-off or crash: no more hexes
     landed: bool = False
+    taxied: int = 0             # hexes taxied on the ground (house rule ground_taxi_hexes)
     lost_control: bool = False
     crashed: bool = False
     went_around: bool = False
@@ -378,14 +382,39 @@ class _Flight:
     def step(self, s: Step) -> None:
         end_thrust = isinstance(s, Thrust) and s.at == "end"
         if self.ended and not (end_thrust and not self.landed and not self.crashed):
-            raise _Stop(f"{_step_name(s)}: the move has already ended")
+            raise _Stop("the move has already ended")
         if self.landed and not isinstance(s, TakeOff):
-            raise _Stop(f"{_step_name(s)}: the aircraft is on the ground; take off first (R-10)")
+            self.on_the_ground(s)
+            return
         if self.after_end_thrust and not isinstance(s, Thrust):
-            raise _Stop(f"{_step_name(s)}: nothing may follow thrust at the end of movement "
+            raise _Stop("nothing may follow thrust at the end of movement "
                         "(R-3.1)")
         handler = _HANDLERS[type(s)]
         handler(self, s)
+
+    def on_the_ground(self, s: Step) -> None:
+        """House rule ground_taxi_hexes (R-10 gives a landed aircraft only the
+        take-off): it turns in place and taxis a few hexes ahead, so a landing
+        facing the map's edge is not the end of it."""
+        allowed = self.options.ground_taxi_hexes
+        if allowed <= 0 or not isinstance(s, (Forward, TurnLeft, TurnRight)):
+            taxi = " (or turn and taxi, house rule ground_taxi_hexes)" if allowed > 0 else ""
+            raise _Stop(f"the aircraft is on the ground; take off first (R-10){taxi}")
+        if isinstance(s, (TurnLeft, TurnRight)):
+            self.began = True
+            self.facing = turn(self.facing, -1 if isinstance(s, TurnLeft) else 1)
+            return
+        if self.taxied >= allowed:
+            raise _Stop(f"on the ground it taxis {allowed} hex(es) a move "
+                        "(house rule ground_taxi_hexes)")
+        nxt = self.here.ahead(self.facing)
+        if self.battle_map.cols and not self.battle_map.in_bounds(nxt):
+            raise _Stop("taxiing would leave the map (house rule ground_taxi_hexes)")
+        if self.battle_map.height(nxt) != self.battle_map.height(self.here):
+            raise _Stop("taxiing stays on ground of one height (house rule ground_taxi_hexes)")
+        self.began = True
+        self.taxied += 1
+        self.hex_ = nxt
 
     def forward(self, s: Forward) -> None:
         self.hex_step(self.here.ahead(self.facing), straight=True)
@@ -672,11 +701,18 @@ class _Flight:
             roll = CheckRoll(what, t, (), False)   # decided unrolled: the preview shows it
             self.notes.append("out of control: the landing fails, its margin counts as 10 "
                               "(R-10)")
+        end = self.rollout_end(site)
         if roll is None:
-            self.touch_down(site.end, site.height, "lands (R-10)")
+            self.touch_down(end, site.height, "lands (R-10)")
             return
         out = landing.landing_outcome(roll, s.go_around)
-        self.log.append(f"{self.unit.id}: {out.line}")
+        line = out.line
+        if out.landed and not out.crash_points and site.width is None and not site.carrier \
+                and self.options.open_ground_rollout_by_speed:
+            n = distance(self.here, end)
+            line = (f"lands on {site.name} at speed {self.speed} and rolls out {n} hex(es) "
+                    "(R-10; house rule open_ground_rollout_by_speed)")
+        self.log.append(f"{self.unit.id}: {line}")
         if out.went_around:
             self.went_around = True
             return
@@ -684,7 +720,16 @@ class _Flight:
             self.crash_points = out.crash_points
             self.touch_down(self.here, site.height, "crash-lands (R-10)")
         else:
-            self.touch_down(site.end, site.height, "lands (R-10)")
+            self.touch_down(end, site.height, "lands (R-10)")
+
+    def rollout_end(self, site: LandingSite) -> Hex:
+        """Where the landing stops: ``landing.rollout_hexes`` ahead, at most the site's end."""
+        end = self.here
+        for _ in range(landing.rollout_hexes(site, self.speed, self.options)):
+            if end == site.end:
+                break
+            end = end.ahead(self.facing)
+        return end
 
     def touch_down(self, where: Hex, height: int, note: str) -> None:
         self.landed = True
@@ -736,10 +781,6 @@ class _Flight:
             self.index = -1
             self.hex_step(self.here.ahead(self.facing), straight=True)
             self.point("straight ahead")
-
-
-def _step_name(s: Step) -> str:
-    return type(s).__name__
 
 
 def _hex_name(h: Hex) -> str:

@@ -18,7 +18,7 @@ from ka_tui.rules.air.check_roll import CheckRoll, roll_check
 from ka_tui.rules.air.units import AirUnit
 from ka_tui.rules.air.aircraft import Trait
 from ka_tui.rules.air.damage import DamageReport, apply_hits, out_of_battle, under_control
-from ka_tui.rules.core.dice import Dice
+from ka_tui.rules.core.dice import Dice, RollAsk, announce
 from ka_tui.rules.air.evasive import WeaponKind, attack_refusal, evasive_modifier
 from ka_tui.rules.air.hexgrid import Hex, distance
 from ka_tui.rules.core.options import AccuracyMode, AirOptions, RobustMode
@@ -183,15 +183,32 @@ class ShotResult:
     log: tuple[str, ...]
 
 
+def firepower_ask(shooter: AirUnit, options: AirOptions) -> RollAsk:
+    """The shooter's Firepower dice (RULES-NOTES D), named for the table."""
+    return RollAsk(f"{shooter.id} firepower (RULES-NOTES D)", shooter.profile.firepower, 6,
+                   note=f"{options.firepower_hit_on}+ a hit, {options.firepower_crit_on} "
+                        "a critical")
+
+
+def evasion_ask(target: AirUnit, options: AirOptions) -> RollAsk:
+    """The target's Evasion dice (RULES-NOTES D), named for the table."""
+    return RollAsk(f"{target.id} evasion (RULES-NOTES D)", target.profile.evasion, 6,
+                   note=f"{options.evasion_cancel_on}+ cancels a hit")
+
+
 def _faces(dice: Dice, n: int) -> list[int]:
     return [dice.roll(6) for _ in range(max(0, n))]
 
 
 def _reroll_below(dice: Dice, faces: list[int], below: int, n: int,
-                  reason: str) -> list[DieChange]:
+                  reason: str, whose: str) -> list[DieChange]:
     """S0 §Traits re-rolls: the first ``n`` faces under ``below`` are rolled again (in place)."""
     changes: list[DieChange] = []
-    for i in [i for i, f in enumerate(faces) if f < below][:n]:
+    again = [i for i, f in enumerate(faces) if f < below][:n]
+    if again:
+        announce(dice, RollAsk(f"{whose} {reason.split(' (')[0]} re-roll (S0 §Traits)",
+                               len(again), 6, note=f"the failed dice again ({below}+)"))
+    for i in again:
         new = dice.roll(6)
         changes.append(DieChange(i, faces[i], new, reason))
         faces[i] = new
@@ -237,13 +254,15 @@ def shoot(shooter: AirUnit, target: AirUnit, dice: Dice, options: AirOptions,
             tuple(lines))
 
     rerolls: list[DieChange] = []
+    announce(dice, firepower_ask(shooter, options))
     fp = _faces(dice, shooter.profile.firepower)
     lines.append(f"Firepower {shooter.profile.firepower}d6: {_fmt(fp)} "
                  f"({options.firepower_hit_on}+ hit, {options.firepower_crit_on} critical; "
                  "RULES-NOTES D)")
     if options.accuracy_mode is AccuracyMode.FIREPOWER_DICE:
         n = reroll_dice(shooter.profile, RerollTarget.FAILED_HITS)
-        misses = _reroll_below(dice, fp, options.firepower_hit_on, n, "Accuracy (S0 §Traits)")
+        misses = _reroll_below(dice, fp, options.firepower_hit_on, n, "Accuracy (S0 §Traits)",
+                               shooter.id)
         rerolls += misses
         if misses:
             lines.append(f"Accuracy re-rolls {len(misses)} failed hit(s): now {_fmt(fp)} "
@@ -265,12 +284,13 @@ def shoot(shooter: AirUnit, target: AirUnit, dice: Dice, options: AirOptions,
     ev: list[int] = []
     cancelled = 0
     if normals + crits and under_control(target, options):
+        announce(dice, evasion_ask(target, options))
         ev = _faces(dice, target.profile.evasion)
         lines.append(f"{target.id} Evasion {target.profile.evasion}d6: {_fmt(ev)} "
                      f"({options.evasion_cancel_on}+ cancels a hit; RULES-NOTES D)")
         n = reroll_dice(target.profile, RerollTarget.EVASION)
         failed = _reroll_below(dice, ev, options.evasion_cancel_on, n,
-                               "Bullet dodger (S0 §Traits)")
+                               "Bullet dodger (S0 §Traits)", target.id)
         rerolls += failed
         if failed:
             lines.append(f"Bullet dodger re-rolls {len(failed)} Evasion die/dice: now {_fmt(ev)} "
@@ -318,6 +338,9 @@ def _robust_reroll(normals: int, crits: int, count: int, dice: Dice, options: Ai
     chosen = ["critical"] * min(crits, count)
     chosen += ["normal"] * min(normals, count - len(chosen))
     for i, kind in enumerate(chosen):
+        announce(dice, RollAsk(f"{target_id} Robust re-roll of a {kind} hit's die (S0 §Traits)",
+                               1, 6, note=f"{options.firepower_hit_on}+ a hit, "
+                                          f"{options.firepower_crit_on} a critical"))
         new = dice.roll(6)
         # before = 0: the hit's own face is not kept once Critical/Bulky changed it
         rerolls.append(DieChange(i, 0, new, "Robust (S0 §Traits)"))

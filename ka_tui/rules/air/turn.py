@@ -45,7 +45,7 @@ from ka_tui.rules.air.damage import (
     thrust_lost,
     under_control,
 )
-from ka_tui.rules.core.dice import Dice, roll_2d6
+from ka_tui.rules.core.dice import Dice, RollAsk, announce, roll_2d6
 from ka_tui.rules.air.evasive import EvasiveResult, WeaponKind, declare_evasive, may_evade
 from ka_tui.rules.air.heat import HeatResult, heat_phase as unit_heat_phase
 from ka_tui.rules.air.hexgrid import FACING_NAMES
@@ -127,11 +127,13 @@ def roll_initiative(sides: Sequence[str], dice: Dice) -> SideInitiative:
 
 
 def _order(sides: list[str], dice: Dice, rolls: list[tuple[str, tuple[int, int]]],
-           lines: list[str]) -> list[str]:
+           lines: list[str], again: bool = False) -> list[str]:
     if len(sides) <= 1:
         return sides
     totals: dict[str, int] = {}
     for side in sides:
+        announce(dice, RollAsk(initiative_what(side, again), 2, 6,
+                               note="the higher total moves first"))
         faces = roll_2d6(dice)
         rolls.append((side, faces))
         totals[side] = sum(faces)
@@ -141,8 +143,13 @@ def _order(sides: list[str], dice: Dice, rolls: list[tuple[str, tuple[int, int]]
         tied = [s for s in sides if totals[s] == total]
         if len(tied) > 1:
             lines.append(f"tie at {total} between {', '.join(tied)}: re-roll (R-1.1)")
-        out.extend(_order(tied, dice, rolls, lines) if len(tied) > 1 else tied)
+        out.extend(_order(tied, dice, rolls, lines, True) if len(tied) > 1 else tied)
     return out
+
+
+def initiative_what(side: str, again: bool = False) -> str:
+    """The name of a side's initiative roll (R-1.1), for the table's dice."""
+    return f"{side} initiative{', tie re-roll' if again else ''} (R-1.1)"
 
 
 # ------------------------------------------------------------------ turn start
@@ -419,12 +426,19 @@ class EndPhase:
 
 
 def engine_condition(unit: AirUnit) -> str:
+    """R-1.4 "engine condition": damage in effect, and damage taken and not yet
+    in effect (R-1.3: from the unit's own next shooting phase) said as such."""
     if unit.fuel <= 0:
         return "stopped: no fuel"
     if engine_disabled(unit):
         return "disabled"
     lost = thrust_lost(unit)
+    pending = unit.pending_damage.at("engine")
     text = f"damaged (−{lost} thrust)" if lost else "sound"
+    if pending:
+        text = (f"damaged (−{lost} thrust, −{pending} more pending" if lost
+                else f"damaged (−{pending} thrust pending") + \
+            ": in effect from its next shooting phase, R-1.3)"
     if unit.overheat:
         text += f", overheat {unit.overheat}"
     return text

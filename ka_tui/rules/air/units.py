@@ -127,15 +127,30 @@ class AirUnit:
     # cleared at the start of the turn
     attack_forfeit: str = ""
 
+    def __post_init__(self) -> None:
+        """Hull hits stay within the Hull (S0 §Flight card: "number of hits
+        plane may take before being destroyed"), the one place (DESIGN.md:
+        clamp at the model): a hit beyond it lands on a wreck, which the
+        damage report counts (``damage.apply_hits`` decides destruction) and
+        the unit does not carry. The newest (pending, R-1.3) go first."""
+        over = self.damage.hull_hits + self.pending_damage.hull_hits - self.profile.hull
+        if over <= 0:
+            return
+        off_pending = min(over, self.pending_damage.hull_hits)
+        object.__setattr__(self, "pending_damage", replace(
+            self.pending_damage, hull_hits=self.pending_damage.hull_hits - off_pending))
+        if over > off_pending:
+            object.__setattr__(self, "damage", replace(
+                self.damage, hull_hits=max(0, self.damage.hull_hits - (over - off_pending))))
+
     @property
     def total_damage(self) -> Damage:
         return self.damage.plus(self.pending_damage)
 
     @property
     def hull_left(self) -> int:
-        """Hull never reported below 0."""
-        hits = self.damage.hull_hits + self.pending_damage.hull_hits
-        return max(0, self.profile.hull - hits)
+        """Hull left, 0 to the Hull (the hits are clamped in ``__post_init__``)."""
+        return self.profile.hull - self.damage.hull_hits - self.pending_damage.hull_hits
 
     @property
     def everyone(self) -> tuple[Airman, ...]:

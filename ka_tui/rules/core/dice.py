@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
 
+from ka_tui.rules.core.target import TargetNumber
+
 
 class DiceFault(StrEnum):
     """Why given faces do not fit (``DiceError.reason``), so callers never read
@@ -53,6 +55,29 @@ class Dice(Protocol):
     def roll(self, sides: int) -> int:
         """One die with ``sides`` faces: a value in 1..sides."""
         ...
+
+
+@dataclass(frozen=True)
+class RollAsk:
+    """What the next ``count`` dice are for, said by a rule before it rolls
+    them, so a GM rolling at the table knows which roll each face he types
+    belongs to: ``what`` names the roll and whose it is (``Spitfire KA-B stall
+    (R-3.2)``), ``target`` is the 2d6 number it must meet (its odds follow
+    from it), ``note`` says how the faces count (``4+ a hit, 6 a critical``)."""
+
+    what: str
+    count: int = 2
+    sides: int = 6
+    target: TargetNumber | None = None
+    note: str = ""
+
+
+def announce(dice: Dice, ask: RollAsk) -> None:
+    """Tell ``dice`` what its next dice are for; a source that does not listen
+    (``hear``) rolls the same without it."""
+    hear = getattr(dice, "hear", None)
+    if hear is not None:
+        hear(ask)
 
 
 class RandomDice:
@@ -99,6 +124,9 @@ class RecordingDice:
         face = self.inner.roll(sides)
         self.used.append((sides, face))
         return face
+
+    def hear(self, ask: RollAsk) -> None:
+        announce(self.inner, ask)
 
 
 def roll_2d6(dice: Dice) -> tuple[int, int]:

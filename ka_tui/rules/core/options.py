@@ -403,6 +403,15 @@ class AirOptions:
     # R-10 take-off gives no speed after the run: the aircraft leaves the
     # strip at its landing speed (True) or at the run's length in hexes (False)
     takeoff_at_landing_speed: bool = True
+    # R-10 "lands and stops at the end of the strip": off a strip (open
+    # ground) there is no strip end; on: the roll-out is as many hexes as the
+    # speed it touches down at, within the alike terrain; off: to the end of
+    # the alike terrain (up to 12 hexes), as if it were a strip
+    open_ground_rollout_by_speed: bool = True
+    # R-10 gives landed aircraft only the take-off: on the ground an aircraft
+    # may turn in place (any number of hex sides) and taxi this many hexes
+    # ahead per move, on the same height and map (0 = no taxiing)
+    ground_taxi_hexes: int = 2
     # S0 §Traits Glider "remain under control after engine is disabled and no
     # hull points left": seed_and -- only both together would take another
     # aircraft out of control, and an empty tank is a disabled engine (no
@@ -585,6 +594,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "air.gload_airframe_hits": (0, 10),
     "air.narrow_strip_mod": (-12, 12),
     "air.open_ground_landing_mod": (-12, 12),
+    "air.ground_taxi_hexes": (0, 12),
     # the campaign between battles: days, K-points, money, percent
     "campaign.heal_days_per_wound": (0, 365),
     "campaign.wake_days": (0, 365),

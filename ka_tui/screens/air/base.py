@@ -40,6 +40,10 @@ class AirBase(Screen[None]):
         self.show_reach = False
         self.show_start = True        # before a turn: the start-of-turn preview
         self.hold_detail = False      # a step's result is in the detail pane
+        self.log_filtering = False    # the log shown by o: its letters go to the filter
+        self.redo_event: dict[str, Any] | None = None   # the step just undone (y)
+        self.target_index = 0           # which aircraft of a stacked hex is the target (,)
+        self.ram_armed: tuple[str, str] | None = None   # (rammer, target): R shown, not rolled
         self.input_mode = ""          # "plan" | "dice" | ""
         self.dice_step: PendingStep | None = None
         self._write_lock = threading.Lock()
@@ -67,14 +71,12 @@ class AirBase(Screen[None]):
         return self.query_one(HexMap).selected
 
     def cursor_target(self) -> str | None:
-        """An aircraft of another side under the cursor (the top one)."""
+        """An aircraft of another side under the cursor: of a stack, one a shot
+        can reach first, the next ones with ``,`` (``Runner.stack_targets``)."""
         if self.runner is None:
             return None
-        sel = self.runner.unit(self.selected())
-        for u in self.runner.units_at(self.query_one(HexMap).cursor):
-            if sel is None or u.side != sel.side:
-                return u.id
-        return None
+        stack = self.runner.stack_targets(self.selected(), self.query_one(HexMap).cursor)
+        return stack[self.target_index % len(stack)] if stack else None
 
     def show_panel(self, unit_lines: list[str], readout: list[str]) -> None:
         self.query_one(AircraftPanel).show(unit_lines, readout)

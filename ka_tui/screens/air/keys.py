@@ -8,6 +8,7 @@ the aircraft being placed.
 from __future__ import annotations
 
 from textual.binding import Binding
+from textual.widgets import Input
 
 from ka_tui.rules.air.move_plan import (
     Afterburner, Climb, Descend, Forward, Land, SlideSlip, Step, TakeOff, Thrust, TurnLeft,
@@ -37,7 +38,8 @@ PLAN_BINDINGS = [
 PALETTE_HELP = {
     "air.go": "Do what the next-step line says, rolling the app's dice",
     "air.dice": "Type the faces the table's dice show for the next step, then enter",
-    "air.undo": "Undo the last step (a move, a shot, a phase) and replay the battle",
+    "air.undo": "Undo the last step (a move, a shot, a phase), after a yes; y redoes it",
+    "air.redo": "Put back the step just undone, with its dice (until anything else is done)",
     "air.reach": "Show or hide every hex the selected aircraft can reach this turn",
     "air.end_shooting": "This side ends its shooting; the next side moves",
     "air.log": "The battle log: every roll with its breakdown, filterable",
@@ -46,6 +48,7 @@ PALETTE_HELP = {
     "air.end_battle": "End the battle and write the outcome back to the campaign",
     "air.type_plan": "Type the plan in the notation: +1 F F R F C D LOOP LAND",
     "air.ram": "Ram the aircraft under the cursor instead of shooting (R-7)",
+    "air.next_target": "The next aircraft of a stacked hex as the target (same level first)",
     **{f"air.plan.{code}": f"Plan: {desc}" for code, _k, desc in PLAN_KEYS},
 }
 
@@ -99,7 +102,10 @@ def _figure(screen: PlanningView, uid: str) -> None:
 
 def enabled(screen: PlanningView, action: str) -> bool:
     runner, placing = screen.runner, screen.placement is not None
-    if action in ("new_battle", "list_battles"):
+    if action == "list_battles":
+        # a priority key: typed into a field (the log filter, a plan) it is a letter
+        return not placing and not isinstance(screen.app.focused, Input)
+    if action == "new_battle":
         return not placing
     if placing:
         return action in ("go", "plan")
@@ -112,4 +118,6 @@ def enabled(screen: PlanningView, action: str) -> bool:
         return phase is Phase.SHOOTING
     if action == "undo":
         return len(runner.battle.events) > 1
+    if action == "redo":
+        return getattr(screen, "redo_event", None) is not None
     return True

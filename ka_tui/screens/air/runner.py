@@ -10,7 +10,7 @@ dice show (``needs`` / ``do_faces``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ka_tui.rules.air import turn as t
@@ -20,7 +20,7 @@ from ka_tui.rules.air.codec import plan_to_json
 from ka_tui.rules.air.damage import out_of_battle
 from ka_tui.rules.air.hexgrid import Hex
 from ka_tui.rules.air.move_plan import (
-    Forward, Plan, PlanCheck, Step, Thrust, format_plan, parse_plan,
+    Forward, Plan, PlanCheck, Step, format_plan, parse_plan, with_step,
 )
 from ka_tui.rules.air.movement import complete_plan, validate_plan
 from ka_tui.rules.air.plans import PLAN, SentPlan, plan_window, plans_in_text, sent_plans
@@ -28,6 +28,8 @@ from ka_tui.rules.air.ramming import ram_problems, ram_target
 from ka_tui.rules.air.reach import Reach, reach
 from ka_tui.rules.air.shooting import preview_shot
 from ka_tui.rules.air.shot_odds import ShotOdds, shot_odds
+from ka_tui.rules.air.step_checks import move_checks
+from ka_tui.rules.air.table_dice import DiceDue, dice_due
 from ka_tui.rules.air.units import AirUnit
 from ka_tui.rules.core.dice import Dice
 from ka_tui.rules.core.options import AirOptions
@@ -145,15 +147,10 @@ class Runner:
         return self.plans.get(uid, ())
 
     def add_step(self, uid: str, step: Step) -> None:
-        plan = self.plan(uid)
-        if isinstance(step, Thrust):
-            began = any(not isinstance(s, Thrust) for s in plan)
-            step = Thrust(step.points, "end" if began else "start")
-            if plan and isinstance(plan[-1], Thrust) and plan[-1].at == step.at:
-                total = plan[-1].points + step.points
-                self.plans[uid] = plan[:-1] + ((Thrust(total, step.at),) if total else ())
-                return
-        self.plans[uid] = plan + (step,)
+        """A plan key: the step added as the typed notation adds it
+        (``move_plan.with_step``: thrust at the start or the end, R-3.1;
+        descents in a row as one, R-3.3)."""
+        self.plans[uid] = with_step(self.plan(uid), step)
 
     def drop_step(self, uid: str) -> None:
         self.plans[uid] = self.plan(uid)[:-1]
@@ -171,10 +168,15 @@ class Runner:
             self.plans[uid] = complete_plan(u, self.plan(uid), self.battle_map, self.options)
 
     def check(self, uid: str) -> PlanCheck | None:
+        """The plan checked (``movement.validate_plan``), its checks every one
+        the move will roll: with evasive on, R-8's too (``step_checks``)."""
         u = self.unit(uid)
         if u is None:
             return None
-        return validate_plan(u, self.plan(uid), self.battle_map, self.options)
+        check = validate_plan(u, self.plan(uid), self.battle_map, self.options)
+        if uid not in self.evasive:
+            return check
+        return replace(check, checks=move_checks(check, evasive=True, options=self.options))
 
     def collision_lines(self, uid: str, check: PlanCheck) -> list[str]:
         """R-6 along the path: each place the move passes with an out-of-control
@@ -247,6 +249,21 @@ class Runner:
         p = target.probability()
         return f"ram {b.id} (R-7): {target.render()} = {float(p):.0%}"
 
+    def stack_targets(self, uid: str | None, where: Hex) -> list[str]:
+        """The other side's aircraft in the hex ``where``, the ones a shot can
+        reach first (S0 §Altitude and combat: the same level), then by level
+        nearest the shooter's: the order ``,`` cycles them in."""
+        sel = self.unit(uid) if uid else None
+        there = [u for u in self.units_at(where) if sel is None or u.side != sel.side]
+        if sel is None:
+            return [u.id for u in there]
+
+        def rank(u: AirUnit) -> tuple[bool, int]:
+            legal = preview_shot(sel, u, self.options).legal
+            return (not legal, abs(u.altitude - sel.altitude))
+
+        return [u.id for u in sorted(there, key=rank)]
+
     # -- the next step -----------------------------------------------------
 
     def pending(self, selected: str | None, target: str | None = None, *,
@@ -306,6 +323,11 @@ class Runner:
     def needs(self, step: PendingStep, faces: list[int]) -> int | None:
         return self.battle.needs(step.kind, step.data, faces)
 
+    def dice_due(self, step: PendingStep, faces: list[int]) -> DiceDue:
+        """The table's dice for ``step`` with ``faces`` typed: each roll named,
+        the one being typed, the ones to come (``rules/air/table_dice``)."""
+        return dice_due(self.state, step.kind, step.data, self.battle_map, self.options, faces)
+
     def do_faces(self, step: PendingStep, faces: list[int]) -> Event:
         self.battle.apply_faces(step.kind, step.data, faces)
         return self._done(step)
@@ -324,6 +346,16 @@ class Runner:
             self.filled_from.pop(str(last.get("data", {}).get("unit")), None)
         self.take_sent()
         return last
+
+    def redo(self, undone: Event) -> Event:
+        """Put back a step just undone, with the faces it rolled (no new dice)."""
+        faces = [int(f) for _, f in undone.get("faces", [])]
+        self.battle.apply_faces(str(undone["kind"]), dict(undone.get("data", {})), faces)
+        if undone.get("kind") == "move_committed":
+            uid = str(undone.get("data", {}).get("unit"))
+            self.plans.pop(uid, None)
+            self.evasive.discard(uid)
+        return self.battle.events[-1]
 
     def straight(self, uid: str) -> Plan:
         u = self.unit(uid)

@@ -45,13 +45,16 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
         Binding("g", "go", "Go", id="air.go"),
         Binding("t", "table_dice", "Table dice", id="air.dice"),
         Binding("u", "undo", "Undo", id="air.undo"),
+        Binding("y", "redo", "Redo", show=False, id="air.redo"),
+        Binding("comma", "next_target", "Next target", show=False, id="air.next_target"),
         Binding("v", "reach", "Reach", id="air.reach"),
         Binding("x", "end_shooting", "End shooting", id="air.end_shooting"),
         Binding("o", "log", "Log", id="air.log"),
         Binding("i", "legend", "Legend", show=False, id="air.legend"),
         Binding("b", "side_panel", "Side panel", show=False, id="air.side_panel"),
         Binding("n", "new_battle", "New battle", show=False, id="air.new"),
-        Binding("l", "list_battles", "Battles", show=False, id="air.list"),
+        # priority: the map's vim key l (right; the arrows stay) would take it
+        Binding("l", "list_battles", "Battles", show=False, id="air.list", priority=True),
         Binding("E", "end_battle", "End battle", show=False, id="air.end_battle"),
         *PLAN_BINDINGS,
         *SUGGEST_BINDINGS,
@@ -119,6 +122,8 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
         if self.placement is not None:
             self.placement.cursor_moved(self, event.hex)
             return
+        self.ram_armed = None
+        self.target_index = 0
         if self.hold_detail and event.by_key:   # a result stays until the GM moves on
             self.hold_detail = False
             self.query_one("#air-detail").remove_class("-tall")
@@ -144,6 +149,8 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         from ka_tui.screens.air.keys import enabled
 
+        if action != "log" and self.log_filtering:
+            return False   # the log's letters are the filter's, never commands
         return enabled(self, action)
 
     def action_go(self) -> None:
@@ -156,6 +163,7 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
 
     def _pending(self, *, ram: bool = False) -> PendingStep | None:
         assert self.runner is not None
+        ram = ram or self.ram_armed is not None
         try:
             return self.runner.pending(self.selected(), self.cursor_target(), ram=ram)
         except Refused as refused:
@@ -180,6 +188,8 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
         self._after(step, event)
 
     def _after(self, step: PendingStep, event: dict[str, Any]) -> None:
+        self.ram_armed = None
+        self.redo_event = None
         self._save(event)
         self._status(f"done and saved: {step.label}")
         self.refresh_view()
@@ -204,12 +214,58 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
             return
         self._run(self.dice, step)
 
+    def action_next_target(self) -> None:
+        """The next aircraft of the other side in the cursor's hex (a stack)."""
+        if self.runner is None:
+            return
+        stack = self.runner.stack_targets(self.selected(), self.query_one(HexMap).cursor)
+        if len(stack) < 2:
+            self._status("one target here at most: , cycles a stacked hex's aircraft")
+            return
+        self.target_index = (self.target_index + 1) % len(stack)
+        self.ram_armed = None
+        self.hold_detail = False
+        self._status(f"target: {stack[self.target_index]} ({self.target_index + 1} of "
+                     f"{len(stack)} here)")
+        self.refresh_overlays()
+
     def action_ram(self) -> None:
+        """R-7 like a shot: the first R shows the ram's target, odds and rolls;
+        R again (or g) rolls it, t takes the table's dice; the cursor moving
+        goes back to shooting."""
         step = self._pending(ram=True)
-        if step is not None:
-            self._run(self.dice, step)
+        if step is None or self.runner is None:
+            return
+        if self.ram_armed != (step.data["attacker"], step.data["target"]):
+            self.ram_armed = (step.data["attacker"], step.data["target"])
+            from ka_tui.screens.air.dice_lines import ram_preview
+
+            self._detail(ram_preview(self.runner, *self.ram_armed), tall=True)
+            self.hold_detail = True
+            self._status(f"ram armed: {step.label} — R or g rolls, t table dice")
+            return
+        self._run(self.dice, step)
 
     def action_undo(self) -> None:
+        """Undo asks first, as close combat's does; y right after puts it back."""
+        from ka_tui.screens.confirm import ConfirmScreen
+
+        if self.runner is None or self.loaded is None:
+            return
+        last = self.runner.battle.events[-1]
+        what = f"{last['kind'].replace('_', ' ')} (seq {last['seq']})"
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._undo()
+            else:
+                self._status("Nothing undone.")
+
+        self.app.push_screen(ConfirmScreen(f"Undo the last step: {what}? y right after "
+                                           "puts it back.", yes="Undo", no="Keep",
+                                           title="Undo step"), answered)
+
+    def _undo(self) -> None:
         from ka_tui.rules.air.battle import ReplayError
 
         if self.runner is None or self.loaded is None:
@@ -220,8 +276,30 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
             self._status(f"nothing to undo: {error}")
             return
         self._write(self.loaded.battle_id, "undo", None, len(self.runner.battle.events) + 1)
-        self._status(f"undone: {last['kind'].replace('_', ' ')} (seq {last['seq']})")
+        self.redo_event = last
+        self.hold_detail = False
+        self._status(f"undone: {last['kind'].replace('_', ' ')} (seq {last['seq']}) · "
+                     "y: put it back")
         self.refresh_view()
+        self._detail([f"undone: {last['kind'].replace('_', ' ')} (seq {last['seq']})"])
+        if self.query_one("#air-log-view").display:
+            self._show_log()
+
+    def action_redo(self) -> None:
+        from ka_tui.rules.air.turn import TurnError
+
+        undone, self.redo_event = self.redo_event, None
+        if self.runner is None or undone is None:
+            self._status("nothing to redo: y puts back the step just undone")
+            return
+        step = PendingStep(str(undone["kind"]), dict(undone.get("data", {})), "redo")
+        try:
+            self.runner.redo(undone)
+        except (TurnError, DiceError) as error:
+            self._status(f"cannot redo: {error}")
+            return
+        self._after(step, self.runner.battle.events[-1])
+        self._status(f"put back: {undone['kind'].replace('_', ' ')}")
 
     def action_reach(self) -> None:
         self.show_reach = not self.show_reach
@@ -234,6 +312,7 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
         view.display = not view.display
         self.query_one("#air-main").display = not view.display
         self.query_one("#air-detail").display = not view.display
+        self.log_filtering = bool(view.display)
         if view.display:
             self._show_log()
             self.query_one("#air-log-filter", Input).focus()
@@ -244,6 +323,7 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
         """The end-phase report (R-1.4) in the log pane, whole; o goes back."""
         view = self.query_one("#air-log-view")
         view.display = True
+        self.log_filtering = False
         self.query_one("#air-main").display = False
         self.query_one("#air-detail").display = False
         self.query_one("#air-log", Static).update(Content("\n".join(lines)))

@@ -27,7 +27,7 @@ class TypedInput(AirBase):
         if step is None:
             return
         self.dice_step = step
-        self._open_input("dice", "", f"faces for: {step.label} (enter)")
+        self._open_input("dice", "", f"faces for: {step.label} (enter; esc: back)")
         self._check_faces("")
 
     def _open_input(self, mode: str, value: str, placeholder: str) -> None:
@@ -62,17 +62,24 @@ class TypedInput(AirBase):
         return [int(w) for w in text.replace(",", " ").split() if w.isdigit()]
 
     def _check_faces(self, text: str) -> str | None:
-        """Each face checked at the field: the next die the step needs, or why not."""
+        """Each face checked at the field: the roll the next face goes to (its
+        name, whose it is, its target and odds; the whole list in the detail
+        pane, ``dice_lines``), or why not."""
+        from ka_tui.screens.air.dice_lines import due_lines, due_status
+
         assert self.runner is not None and self.dice_step is not None
         bad = [w for w in text.replace(",", " ").split() if not w.isdigit()]
         if bad:
             msg = f"'{bad[0]}' is not a face (numbers only)"
         else:
             try:
-                sides = self.runner.needs(self.dice_step, self._faces(text))
-                msg = (f"next: a d{sides}" if sides else "enough faces: enter records the step")
+                due = self.runner.dice_due(self.dice_step, self._faces(text))
             except (DiceError, ValueError) as error:
                 msg = f"refused: {error}"
+            else:
+                msg = due_status(due)
+                lines = due_lines(self.dice_step.label, due)
+                self._detail(lines, tall=len(lines) > 5)
         self._status(msg)
         return msg
 
@@ -85,7 +92,7 @@ class TypedInput(AirBase):
             return
         if self.input_mode == "dice" and self.runner is not None and self.dice_step:
             msg = self._check_faces(event.value)
-            if msg is None or not msg.startswith("enough"):
+            if msg is None or not msg.startswith("enough faces"):
                 self.app.bell()
                 return
             step = self.dice_step
