@@ -4,7 +4,7 @@ Screens live in ``ka_tui/screens`` (one module each); this module only wires
 them together. Heavy imports (SQLModel, the store) wait until a worker thread
 needs them, so the first frame comes quickly.
 
-Adding a mode (docs/ARCHITECTURE.md "UI conventions"): append one ``ModeSpec``
+Adding a mode (docs/ARCHITECTURE.md "How to add…"): append one ``ModeSpec``
 to ``MODE_SPECS``. It becomes a ``MODES`` entry (imported lazily), a global
 binding with an id, and a command-palette entry.
 """

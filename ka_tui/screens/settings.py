@@ -277,9 +277,12 @@ class SettingsScreen(Screen[None]):
         Binding("e", "edit", "Edit", id="settings.edit"),
         Binding("space", "flip", "Toggle", id="settings.toggle"),
         Binding("r", "reset", "Default", id="settings.reset"),
+        Binding("g", "readings", "Gaps", id="settings.readings"),
         Binding("ctrl+s", "save", "Save", id="settings.save"),
         Binding("escape", "close", "Back", id="settings.close"),
     ]
+    PALETTE_HELP = {"settings.readings": "The readings of the seeds' gaps that are not "
+                                         "options here (docs/rules/READINGS.md)"}
 
     DEFAULT_CSS = """
     SettingsScreen DataTable {
@@ -426,6 +429,12 @@ class SettingsScreen(Screen[None]):
         option = self._current()
         if option is not None:
             self._set(option, HouseRules().to_dict()[option.section][option.name])
+
+    def action_readings(self) -> None:
+        """Every reading of the seeds that is not an option here (docs/rules/READINGS.md)."""
+        from ka_tui.screens.readings import ReadingsScreen
+
+        self.app.push_screen(ReadingsScreen())
 
     def action_save(self) -> None:
         self._save(HouseRules.from_dict(self.values))

@@ -53,7 +53,7 @@ def spare_argv(db: Path) -> list[str]:
     return [sys.executable, "-m", "ka_tui.server.seat_app", "--db", str(db), "--wait"]
 
 
-class Orders:
+class SeatOrders:
     """The pipe a spare waits on for its order (``seat_app.ORDER_FD``)."""
 
     def __init__(self) -> None:
@@ -172,7 +172,7 @@ class PtySeat:
         self.on_output: Callable[[bytes], None] = lambda data: None
         self.on_exit: Callable[[int], None] = lambda code: None
         self.on_view: Callable[[dict[str, object]], None] = lambda view: None
-        self._orders: Orders | None = None
+        self._orders: SeatOrders | None = None
         self.process: asyncio.subprocess.Process | None = None
         self.master = -1
         self._pending = b""
@@ -201,7 +201,7 @@ class PtySeat:
             env = {**self.env, VIEW_FD: str(self._views.write_fd)}
             fds = [self._views.write_fd]
             if spare:
-                self._orders = Orders()
+                self._orders = SeatOrders()
                 env[ORDER_FD] = str(self._orders.read_fd)
                 fds.append(self._orders.read_fd)
             self.process = await asyncio.create_subprocess_exec(

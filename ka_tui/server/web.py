@@ -45,7 +45,7 @@ from textual_serve.download_manager import DownloadManager
 from textual_serve.server import Server
 
 from ka_tui.server.seat_app import ORDER_FD, VIEW_FD
-from ka_tui.server.seat_process import Orders, ViewPipe
+from ka_tui.server.seat_process import SeatOrders, ViewPipe
 from ka_tui.store import table_seats
 from ka_tui.store.errors import StoreError
 from ka_tui.store.table_seats import Admitted, NotAdmitted
@@ -106,7 +106,7 @@ class WebSeat(AppService):
         self.argv = argv
         self.env = env
         self.on_view: Callable[[dict[str, object]], None] = lambda view: None
-        self._orders = Orders() if spare else None
+        self._orders = SeatOrders() if spare else None
         self.process: asyncio.subprocess.Process | None = None
         self._views: ViewPipe | None = None
         self.websocket: web.WebSocketResponse | None = None

@@ -25,14 +25,14 @@ def _airman(role: str, a: Airman) -> str:
     return f"{role} {a.name}: {a.wounds}w{state}"
 
 
-def unit_state(u: AirUnit) -> str:
+def unit_state(u: AirUnit, options: AirOptions) -> str:
     if u.destroyed:
         return "DESTROYED"
     if u.crashed:
         return "CRASHED"
     if u.landed:
         return "on the ground"
-    return "in control" if under_control(u) else "OUT OF CONTROL"
+    return "in control" if under_control(u, options) else "OUT OF CONTROL"
 
 
 def unit_lines(u: AirUnit, options: AirOptions, thrust_used: int = 0) -> list[str]:
@@ -43,11 +43,11 @@ def unit_lines(u: AirUnit, options: AirOptions, thrust_used: int = 0) -> list[st
         f"{u.id} ({u.side})",
         f"{p.aircraft_class.label} · Move {p.move} G {p.g_rating}",
         f"{col},{row} {FACING_NAMES[u.facing]} · {describe_level(u.altitude, options)}",
-        f"speed {u.speed} · thrust left {max(0, thrust_capacity(u) - thrust_used)}",
+        f"speed {u.speed} · thrust left {max(0, thrust_capacity(u, options) - thrust_used)}",
         f"heat {u.overheat} · fuel {u.fuel} · ammo {u.ammo}",
         f"hull {u.hull_left}/{p.hull}"
         + (f" (+{u.pending_damage.hull_hits} hit)" if u.pending_damage.hull_hits else "")
-        + f" · {unit_state(u)}",
+        + f" · {unit_state(u, options)}",
     ]
     hits = u.total_damage.located_hits
     if hits:

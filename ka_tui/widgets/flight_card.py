@@ -20,7 +20,6 @@ rule: it renders values and the data in ``rules/air/traits.py``.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -290,7 +289,51 @@ def status_block(profile: AircraftProfile, status: FlightStatus) -> Text:
 class FlightCard(VerticalScroll, can_focus=True):
     """A flight card for one aircraft; ``show()`` swaps what it displays."""
 
-    DEFAULT_CSS = Path(__file__).with_suffix(".tcss").read_text(encoding="utf-8")
+    DEFAULT_CSS = """
+    FlightCard {
+        height: 1fr;
+        width: 1fr;
+        scrollbar-size-vertical: 1;
+    }
+    FlightCard:focus {
+        background-tint: $foreground 0%;
+    }
+    FlightCard #card-header {
+        height: 1;
+        width: 1fr;
+        padding: 0 1;
+        background: $panel;
+    }
+    FlightCard #card-body {
+        height: auto;
+        width: 1fr;
+    }
+    FlightCard .card-main {
+        width: 1fr;
+        height: auto;
+    }
+    FlightCard .card-side {
+        width: 31;
+        height: auto;
+    }
+    FlightCard .card-block {
+        height: auto;
+        border-top: solid $primary;
+        border-title-align: left;
+        border-title-color: $text;
+        border-title-style: bold;
+        padding: 0 1;
+    }
+    FlightCard #card-body.-wide > #card-s0 {
+        width: 1fr;
+    }
+    FlightCard #card-body.-wide > .card-side {
+        width: 34;
+    }
+    FlightCard #card-body.-wide > #card-hex {
+        width: 1fr;
+    }
+    """
 
     BINDINGS = [
         Binding("t", "toggle_rules", "Trait rules", id="card.trait_rules"),

@@ -1,4 +1,4 @@
-"""Small builders for the air-combat tests (part B): aircraft and units."""
+"""Small builders for the air-combat tests: aircraft and units."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 S0 §Skills, S0 §Close combat 4 and RULES-NOTES A, read die by die. This module
 imports nothing from ``ka_tui.rules.core.skill_tests`` or ``ka_tui.rules.core.odds``: it is
-the reference those are checked against (issue 16), so a rules bug cannot move
+the reference those are checked against, so a rules bug cannot move
 both sides together. Only the option *values* (``SkillOptions``) are shared.
 
 Readings the seed leaves open follow the named options (RULES-NOTES A):

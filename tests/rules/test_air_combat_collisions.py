@@ -23,9 +23,9 @@ OPT = AirOptions()
 
 def test_r6_no_roll_when_everyone_is_in_control() -> None:
     a, b = unit("A"), unit("B", "red")
-    assert not needs_collision_roll([a, b])
-    assert needs_collision_roll([a, replace(b, out_of_control=True)])
-    assert not needs_collision_roll([replace(a, out_of_control=True)])
+    assert not needs_collision_roll([a, b], OPT)
+    assert needs_collision_roll([a, replace(b, out_of_control=True)], OPT)
+    assert not needs_collision_roll([replace(a, out_of_control=True)], OPT)
 
 
 def test_r6_eleven_or_more_and_ten_with_a_large_object() -> None:

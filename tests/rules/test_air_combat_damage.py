@@ -19,7 +19,7 @@ from ka_tui.rules.air.damage import (
     under_control,
 )
 from ka_tui.rules.core.dice import RandomDice, ScriptedDice
-from ka_tui.rules.core.options import AirOptions
+from ka_tui.rules.core.options import AirOptions, EngineOut
 from tests.rules.hypothesis_counts import scaled
 
 from .air_combat_fixtures import unit
@@ -80,14 +80,16 @@ def test_s0_hits_on_a_wreck_roll_no_location() -> None:
 def test_s0_glider_glides_on_at_zero_hull() -> None:
     g = unit("G", prof={"hull": 2}, traits=((Trait.GLIDER, None),))
     g2, rep = apply_hits(g, [False, False], ScriptedDice.of([3, 4, 3, 4]), OPT, source="t")
-    assert not g2.destroyed and g2.hull_left == 0 and under_control(g2)
+    assert not g2.destroyed and g2.hull_left == 0 and under_control(g2, OPT)
     g3, _ = apply_hits(g2, [False], ScriptedDice.of([3, 4]), OPT, source="t")
     assert g3.destroyed
     plain = unit("P", prof={"hull": 5})
     crippled = replace(plain, damage=Damage(0, (("engine", plain.profile.thrust),)))
-    assert not under_control(crippled)
+    either = replace(OPT, engine_out_control=EngineOut.EITHER)
+    assert under_control(crippled, OPT)          # the seed's "and": the engine alone does not
+    assert not under_control(crippled, either)   # house rule: either takes it out of control
     glider = replace(crippled, profile=g.profile)
-    assert under_control(glider)
+    assert under_control(glider, either)
 
 
 def test_r5_cockpit_critical_wounds_the_pilot_now() -> None:

@@ -94,6 +94,6 @@ def test_r8_r1_2_one_refusal_for_shooting_and_ramming() -> None:
     ]
     for attacker, why in cases:
         assert attack_refusal(attacker) == why
-        for problems in (shot_problems(attacker, target, OPT), ram_problems(attacker, target)):
+        for problems in (shot_problems(attacker, target, OPT), ram_problems(attacker, target, OPT)):
             refusals = [p for p in problems if "attack" in p]
             assert refusals == ([why] if why else [])

@@ -1,4 +1,4 @@
-"""Two engine gaps closed for the air-battle screen (issue 10).
+"""Two engine gaps closed for the air-battle screen.
 
 - R-10: a profile's landing speed comes from the size-class table (single
   engine 3, twin 6, four 4) unless the profile sets its own (RULES-NOTES D
@@ -132,7 +132,7 @@ def test_r6_an_out_of_control_mover_rolls_where_it_passes_others() -> None:
     mover = _flier("A", "blue", START, conscious=False)      # R-5: pilot out → no control
     other = _flier("B", "red", AHEAD)
     after, report = execute_plan(mover, parse_plan("F F F")[0], MAP, ScriptedDice.of([]), OPT)
-    preview = path_collision_checks(mover, after, report.path, [other])
+    preview = path_collision_checks(mover, after, report.path, [other], OPT)
     assert [(p.hex, t.value) for p, t in preview] == [(AHEAD, 11)]
     dice = ScriptedDice.of([1, 2])
     moved, changed, results = check_path_collisions(mover, after, report.path, [other], dice,

@@ -526,7 +526,7 @@ def test_plan_check_reports_overall_odds() -> None:
 
 
 def test_r6_1_flying_into_a_hill_is_detected() -> None:
-    """R-6.1: ending at the terrain's height crashes; part B rolls the damage."""
+    """R-6.1: ending at the terrain's height crashes; the turn rolls the damage."""
     hills = parse_map("""
         . . . .
         . . . .
@@ -585,7 +585,7 @@ def test_leaving_the_map_is_noted() -> None:
 
 
 def test_part_a_house_rules_round_trip_through_the_campaign_dict() -> None:
-    """Every part A option is stored per campaign and validated on load."""
+    """Every movement option is stored per campaign and validated on load."""
     from ka_tui.rules.core.options import HouseRules
     rules = HouseRules().with_changes("air", turn_speed_basis=TurnSpeedBasis.START,
                                       echelon_test_penalty=2, takeoff_at_landing_speed=False)

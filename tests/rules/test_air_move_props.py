@@ -1,4 +1,4 @@
-"""Hypothesis invariants of movement (issue 6): speed 0–max and never above 12,
+"""Hypothesis invariants of movement: speed 0–max and never above 12,
 altitude 0–ceiling unless crashing, wounds 0–6, hull never below 0, a unit moves
 once per turn, and a preview agrees with a flight whose checks all pass."""
 
@@ -135,7 +135,7 @@ def _check_invariants(before: AirUnit, out: AirUnit) -> None:
 
 
 def test_invariants_hold_for_any_legal_plan() -> None:
-    """Issue 6 invariants for R-3 movement: speed 0–12 (R-3.3), altitude 0–ceiling
+    """Invariants of R-3 movement: speed 0–12 (R-3.3), altitude 0–ceiling
     unless crashing (S0 §Altitude, R-6.1), wounds 0–6 (R-5), one move a turn (R-1.2);
     over plans that are legal by construction, and the mix is checked."""
     mix: Counter[str] = Counter()

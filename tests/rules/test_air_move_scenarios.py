@@ -54,7 +54,7 @@ def test_scenario_take_off_climb_stall_and_recover_on_afterburner() -> None:
 
 
 def test_scenario_failed_stall_near_the_ground_crashes() -> None:
-    """R-3.2 stall at level 1 drops to the ground: R-6.1 crash, reported for part B."""
+    """R-3.2 stall at level 1 drops to the ground: R-6.1 crash, reported for the turn to roll."""
     u = unit(col=4, row=6, altitude=1, speed=4)
     dice = ScriptedDice.of([6, 6])
     out, rep = start_turn(u, dice, OPTS, AIRFIELD)

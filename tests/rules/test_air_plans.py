@@ -1,4 +1,4 @@
-"""Move plans sent by players (issue 14: plan, reveal, execute) as
+"""Move plans sent by players (S0 §Altitude explained: planning the move, revealing and executing) as
 ``plan_sent`` events of the battle log (rules/air/plans.py): which plans are
 in, when a plan may be sent (R-1.1 the turn begun, R-1.2 until the aircraft
 moves), the engine's refusal of an illegal plan (R-3.1), what a player may
@@ -82,6 +82,28 @@ def test_r1_2_both_sides_plan_once_the_turn_runs_until_they_move() -> None:
     assert accept_plan(b.events, plan_event("B", straight(), False, "b")["data"]) is None
 
 
+def test_r1_2_the_second_side_still_plans_while_the_first_side_shoots() -> None:
+    """R-1.2 "The players of the side that won initiative move and shoot first.
+    Then the players of the side that lost initiative move and shoot": once
+    Blue ends its movement (its shooting phase), Red's pilots may still send
+    plans (plans.py: from the turn's start until the aircraft moves); not in
+    the heat phase."""
+    b = begun(new_battle())
+    b.move("A", straight(), ScriptedDice.of([]))
+    b.end_movement(ScriptedDice.of([]))
+    assert b.state.phase.value == "shooting" and b.state.active_side == "blue"
+    assert plan_window(b.state, "B") is None
+    assert accept_plan(b.events, plan_event("B", straight(), False, "b")["data"]) is None
+    assert plan_window(b.state, "A") == "A has moved this turn (R-1.2)"
+    b.end_shooting(ScriptedDice.of([]))                 # Red moves now: still open
+    assert plan_window(b.state, "B") is None
+    b.move("B", straight(), ScriptedDice.of([]))
+    b.end_movement(ScriptedDice.of([]))
+    b.end_shooting(ScriptedDice.of([]))
+    assert b.state.phase.value == "heat"
+    assert plan_window(b.state, "B") == "the turn is in its heat phase (R-1.4): no move is left"
+
+
 def test_r3_1_an_illegal_plan_is_refused_with_the_engines_reason() -> None:
     b = begun(new_battle())
     why = plan_refusal(b.state, "A", straight(2), False, MAP, OPT)
@@ -91,7 +113,7 @@ def test_r3_1_an_illegal_plan_is_refused_with_the_engines_reason() -> None:
     assert plan_window(b.state, "Z") == "no aircraft 'Z' in this battle"
 
 
-def test_issue14_the_newest_plan_is_in_until_the_move_and_a_new_turn_clears() -> None:
+def test_r1_2_the_newest_plan_is_in_until_the_move_and_a_new_turn_clears() -> None:
     b = begun(new_battle())
     send(b, "A", straight())
     send(b, "B", straight())
@@ -105,14 +127,14 @@ def test_issue14_the_newest_plan_is_in_until_the_move_and_a_new_turn_clears() ->
     assert plans_in_text(b.state, sent_plans(b.events)) == "1 of 1 plans in: B-pilot"
 
 
-def test_issue14_plans_in_names_the_pilots_and_the_waiting() -> None:
+def test_plans_in_names_the_pilots_and_the_waiting() -> None:
     b = begun(new_battle())
     send(b, "B", straight())
     text = plans_in_text(b.state, sent_plans(b.events), {"A": "Kay", "B": "Olga"})
     assert text == "1 of 2 plans in: Olga; waiting for Kay"
 
 
-def test_issue14_a_player_sees_only_that_another_plan_is_in() -> None:
+def test_a_player_sees_only_that_another_plan_is_in() -> None:
     """DESIGN.md: secrets are filtered by who is looking. B's plan: its
     aircraft and "a plan is in", never its steps, evasive or sender."""
     b = begun(new_battle())
@@ -128,7 +150,7 @@ def test_issue14_a_player_sees_only_that_another_plan_is_in() -> None:
     assert replay(seen, MAP, OPT) == b.state
 
 
-def test_issue14_the_gms_undo_keeps_plans_sent_after_the_step() -> None:
+def test_the_gms_undo_keeps_plans_sent_after_the_step() -> None:
     """Undo drops the GM's last step; the plans players sent after it stay
     (one place up); an undone move brings its plan back in."""
     b = begun(new_battle())
@@ -146,7 +168,7 @@ def test_issue14_the_gms_undo_keeps_plans_sent_after_the_step() -> None:
 
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.sampled_from(["A", "B"]), max_size=6))
-def test_issue14_plans_change_nothing_in_the_replay(senders: list[str]) -> None:
+def test_plans_change_nothing_in_the_replay(senders: list[str]) -> None:
     """Any plans sent between the steps replay to the same state (R-1)."""
     b = begun(new_battle())
     plain = replay(list(b.events), MAP, OPT)

@@ -1,4 +1,4 @@
-"""Any dice (issue 12 item 24): 2d6 checks against a target (R-2), d6 pools
+"""Any dice: 2d6 checks against a target (R-2), d6 pools
 counted against a face (S0 §Firepower/§Evasion, RULES-NOTES D), plain totals."""
 
 from __future__ import annotations

@@ -227,7 +227,7 @@ def _tail_chase(seed: int) -> Battle:
 
 
 def test_battle_replays_under_the_house_rules_it_was_started_with() -> None:
-    """Issue 9: battle_started records the air house rules; after the
+    """battle_started records the air house rules; after the
     campaign's rules change (hits on 7+: none), the log still replays to the
     same state, and Battle.from_events plays on under the recorded rules."""
     import dataclasses
@@ -247,7 +247,7 @@ def test_battle_replays_under_the_house_rules_it_was_started_with() -> None:
 
 
 def test_battle_log_without_recorded_rules_replays_under_the_given_ones() -> None:
-    """A log written before issue 9 (no ``rules`` in battle_started) replays
+    """A log written before battles recorded their rules (no ``rules`` in battle_started) replays
     as before: under the options passed in."""
     played = _tail_chase(3)
     events = json.loads(json.dumps(played.events))

@@ -1,4 +1,4 @@
-"""One test on each side of the boundaries in ``ka_tui/rules`` (issue 16).
+"""One test on each side of the boundaries in ``ka_tui/rules`` (found by mutation testing).
 
 Each pair is named after its seed section and puts the value exactly on the
 edge and one step past it, so a flipped ``<``/``<=`` or an off-by-one in a
@@ -67,7 +67,7 @@ def _rammers(target_altitude: int) -> tuple[combat.AirUnit, combat.AirUnit]:
 
 def test_r7_ram_at_the_same_level_is_allowed() -> None:
     a, b = _rammers(2)
-    assert ram_problems(a, b) == ()
+    assert ram_problems(a, b, OPT) == ()
     assert ram_target(a, b, OPT).finalizer is Finalizer.NONE
 
 
@@ -76,7 +76,7 @@ def test_r7_ram_one_level_apart_in_the_same_hex_is_refused(level: int) -> None:
     """R-7: both aircraft in the same hex *at the same level*."""
     a, b = _rammers(level)
     assert a.hex == b.hex
-    problems = ram_problems(a, b)
+    problems = ram_problems(a, b, OPT)
     assert len(problems) == 1 and "same level (R-7)" in problems[0]
     assert ram_target(a, b, OPT).finalizer is Finalizer.IMPOSSIBLE
     a2, b2, res = ram(a, b, ScriptedDice.of([]), OPT)
@@ -122,12 +122,18 @@ def test_r10_size_class_rows_by_engine_count(engines: int, label: str) -> None:
     assert size_class(replace(FIGHTER, engines=engines)).label == label
 
 
-def test_r10_three_engines_may_land_on_a_carrier_four_may_not() -> None:
-    """R-10: four-engine craft cannot land on carriers (without eternium and equipment)."""
+def test_r10_two_engines_may_land_on_a_carrier_three_and_four_may_not() -> None:
+    """R-10: "Four-engine craft cannot land on carriers" (without eternium and
+    equipment); three engines take the four-engine row here as for the
+    landing speed and strip (one reading, ``aircraft.r10_row``)."""
     carrier = _site(12, 4, carrier=True)
-    assert carrier_refusal(unit(profile=replace(FIGHTER, engines=3)), carrier) is None
-    refusal = carrier_refusal(unit(profile=replace(FIGHTER, engines=4)), carrier)
-    assert refusal is not None and "four-engine" in refusal
+    assert carrier_refusal(unit(profile=replace(FIGHTER, engines=2)), carrier) is None
+    for engines in (3, 4):
+        three_or_four = replace(FIGHTER, engines=engines, landing_speed=0)
+        assert size_class(three_or_four).label == "four-engine"
+        assert three_or_four.landing_speed == 4
+        refusal = carrier_refusal(unit(profile=three_or_four), carrier)
+        assert refusal is not None and "four-engine" in refusal
 
 
 @pytest.mark.parametrize("equipped,kind,allowed", [

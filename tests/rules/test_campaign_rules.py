@@ -1,4 +1,4 @@
-"""Pure campaign rules (issue 15): healing, coming to, K-points, readiness,
+"""Pure campaign rules (house rules, CampaignOptions): healing, coming to, K-points, readiness,
 repairs, the time preview, the ready-check, the debrief and service records.
 Each test names the house-rule option (``CampaignOptions``) it implements;
 R-5 (six wounds kill, unconsciousness) and R-1.3 (hull hits, location
@@ -78,7 +78,7 @@ people = st.builds(Person, id=st.just(1), name=st.just("P"),
                    wounds=st.integers(0, 5), conscious=st.booleans(),
                    k_points=st.integers(0, 10), k_points_max=st.just(10),
                    rest_days=st.integers(0, 2))
-options = st.builds(CampaignOptions, heal_days_per_wound=st.integers(1, 5),
+options = st.builds(CampaignOptions, heal_days_per_wound=st.integers(0, 5),
                     wake_days=st.integers(0, 3), k_points_per_day=st.integers(0, 3),
                     fit_max_wounds=st.integers(0, 3))
 
@@ -116,6 +116,37 @@ def test_write_off_is_advised_at_write_off_percent() -> None:
     assert need.write_off_advised and "100% ≥ 75%" in need.why
 
 
+def test_write_off_is_advised_at_write_off_percent_exactly_not_only_above() -> None:
+    """House rule campaign.write_off_percent (75): "this share of the hull or
+    more" -- hull 4 with 3 hits (75 %) is advised, 2 of 4 (50 %) is not."""
+    four = Plane(3, "Tempest", hull=4)
+    at = repair_need(replace(four, hull_hits=3), OPTS)
+    assert at.write_off_advised and "3 of 4 hull (75% ≥ 75%)" in at.why
+    below = repair_need(replace(four, hull_hits=2), OPTS)
+    assert not below.write_off_advised and below.why == ""
+    stricter = repair_need(replace(four, hull_hits=3), replace(OPTS, write_off_percent=76))
+    assert not stricter.write_off_advised
+
+
+def test_heal_days_per_wound_0_means_wounds_heal_once_awake() -> None:
+    """House rule campaign.heal_days_per_wound = 0 (R-5 counts wounds; the seeds
+    give no healing time): no day per wound -- fit at once, and the first day
+    of rest after waking heals them all; never read as 1."""
+    zero = replace(OPTS, heal_days_per_wound=0, fit_max_wounds=1)
+    kay = Person(1, "Kay", wounds=3)
+    assert fit_in(kay, zero) == 0 and readiness(kay, zero).fit_in == 0
+    assert ready_check([kay], [], {}, {}, zero) == []
+    assert rest(kay, 1, zero).wounds == 0
+    out = Person(2, "Olga", wounds=3, conscious=False)
+    two_to_wake = replace(zero, wake_days=2)
+    assert fit_in(out, two_to_wake) == 2
+    assert rest(out, 1, two_to_wake).wounds == 3 and not rest(out, 1, two_to_wake).conscious
+    woke = rest(out, 2, two_to_wake)
+    assert woke.conscious and woke.wounds == 0
+    one = replace(zero, heal_days_per_wound=1)
+    assert fit_in(kay, one) == 2 and rest(kay, 1, one).wounds == 2   # 1 is one a day
+
+
 def test_the_queue_works_repair_crews_jobs_at_once() -> None:
     """repair_crews = 2: jobs 1 and 2 go on together, job 3 waits for a crew."""
     q = [RepairJob(1, 1, "A", 3), RepairJob(2, 2, "B", 1), RepairJob(3, 3, "C", 2)]
@@ -140,7 +171,7 @@ def test_the_time_preview_lists_what_changes() -> None:
     p = preview(date(1944, 6, 6), 3, [replace(KAY, wounds=1)], [RepairJob(1, 2, "Spit", 2)],
                 OPTS)
     assert p.summary == "1944-06-06 → 1944-06-09 (3 days)"
-    assert [c.text for c in p.changes] == ["Kay: 1 wound heal, fully healed",
+    assert [c.text for c in p.changes] == ["Kay: 1 wound heals, fully healed",
                                            "Spit: repair finished"]
     with pytest.raises(ValueError):
         preview(date(1944, 6, 6), 0, [], [], OPTS)

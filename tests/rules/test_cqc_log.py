@@ -1,7 +1,7 @@
 """A close-combat fight's log replayed and checked by the rules
 (``rules/cqc/log.py``; DESIGN.md "Fights and battles as a log of events";
 S0 §Close combat steps 1-6): pure, no database. Moved here from
-tests/store/test_fights.py with the code (issue 9), plus ``accept``.
+tests/store/test_fights.py with the code, plus ``accept``.
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ def test_replayed_log_equals_the_engine_played_directly(seed: int, plans: list[A
     data=st.data())
 def test_s0_any_step_taken_twice_is_refused_and_named(seed: int, plans: list[Any],
                                                       data: st.DataObject) -> None:
-    """S0 §Close combat 1-6, issue 9: a step written twice (two windows on the
+    """S0 §Close combat 1-6: a step written twice (two windows on the
     same state) is never replayed: the replay names the copy's position,
     ``replay_prefix`` stops just before it, and ``accept`` gives the reason."""
     events, _ = _build(seed, plans)

@@ -1,4 +1,4 @@
-"""The order of combat after round 1 (issue 17).
+"""The order of combat after round 1 (S0 §Close combat 1 and 6).
 
 S0 §Close combat lists the parts of close combat as steps 1-6: "1. Determine
 order of combat by passing Combat Initiative test, if not available take
@@ -19,7 +19,9 @@ from typing import Any
 import pytest
 
 from ka_tui.rules.cqc import CqcCard, Fight, Fighter, initiative_order, reroll_order, resolve_round
-from ka_tui.rules.core.options import CQC_LEGACY, HouseRules, InitiativeReroll, recorded_rules
+from ka_tui.rules.core.options import (
+    CQC_LEGACY, AgilityTest, HouseRules, InitiativeReroll, recorded_rules,
+)
 from ka_tui.rules.cqc.log import (
     FightEventKind, FightLogError, RefusalReason, accept, card_order, progress_of, undo_from,
 )
@@ -31,13 +33,18 @@ def fighter(fid: str, **kw: Any) -> Fighter:
 
 
 START = Fight.start([fighter("ann"), fighter("bob")], [("ann", "bob")])
-ANN_FIRST = [9, 3]   # S0 §1 Agility d12 @5 against 13: 9 passes, 3 fails
+ANN_FIRST = [9, 3]   # S0 §1 Agility d12 @5 against 13: 9 passes, 3 fails (D12 below)
 BOB_FIRST = [3, 9]
 ROUND = [8, 8, 2, 2]  # S0 §4: Ann's 2d10 pass, Bob's fail
 
 
+# The order of combat on one d12 against Agility (house rule cqc.agility_test
+# = characteristic), as a log from before that option is read (CQC_LEGACY).
+D12 = HouseRules().with_changes("cqc", agility_test=AgilityTest.CHARACTERISTIC)
+
+
 def rules(mode: InitiativeReroll) -> HouseRules:
-    return HouseRules().with_changes("cqc", initiative_reroll=mode)
+    return D12.with_changes("cqc", initiative_reroll=mode)
 
 
 def log(mode: InitiativeReroll | None, *rest: tuple[str, dict[str, Any]]
@@ -99,11 +106,11 @@ def test_s0_close_combat_1_a_reroll_uses_the_step_1_test() -> None:
                          fighter("cid")], [("ann", "bob"), ("ann", "cid")])
     three = replace(three, pairings=(three.pairings[0], replace(three.pairings[1],
                                                                 ended="Cid disengaged")))
-    res = reroll_order(three.with_order(("cid", "ann", "bob")), [4, 9])
+    res = reroll_order(three.with_order(("cid", "ann", "bob")), [4, 9], D12)
     assert [r.skill for r in res.rolls] == ["Agility", "Combat Initiative"]
     assert res.order == ("bob", "ann", "cid")  # 9 + 6 passes; 4 + 5 fails
     assert reroll_order(three.with_order(("cid", "ann", "bob")),
-                        [f for _, f in res.faces]) == res
+                        [f for _, f in res.faces], D12) == res
 
 
 def test_s0_close_combat_1_the_order_changes_who_reveals_first_in_round_2() -> None:
@@ -135,7 +142,8 @@ def test_s0_close_combat_1_an_old_log_replays_as_played() -> None:
     p = progress_of(1, "f", old)
     assert p.rules.cqc.initiative_reroll is InitiativeReroll.ONCE
     assert not p.needs_order and p.step == 6
-    played = resolve_round(START.with_order(initiative_order(START.fighters, ANN_FIRST).order),
+    played = resolve_round(START.with_order(initiative_order(START.fighters, ANN_FIRST,
+                                                             D12).order),
                            [CqcCard.build("ann", "bob", feint="b"),
                             CqcCard.build("bob", "ann", defence="b")], ROUND)[0]
     assert p.fight == played

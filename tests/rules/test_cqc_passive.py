@@ -1,4 +1,4 @@
-"""Passive skills in a close-combat round (issue 17).
+"""Passive skills in a close-combat round (S0 §Skills, Passive).
 
 S0 §Skills, Passive: "Passive Skill adds its level to roll on Base skill or
 Characteristics test. Brawl: 4 - when character is involved in fistfight he

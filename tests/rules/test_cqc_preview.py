@@ -23,8 +23,10 @@ def test_preview_covers_every_way_the_round_can_end() -> None:
 
 
 def test_s0_2_1_preview_a_basic_defence_cannot_stop_a_deliberate_attack() -> None:
+    """S0 §2.1: a Basic Defence cannot cancel Bob's Deliberate Attack, which
+    lands once (S0 §2.2: Strength 3)."""
     s = preview_pairing(FIGHT, CARDS, "ann", "bob")[0]  # Ann wins, Bob passed
-    assert s.summary.startswith("Ann -6 AP; 1 knife hit on Bob (saves)")
+    assert s.summary.startswith("Ann -3 AP; 1 knife hit on Bob (saves)")
 
 
 def test_preview_agrees_with_the_round_it_previews() -> None:

@@ -75,17 +75,36 @@ def test_s0_2_2_attack_reduces_ap_by_attacker_strength() -> None:
     assert effects(res, EffectKind.AP_LOSS) == [("bob", 2)]
 
 
+def test_s0_2_2_each_successful_attack_costs_strength_once_whatever_its_grade() -> None:
+    """S0 §2.2: "Each successful attack reduces opponent's AP by Strength of
+    the attacker" -- the default of house rule attack_hits is one hit for a
+    Basic, a Deliberate and a Special Attack alike (Strength 2)."""
+    assert CqcOptions().attack_hits == (1, 1, 1)
+    for grade in ("b", "d", "s"):
+        assert effects(resolve(f"attack={grade}", "", ANN_WINS),
+                       EffectKind.AP_LOSS) == [("bob", 2)]
+    two = resolve("attack=2b", "", ANN_WINS)          # two successful attacks, twice
+    assert effects(two, EffectKind.AP_LOSS) == [("bob", 2), ("bob", 2)]
+
+
 def test_house_rule_attack_hits_by_grade() -> None:
-    """S0 is silent: Basic 1, Deliberate 2, Special 3 hits (house rule attack_hits)."""
-    assert effects(resolve("attack=d", "", ANN_WINS), EffectKind.AP_LOSS) == [("bob", 4)]
-    assert effects(resolve("attack=s", "", ANN_WINS), EffectKind.AP_LOSS) == [("bob", 6)]
+    """House rule attack_hits 1, 2, 3 (the analogy with Feint and Defence,
+    S0 §2.2): Basic 1, Deliberate 2, Special 3 hits."""
+    analogy = CqcOptions(attack_hits=(1, 2, 3))
+    assert effects(resolve("attack=d", "", ANN_WINS, analogy),
+                   EffectKind.AP_LOSS) == [("bob", 4)]
+    assert effects(resolve("attack=s", "", ANN_WINS, analogy),
+                   EffectKind.AP_LOSS) == [("bob", 6)]
     three = CqcOptions(attack_hits=(1, 3, 4))
     assert effects(resolve("attack=d", "", ANN_WINS, three), EffectKind.AP_LOSS) == [("bob", 6)]
 
 
 def test_s0_2_2_attack_with_a_weapon_calls_for_saves_not_ap() -> None:
-    res = resolve("attack=d", "", ANN_WINS, weapon="knife")
+    res = resolve("attack=d", "", ANN_WINS, CqcOptions(attack_hits=(1, 2, 3)),
+                  weapon="knife")
     assert effects(res, EffectKind.HIT) == [("bob", 3), ("bob", 3)]
+    seed = resolve("attack=d", "", ANN_WINS, weapon="knife")     # S0 §2.2: one save
+    assert effects(seed, EffectKind.HIT) == [("bob", 3)]
     assert effects(res, EffectKind.AP_LOSS) == []
     also = resolve("attack=b", "", ANN_WINS, CqcOptions(weapon_attack_costs_ap=True),
                    weapon="knife")
@@ -253,7 +272,7 @@ def test_s0_2_2_control_is_retained_only_by_winning_with_an_uncancelled_control(
 def test_s0_2_1_winners_special_beats_all_the_losers_actions() -> None:
     res = resolve("attack=s", "defence=d,feint=b,evade=b", ANN_WINS)
     assert all(f.outcome is Outcome.CANCELLED for f in res.fates if f.unit.owner == "bob")
-    assert effects(res, EffectKind.AP_LOSS) == [("bob", 6)]
+    assert effects(res, EffectKind.AP_LOSS) == [("bob", 2)]   # S0 §2.2: Strength, once
     assert effects(res, EffectKind.RETAIN) == []
 
 

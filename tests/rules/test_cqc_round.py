@@ -246,7 +246,7 @@ def test_house_rule_multi_opponent_split_shares_the_pool() -> None:
              CqcCard.build("bob", "ann", attack="b"), CqcCard.build("cid", "ann", attack="b"))
     # Ann beats Cid; Bob beats Ann.
     after, rep = resolve_round(fight, cards, [8, 9, 3, 2, 3, 2, 8, 9], rules)
-    assert after.fighter("cid").ap == 6 - 4
+    assert after.fighter("cid").ap == 6 - 2   # S0 §2.2: Ann's Strength 2, once
     assert after.fighter("ann").ap == 6 - 3   # Bob's hit lands; Cid failed, so his does not
     assert [f.outcome for f in rep.fates if f.unit.owner == "cid"] == [Outcome.NO_EFFECT]
 
@@ -266,7 +266,7 @@ def test_house_rule_multi_opponent_each_applies_one_card_to_every_opponent() -> 
     fight, rules = trio(multi_opponent=MultiOpponent.EACH.value)
     cards = (CqcCard.build("ann", "bob", attack="d"),)
     after, _ = resolve_round(fight, cards, [8, 9, 3, 2, 8, 9, 3, 2], rules)
-    assert after.fighter("bob").ap == 6 - 4 and after.fighter("cid").ap == 6 - 4
+    assert after.fighter("bob").ap == 6 - 2 and after.fighter("cid").ap == 6 - 2
 
 
 # --- cards, dice, replay, serialisation ----------------------------------

@@ -1,5 +1,5 @@
 """What a player may see of a fight, and his card changed until the reveal
-(issue 14; S0 §Close combat 2-3: each fills in his CQC card in secret, then
+(S0 §Close combat 2-3: each fills in his CQC card in secret, then
 all are revealed at once)."""
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def test_s0_cqc_3_after_the_reveal_everyone_sees_every_card() -> None:
     assert visible_to(p, ["a"]).cards == p.cards and visible_to(p, ["a"]).hidden == ()
 
 
-def test_issue14_a_sent_card_changes_until_the_reveal_and_undo_drops_it() -> None:
+def test_s0_2_3_a_sent_card_changes_until_the_reveal_and_undo_drops_it() -> None:
     events, fight = _start()
     events.append(("card_entered", _card(fight, "a")))
     p = replay(events)
@@ -97,7 +97,7 @@ def test_issue14_a_sent_card_changes_until_the_reveal_and_undo_drops_it() -> Non
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.sampled_from(IDS), unique=True), st.sets(st.sampled_from(IDS)))
-def test_issue14_the_projection_never_holds_a_card_not_his_before_the_reveal(
+def test_s0_2_3_the_projection_never_holds_a_card_not_his_before_the_reveal(
         senders: list[str], own: set[str]) -> None:
     """Whoever has sent, a viewer's projection holds only his own cards; every
     sent card is either shown (his) or named hidden (another's)."""

@@ -13,6 +13,7 @@ from ka_tui.rules.air.aircraft import EngineKind
 from ka_tui.rules.core.dice import ScriptedDice
 from ka_tui.rules.air.landing import (
     SIZE_CLASSES,
+    carrier_refusal,
     landing_outcome,
     landing_target,
     size_class,
@@ -127,10 +128,38 @@ def test_r10_out_of_control_automatic_failure_margin_10() -> None:
     assert out.margin == 10 and out.crash_points == 100 and not out.went_around
 
 
-def test_r10_out_of_control_cannot_plan_a_landing() -> None:
-    """R-3.2: an aircraft out of control cannot land."""
+def test_r3_2_after_a_failed_stall_check_it_cannot_plan_a_landing() -> None:
+    """R-3.2: after a failed stall check "It also cannot land or take off"."""
     u = unit(col=1, row=7, altitude=1, speed=3, out_of_control=True)
-    assert "out of control" in validate_plan(u, plan("LAND"), FIELD, OPTS).reason
+    reason = validate_plan(u, plan("LAND"), FIELD, OPTS).reason
+    assert "out of control" in reason and "stall" in reason and "R-3.2" in reason
+
+
+def test_r10_an_unconscious_pilots_aircraft_lands_as_an_automatic_failure() -> None:
+    """R-5: an unconscious pilot's machine "goes out of control"; R-3.2 bars a
+    landing only after a failed stall, so R-10's row applies: "Aircraft out of
+    control -- automatic failure (count the margin as 10)": 100 points, 10 hits."""
+    u = unit(col=1, row=7, altitude=1, speed=3,
+             pilot=Airman("Kay", piloting=3, wounds=1, conscious=False))
+    check = validate_plan(u, plan("LAND"), FIELD, OPTS)
+    assert check.legal, check.reason
+    (c,) = check.checks
+    assert c.target.finalizer is Finalizer.AUTO_FAIL and c.target.probability() == 0
+    assert "margin counts as 10" in c.target.render()
+    assert check.path[-1].hex == at(1, 7)           # comes down where it is, not at the end
+    assert any("margin counts as 10" in n for n in check.notes)
+    locations = [3, 4] * 10                         # no landing roll: the dice are locations
+    out, rep = execute_plan(u, plan("LAND"), FIELD, ScriptedDice.of(locations), OPTS)
+    assert out.landed and rep.crash_landing_points == 100 and not rep.went_around
+    assert out.pending_damage.hull_hits == 10 and out.hex == at(1, 7)
+
+
+def test_r10_an_out_of_control_landing_never_goes_around() -> None:
+    """R-10: a go-around needs a miss "no more than 3"; out of control the miss is 10."""
+    u = unit(col=1, row=7, altitude=1, speed=3,
+             pilot=Airman("Kay", piloting=3, wounds=1, conscious=False))
+    out, rep = execute_plan(u, plan("LAND"), FIELD, ScriptedDice.of([3, 4] * 10), OPTS)
+    assert not rep.went_around and out.landed
 
 
 def test_r10_go_around_when_missed_by_3_or_less() -> None:
@@ -199,3 +228,55 @@ def test_r10_take_off_runs_by_class() -> None:
     assert validate_plan(twin, plan("TO"), strip6, OPTS).end.hex == at(1, 6)
     assert "needs 6 hexes" in validate_plan(replace(twin, hex=at(1, 10)), plan("TO"), strip6,
                                             OPTS).reason
+
+
+def test_r10_the_landing_target_names_every_modifier_and_its_rule() -> None:
+    """R-10 with R-2's piloting base: each modifier as the GM reads it, with
+    its source; a landing at the landing speed has no over-speed line."""
+    kay = Airman("Kay", piloting=5, wounds=1)
+    u = replace(unit(col=1, row=7, altitude=1, speed=5, pilot=kay),
+                damage=Damage(0, (("landing_gear", 1), ("engine", 2)), ()))
+    t = landing_target(u, site(Surface.UNPREPARED, length=3, width=None), 5, OPTS)
+    assert t.finalizer is Finalizer.NONE
+    assert t.render() == (
+        "5 (Kay piloting: landing, R-10) + 1 (pilot wounds, R-7, RULES-NOTES D) "
+        "+ 2 (speed 5 over landing speed 3, R-10) + 3 (damaged landing-gear legs, R-10) "
+        "+ 2 (maximum thrust reduced to 2 of 4, R-10) "
+        "+ 2 (3-hex strip, single-engine needs 5, R-10) "
+        "+ 2 (landing on unprepared strip, R-10) = 17")
+    assert "over landing speed" not in landing_target(u, site(), 3, OPTS).render()
+
+
+def test_r10_an_out_of_control_landing_on_a_carrier_reads_as_an_automatic_failure() -> None:
+    kay = Airman("Kay", piloting=5, wounds=1)
+    u = replace(unit(col=1, row=7, altitude=1, speed=3, pilot=kay),
+                damage=Damage(0, (("engine", 4),), ()))
+    t = landing_target(u, site(Surface.CARRIER, length=6, width=0, carrier=True), 3, OPTS,
+                       in_control=False)
+    assert t.render() == (
+        "5 (Kay piloting: landing, R-10) + 1 (pilot wounds, R-7, RULES-NOTES D) "
+        "+ 4 (no thrust points available, R-10) "
+        "+ 2 (0-hex wide, single-engine needs 1, R-10, house rule narrow_strip_mod) "
+        "+ 4 (landing on a carrier, R-10) = 16 "
+        "[automatic failure: aircraft out of control, margin counts as 10 (R-10)]")
+
+
+def test_r10_a_barred_carrier_landing_says_why() -> None:
+    why = ("four-engine craft cannot land on a carrier without special equipment and "
+           "eternium engines (R-10)")
+    u = unit(col=1, row=7, altitude=1, speed=3, profile=BOMBER)
+    carrier = site(Surface.CARRIER, length=12, width=4, carrier=True)
+    assert carrier_refusal(u, carrier) == why
+    t = landing_target(u, carrier, 3, OPTS)
+    assert t.finalizer is Finalizer.IMPOSSIBLE and t.finalizer_reason == why
+
+
+def test_r10_the_outcome_lines_the_gm_reads() -> None:
+    target = landing_target(unit(col=1, row=7, altitude=1, speed=3), site(), 3, OPTS)  # 3
+    lands = landing_outcome(roll_check("land", target, ScriptedDice.of([1, 2])), True)
+    assert lands.line == "lands and rolls to the end of the strip (R-10)"
+    hard = replace(target, base=9)                                                 # 7
+    around = landing_outcome(roll_check("land", hard, ScriptedDice.of([2, 3])), True)
+    assert around.line == "missed by 2: goes around (R-10)" and around.margin == 2
+    crash = landing_outcome(roll_check("land", hard, ScriptedDice.of([1, 2])), True)
+    assert crash.line == "missed by 4: crash-lands, 40 points of damage (R-10)"

@@ -191,7 +191,7 @@ def test_opposed_odds_equal_brute_force_property(pa: tuple[int, ...], pb: tuple[
     brute_opposed(Contestant("A", pa, na, la, ba), Contestant("B", pb, nb, lb), options)
 
 
-# --- an independent reference (issue 16) ------------------------------------
+# --- an independent reference ----------------------------------------------
 
 
 def side_of(c: Contestant) -> ref.Side:

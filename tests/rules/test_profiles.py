@@ -1,4 +1,4 @@
-"""The library of ready profiles (issue 4) and the dial / turn-mode notation."""
+"""The library of ready profiles (RULES-NOTES C) and the dial / turn-mode notation."""
 
 from __future__ import annotations
 

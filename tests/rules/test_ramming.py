@@ -121,7 +121,7 @@ def test_rules_notes_d_rammer_takes_at_least_min() -> None:
     assert ram_damage(a, b, opts) == (1, 0)
 
 
-# --- what the result says (issue 16: mutation testing found these unchecked) --
+# --- what the result says (mutation testing found these unchecked) ------------
 
 
 def test_r7_successful_ram_result_records_both_reports_and_normal_hits() -> None:

@@ -89,7 +89,7 @@ def test_r1_2_a_moved_or_landed_aircraft_has_no_reach() -> None:
 
 
 def test_reach_at_speed_12_under_100_ms() -> None:
-    """Issue 10 budget: the overlay at speed 12 in under 100 ms (median of 5),
+    """The tactical view's budget: the overlay at speed 12 in under 100 ms (median of 5),
     with 6 thrust points (13 speeds from 6 to 18 searched, R-3.1)."""
     u = unit("a", q=50, r=25, speed=12, prof=dict(move=18, thrust=6, g_rating=1))
     times = []

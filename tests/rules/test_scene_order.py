@@ -1,4 +1,4 @@
-"""The order of a mixed scene (issue 12 item 26), S0 §Close combat 1:
+"""The order of a mixed scene, S0 §Close combat 1:
 aircraft first, then ground ranged combat, then close combat; within a band
 by Combat Initiative (or Agility) successes."""
 

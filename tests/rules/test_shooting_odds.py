@@ -74,3 +74,42 @@ def test_rules_notes_d_expected_hits_match_simulation(name: str, atraits: tuple,
     exact = float(shot_odds(a, b, opts).expected_hits)
     seen = _simulate(a, b, opts, 3000, seed=len(name))
     assert abs(seen - exact) < 0.08, (exact, seen)
+
+
+class _Faces:
+    """The faces given, then 4s (hit locations: 2d6 4+4 = fuselage)."""
+
+    def __init__(self, faces: tuple[int, ...]) -> None:
+        self.faces = list(faces)
+
+    def roll(self, sides: int) -> int:
+        return self.faces.pop(0) if self.faces else 4
+
+
+def test_rules_notes_d_evasion_cancels_normal_hits_first_engine_and_odds_agree() -> None:
+    """RULES-NOTES D: "the target rolls Evasion d6: each 4+ cancels one hit
+    (normal hits first)". Firepower 3 against Evasion 2 at range 1 (to hit
+    2d6 >= 4: 33/36): the chance of at least one critical reaching the target
+    is 1309/5184. The engine (``shoot``, every Firepower and Evasion face
+    enumerated) and the odds agree on it and on the whole distribution of
+    (normal, critical) hits -- not only on the mean."""
+    from itertools import product
+
+    a = unit("A", prof={"firepower": 3})
+    b = unit("B", "red", q=0, r=-1, prof={"evasion": 2, "hull": 99})
+    odds = shot_odds(a, b, OPT)
+    assert odds.hit == Fraction(33, 36) and odds.critical == Fraction(1309, 5184)
+    seen: dict[tuple[int, int], Fraction] = {}
+    for faces in product(range(1, 7), repeat=5):        # 3 Firepower, then 2 Evasion
+        _, _, res = shoot(a, b, _Faces((6, 6, *faces)), OPT)
+        key = (res.normal_hits, res.critical_hits)
+        seen[key] = seen.get(key, Fraction(0)) + Fraction(1, 6 ** 5)
+    for total in range(2, 13):                          # the to-hit roll alone
+        _, _, res = shoot(a, b, _Faces((1, total - 1) if total <= 7 else (6, total - 6)), OPT)
+        assert res.hit is (total >= 4)
+    engine_critical = odds.hit * sum((p for (n, c), p in seen.items() if c), Fraction(0))
+    assert engine_critical == odds.critical
+    hull: dict[int, Fraction] = {0: 1 - odds.hit}
+    for (n, c), p in seen.items():
+        hull[n + c] = hull.get(n + c, Fraction(0)) + odds.hit * p
+    assert hull == odds.hull_hits

@@ -1,4 +1,4 @@
-"""Errors code reads by field, never by text (issue 9): ``DiceError`` carries
+"""Errors code reads by field, never by text: ``DiceError`` carries
 ``reason`` / ``sides`` / ``face`` (RULES-NOTES 3: the table's physical dice
 typed in); ``PlanCheck.problem`` says a plan only flies short of its speed
 (R-3.1), which ``complete_plan`` fills."""

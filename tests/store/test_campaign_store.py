@@ -94,8 +94,8 @@ def test_fly_debrief_records_journal_time_and_repairs(demo_db: Path) -> None:
     assert wounds[-1].first_line == "Kurt Vogel wounded in “Bounce” (+1, now 1)"
     assert "unconscious" in refused[0].why
     assert {c.text for c in preview.changes} >= {
-        "Kurt Vogel comes to", "Kurt Vogel: 1 wound heal, fully healed",
-        "Ilse Brandt: 1 wound heal, fully healed", "Il-2 KA-D: repair finished"}
+        "Kurt Vogel comes to", "Kurt Vogel: 1 wound heals, fully healed",
+        "Ilse Brandt: 1 wound heals, fully healed", "Il-2 KA-D: repair finished"}
     assert (after["Kurt Vogel"].wounds, after["Kurt Vogel"].conscious) == (0, True)
     # out of action only while unconscious: fit again with 1 wound (campaign.fit_max_wounds)
     assert after["Ilse Brandt"].wounds == 0 and after["Kurt Vogel"].days_out == 1

@@ -20,7 +20,7 @@ from ka_tui.store.db import CampaignDB, open_campaign
 from ka_tui.store.errors import StoreError
 from ka_tui.store.events import LogEvent, LogKind, LogRef, EventRefused, StaleLog
 
-INIT = [10, 10, 10, 10, 2]      # S0 §1: Mike first
+INIT = [10, 10, 10, 10, 2, 2]   # S0 §1: Mike first (4d12, then 2d8 Agility)
 MIKE_WINS = [8, 8, 8, 8, 2, 2]  # S0 §4
 
 

@@ -22,8 +22,9 @@ from ka_tui.store import fights
 from ka_tui.store.db import CampaignDB, open_campaign
 from ka_tui.store.errors import ValidationError
 
-# Initiative: Mike's 4d12 Combat Initiative then the other's Agility d12.
-INIT = [10, 10, 10, 10, 2]
+# Initiative: Mike's 4d12 Combat Initiative then the other's Active Agility
+# test, 2d8 (S0 §Close combat 1, house rule cqc.agility_test).
+INIT = [10, 10, 10, 10, 2, 2]
 # A round Mike wins: his 3d12+1d20 need 4+ (3+ against Jeanne), the 2d10 fail.
 MIKE_WINS = [8, 8, 8, 8, 2, 2]
 
@@ -137,8 +138,8 @@ def test_replay_never_rolls_and_matches_the_recorded_report(db: CampaignDB) -> N
     equals the audit copy stored with ``round_resolved``."""
     fight_id, p = started(db)
     mike, olga = p.fight.order
-    p = play_round(db, fight_id, {mike: dict(attack="1d", weapon="Sten gun")},
-                   MIKE_WINS + [2, 12])
+    p = play_round(db, fight_id, {mike: dict(attack="2b", weapon="Sten gun")},
+                   MIKE_WINS + [2, 12])  # S0 §2.2: two successful Attacks, two saves
     stored = [r for (r,) in rows(db.path, "SELECT payload FROM fight_event "
                                           "WHERE kind='round_resolved'")]
     import json
@@ -186,13 +187,13 @@ def test_fight_ends_at_zero_k_points_and_writes_the_outcome_back(db: CampaignDB)
     over to the roster in one transaction."""
     fight_id, p = started(db)
     mike, olga = p.fight.order
-    p = play_round(db, fight_id, {mike: dict(attack="1d", disarm="1b", weapon="Sten gun"),
+    p = play_round(db, fight_id, {mike: dict(attack="2b", disarm="1b", weapon="Sten gun"),
                                   olga: dict(feint="1b")}, MIKE_WINS + [2, 12])
     assert not p.over
     with pytest.raises(ValidationError, match="not over"):
         fights.finish_fight(db, fight_id)
-    p = play_round(db, fight_id, {mike: dict(attack="1d", weapon="Sten gun"),
-                                  olga: dict(defence="1b")}, MIKE_WINS + [3, 3])
+    p = play_round(db, fight_id, {mike: dict(attack="2b", weapon="Sten gun"),
+                                  olga: dict(feint="1b")}, MIKE_WINS + [3, 3])
     assert p.over and p.fight.fighter(olga).out and p.fight.fighter(olga).k_points == 0
     outcome = fights.finish_fight(db, fight_id)
     assert dict(outcome.k_points) == {int(olga): 0}
@@ -214,10 +215,10 @@ def test_disarmed_weapon_goes_home_when_the_house_rule_is_off(db: CampaignDB) ->
     set_house_rules(db, house_rules(db).with_changes("cqc", disarm_keeps_weapon=False))
     fight_id, p = started(db)
     mike, olga = p.fight.order
-    p = play_round(db, fight_id, {mike: dict(attack="1d", disarm="1b", weapon="Sten gun")},
+    p = play_round(db, fight_id, {mike: dict(attack="2b", disarm="1b", weapon="Sten gun")},
                    MIKE_WINS + [2, 2])
     # K 10 - 8 = 2; the first failed save takes the last 2, so no second save.
-    play_round(db, fight_id, {mike: dict(attack="1d", weapon="Sten gun")}, MIKE_WINS + [2])
+    play_round(db, fight_id, {mike: dict(attack="2b", weapon="Sten gun")}, MIKE_WINS + [2])
     outcome = fights.finish_fight(db, fight_id)
     assert outcome.weapon_moves == ()
     assert rows(db.path, "SELECT character_id FROM weapon WHERE name='TT pistol'") == [(int(olga),)]
@@ -228,17 +229,17 @@ def test_taken_weapon_with_a_name_he_already_has_is_renamed(db: CampaignDB) -> N
     who = ids(db)
     fight_id = fights.start_fight(db, [(who["Jeanne"], who["Kasia"])])
     p = fights.load_progress(db, fight_id)
-    # Jeanne Agility 6, Kasia Agility 4: both a d12 on Agility.
-    fights.record_initiative(db, fight_id, initiative_order(p.start.fighters, [10, 2], p.rules),
-                             True)
+    # Jeanne Agility 6, Kasia Agility 4: both 2d8 on Agility (S0 §Close combat 1).
+    fights.record_initiative(db, fight_id, initiative_order(p.start.fighters, [8, 2, 2, 2],
+                                                            p.rules), True)
     p = fights.load_progress(db, fight_id)
     jeanne, kasia = p.fight.order
     # Jeanne 2d10 @3 vs Kasia's untrained d12 @4: Jeanne passes on 9s, Kasia fails on 2.
     p = play_round(db, fight_id, {jeanne: dict(disarm="1b", disarm_pick="Pistol",
-                                               attack="1d", weapon="Pistol")},
+                                               attack="2b", weapon="Pistol")},
                    [9, 9, 2, 1, 1])
     while not p.over:
-        p = play_round(db, fight_id, {jeanne: dict(attack="1d", weapon="Pistol")},
+        p = play_round(db, fight_id, {jeanne: dict(attack="2b", weapon="Pistol")},
                        [9, 9, 2, 1, 1])
     fights.finish_fight(db, fight_id)
     assert rows(db.path, "SELECT name FROM weapon WHERE character_id=? ORDER BY name",

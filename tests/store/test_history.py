@@ -23,10 +23,11 @@ from ka_tui.store import fights
 def _ended_fight(db: CampaignDB) -> int:  # noqa: F811
     fight_id, p = started(db)
     mike, olga = p.fight.order
-    play_round(db, fight_id, {mike: dict(attack="1d", disarm="1b", weapon="Sten gun"),
+    # S0 §2.2: each successful Attack lands once, so two Basic Attacks, two saves
+    play_round(db, fight_id, {mike: dict(attack="2b", disarm="1b", weapon="Sten gun"),
                               olga: dict(feint="1b")}, MIKE_WINS + [2, 12])
-    play_round(db, fight_id, {mike: dict(attack="1d", weapon="Sten gun"),
-                              olga: dict(defence="1b")}, MIKE_WINS + [3, 3])
+    play_round(db, fight_id, {mike: dict(attack="2b", weapon="Sten gun"),
+                              olga: dict(feint="1b")}, MIKE_WINS + [3, 3])
     fights.finish_fight(db, fight_id)
     return fight_id
 
@@ -38,7 +39,7 @@ def test_s0_close_combat_an_ended_fight_reads_round_by_round(db: CampaignDB) -> 
     assert titles == ["Start", "Round 1", "Round 2", "End: the outcome written to the roster"]
     assert h.status == "ended"
     one = "\n".join(h.sections[1].lines)
-    assert "Order of combat (typed from the table: 10 10 10 10 2; S0 §Close combat 1)" in one
+    assert "Order of combat (typed from the table: 10 10 10 10 2 2; S0 §Close combat 1)" in one
     assert "Cards revealed (S0 §Close combat 3)" in one
     assert "with Sten gun" in one and "Dice (typed from the table" in one
     assert "Round 1 resolved" in one
@@ -68,7 +69,7 @@ def test_last_weapon_per_fighter_from_his_last_card_with_an_attack(
     """S0 §2.2: a weapon goes with an Attack; a round without one keeps the choice."""
     fight_id, p = started(db)
     mike, olga = p.fight.order
-    play_round(db, fight_id, {mike: dict(attack="1d", weapon="Sten gun"),
+    play_round(db, fight_id, {mike: dict(attack="2b", weapon="Sten gun"),
                               olga: dict(attack="1b", weapon="TT pistol")}, MIKE_WINS + [2, 12])
     assert history.last_weapons(db, fight_id) == {mike: "Sten gun", olga: "TT pistol"}
     play_round(db, fight_id, {mike: dict(feint="1b"), olga: dict(attack="1b")}, MIKE_WINS)

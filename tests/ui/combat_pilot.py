@@ -17,8 +17,9 @@ from ka_tui.screens.combat.screen import CombatScreen
 from tests.ui.pilot_helpers import rows, settle
 
 SIZE = (80, 24)
-# S0 §1: Mike's 4d12 Combat Initiative @5, then the other's Agility d12.
-INIT = [10, 10, 10, 10, 2]
+# S0 §1: Mike's 4d12 Combat Initiative @5, then the other's Active Agility
+# test, 2d8 (house rule cqc.agility_test).
+INIT = [10, 10, 10, 10, 2, 2]
 # S0 §4: Mike's 3d12+1d20 beat the other's 2d10 (which fail).
 MIKE_WINS = [8, 8, 8, 8, 2, 2]
 ROUND1 = MIKE_WINS + [2, 12]  # Olga's saves: fail (-4), a 12 saves
@@ -87,13 +88,14 @@ def footer_keys(screen: Any) -> set[str]:
 
 
 async def two_rounds_to_the_end(pilot: Pilot[Any]) -> CombatScreen:
-    """Mike vs Olga: round 1 Mike's Deliberate Attack (Sten gun) and Disarm,
-    Olga a Basic Feint (her TT pistol chosen, but no Attack carries it); round 2 Mike attacks again, Olga
-    defends; she is out; enter ends the fight."""
+    """Mike vs Olga: round 1 Mike's two Basic Attacks (Sten gun; S0 §2.2: each
+    lands once, a save each) and Disarm, Olga a Basic Feint (her TT pistol
+    chosen, but no Attack carries it); round 2 Mike attacks twice again, Olga
+    feints; she is out; enter ends the fight."""
     screen = await mike_vs(pilot, "Olga Petrova")
-    await keys(pilot, "a", "D", "s", "b", "w", "enter")
+    await keys(pilot, "a", "b", "b", "s", "b", "w", "enter")
     await keys(pilot, "f", "b", "w", "enter", "v", "r", "enter", "enter")
-    await keys(pilot, "a", "D", "enter", "d", "b", "enter", "v", "r", "enter")
+    await keys(pilot, "a", "b", "b", "enter", "f", "b", "enter", "v", "r", "enter")
     assert screen.progress is not None and screen.progress.over
     await keys(pilot, "enter")
     assert screen.progress is not None and screen.progress.ended

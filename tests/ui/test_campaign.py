@@ -157,7 +157,7 @@ async def test_plan_refuse_fly_debrief_records_time(demo_db: Path) -> None:
         await wait_for(pilot, lambda: "(4 days)" in _text(app.screen.query_one(
             "#time-preview")))
         preview = _text(app.screen.query_one("#time-preview"))
-        assert "Kurt Vogel: 1 wound heal, fully healed" in preview
+        assert "Kurt Vogel: 1 wound heals, fully healed" in preview
         assert "Il-2 KA-D: repair finished" in preview
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, CampaignScreen))

@@ -80,27 +80,28 @@ async def test_s0_close_combat_fight_ending_in_disengage(demo_db: Path) -> None:
 
 
 async def test_s0_close_combat_fight_ending_at_zero_k_points(demo_db: Path) -> None:
-    """Mike's Deliberate Attacks with the Sten gun (damage 4) against Olga's
-    failed saves (d12 + Armour 1 vs 13, S0 §6) bring her from 10 K-points to
-    0: out of the fight (RULES-NOTES B). His Disarm takes her TT pistol
-    (S0 §2.2). Both carry over to the roster when the fight ends."""
+    """Mike's two Basic Attacks a round with the Sten gun (damage 4; S0 §2.2:
+    each successful attack lands once) against Olga's failed saves (d12 +
+    Armour 1 vs 13, S0 §6) bring her from 10 K-points to 0: out of the fight
+    (RULES-NOTES B). His Disarm takes her TT pistol (S0 §2.2). Both carry
+    over to the roster when the fight ends."""
     round1 = MIKE_WINS + [2, 12]  # saves: fail (-4), a 12 saves
     round2 = MIKE_WINS + [3, 3]   # saves: fail, fail (-8): 6 -> 0
     app = make_app(demo_db, INIT + round1 + round2)
     async with app.run_test(size=SIZE) as pilot:
         screen = await mike_vs(pilot, "Olga Petrova")
         editor = screen.query_one(CqcCardEditor)
-        await keys(pilot, "a", "D", "s", "b", "w")    # Deliberate Attack, Basic Disarm, Sten gun
-        assert editor.card.weapon == "Sten gun" and editor.budget_text() == "spent 4 / 8, left 4"
+        await keys(pilot, "a", "b", "b", "s", "b", "w")  # 2 Basic Attacks, Basic Disarm, Sten gun
+        assert editor.card.weapon == "Sten gun" and editor.budget_text() == "spent 3 / 8, left 5"
         await keys(pilot, "enter", "f", "b", "enter", "v", "r", "enter")
         assert screen.view_step == 6
         assert "Olga Petrova takes" not in text_of(screen, "#info")
         assert "takes TT pistol" in text_of(screen, "#info")
         await keys(pilot, "enter")                    # round 2
         # his card starts with the Sten gun of his last card
-        await keys(pilot, "a", "D")
+        await keys(pilot, "a", "b", "b")
         assert editor.card.weapon == "Sten gun"
-        await keys(pilot, "enter", "d", "b", "enter", "v", "r", "enter")
+        await keys(pilot, "enter", "f", "b", "enter", "v", "r", "enter")
         p = screen.progress
         assert p is not None and p.over and screen.view_step == 6
         olga = next(f for f in p.fight.fighters if f.name == "Olga Petrova")
@@ -168,10 +169,11 @@ async def test_typed_dice_are_refused_at_the_field(demo_db: Path) -> None:
         await open_combat(pilot)
         screen = await new_fight(pilot, ("Mike Dunn", "Jeanne Moreau"))
         assert "Combat Initiative 5: 4d12" in text_of(screen, "#info")
+        assert "Agility 6: 2d8" in text_of(screen, "#info")   # S0 §1 Active Agility test
         await keys(pilot, *"10 10 10 10", "enter")
         field = screen.query_one("#field-dice", RollTextField)
-        assert "more faces needed: next a d12" in field.error and screen.view_step == 1
-        await keys(pilot, *" 2 5", "enter")
+        assert "more faces needed: next a d8" in field.error and screen.view_step == 1
+        await keys(pilot, *" 2 2 5", "enter")
         assert "1 face(s) too many" in field.error
         await keys(pilot, "backspace", "backspace", "enter")
         assert screen.view_step == 2 and kinds(demo_db)[-1] == "initiative"
@@ -234,7 +236,7 @@ async def test_quit_mid_fight_and_resume(demo_db: Path) -> None:
 
 
 async def test_combat_keys_are_in_the_palette_and_footer(demo_db: Path) -> None:
-    """Every action is a binding with an id (docs/ARCHITECTURE.md UI conventions)."""
+    """Every action is a binding with an id (DESIGN.md: users can remap keys)."""
     app = make_app(demo_db, INIT)
     async with app.run_test(size=SIZE) as pilot:
         screen = await mike_vs(pilot, "Jeanne Moreau")

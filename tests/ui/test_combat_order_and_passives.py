@@ -26,8 +26,8 @@ from tests.ui.combat_pilot import (
 )
 
 # S0 §1: Arthur's Combat Initiative 3d10+1d12 @5 (8+ each: 4 successes),
-# Kasia's Agility d12 @4 (a 2: failed). Arthur goes first.
-ARTHUR_FIRST = [9, 9, 9, 9, 2]
+# Kasia's Active Agility test 2d8 @4 (2s: failed). Arthur goes first.
+ARTHUR_FIRST = [9, 9, 9, 9, 2, 2]
 # S0 §4 opposed (RULES-NOTES A: 7 + opponent's − own skill): Arthur needs 6,
 # or 4 with Brawl 2; Kasia needs 8. Arthur's 5, Kasia's 3.
 FISTS = [5, 3]
@@ -109,7 +109,8 @@ async def test_s0_close_combat_1_order_rerolled_at_round_2_every_round(demo_db: 
     """S0 §Close combat 1 and 6 under cqc.initiative_reroll=every_round:
     after round 1 (Mike first), round 2 opens with step 1; the table's faces
     typed in -- Mike's 4d12 Combat Initiative all 2s (failed), Jeanne's
-    Agility d12 a 9 (9 + 6 passes) -- put Jeanne first for round 2's cards."""
+    Active Agility 2d8 an 8 and a 2 (the 8 a critical success) -- put Jeanne
+    first for round 2's cards."""
     house_rules(demo_db, initiative_reroll=InitiativeReroll.EVERY_ROUND.value)
     app = make_app(demo_db, INIT + MIKE_WINS)
     async with app.run_test(size=SIZE) as pilot:
@@ -125,7 +126,7 @@ async def test_s0_close_combat_1_order_rerolled_at_round_2_every_round(demo_db: 
         info = text_of(screen, "#info")
         assert "order of combat for round 2" in info and "every_round" in info
         assert screen.query_one("#input-dice", Input).has_focus
-        await pilot.press(*"2 2 2 2 9", "enter")
+        await pilot.press(*"2 2 2 2 8 2", "enter")
         await settle(pilot)
         assert screen.view_step == 2 and "round 2" in screen.sub_title
         assert text_of(screen, "#fighters").startswith("1. Jeanne Moreau")
@@ -135,15 +136,15 @@ async def test_s0_close_combat_1_order_rerolled_at_round_2_every_round(demo_db: 
     event = json.loads(payload)
     assert event["round"] == 2 and event["typed"] is True
     assert event["order"] == [str(ids["Jeanne Moreau"]), str(ids["Mike Dunn"])]
-    assert [f for _, f in event["faces"]] == [2, 2, 2, 2, 9]
+    assert [f for _, f in event["faces"]] == [2, 2, 2, 2, 8, 2]
 
 
 async def test_s0_close_combat_1_the_gm_rerolls_with_o_and_once_forbids_it(
         demo_db: Path) -> None:
     """Default gm_asks: at the start of round 2 the GM presses o, gets the
-    step-1 entry, and r rolls (Mike 2 2 2 2, Jeanne 9: Jeanne first); o again
+    step-1 entry, and r rolls (Mike 2 2 2 2, Jeanne 8 2: Jeanne first); o again
     would have kept the order. Under once the key is greyed out."""
-    app = make_app(demo_db, INIT + MIKE_WINS + [2, 2, 2, 2, 9])
+    app = make_app(demo_db, INIT + MIKE_WINS + [2, 2, 2, 2, 8, 2])
     async with app.run_test(size=SIZE) as pilot:
         await open_combat(pilot)
         screen = await new_fight(pilot, ("Mike Dunn", "Jeanne Moreau"))

@@ -28,7 +28,7 @@ from ka_tui.store.campaign import set_house_rules
 from ka_tui.store.db import CampaignDB, open_campaign
 from tests.ui.pilot_helpers import rows
 
-INIT = [10, 10, 10, 10, 2]
+INIT = [10, 10, 10, 10, 2, 2]  # S0 §1: 4d12, then the other's 2d8 Active Agility
 MIKE_WINS = [8, 8, 8, 8, 2, 2]
 
 
@@ -127,13 +127,14 @@ def test_s0_2_an_invalid_card_is_declined_with_the_engine_reason(db: CampaignDB)
 
 def test_s0_1_typed_faces_must_fit_the_order_of_combat(db: CampaignDB) -> None:
     r = fight(db, "Mike Dunn", "Jeanne Moreau")
-    with pytest.raises(Declined, match="more faces needed: next a d12"):
+    # S0 §1: Jeanne has no Combat Initiative: her Active Agility test is 2d8
+    with pytest.raises(Declined, match="more faces needed: next a d8"):
         r.order_typed("10 10 10 10")
     with pytest.raises(Declined, match="1 face.s. too many"):
-        r.order_typed("10 10 10 10 2 5")
+        r.order_typed("10 10 10 10 2 2 5")
     with pytest.raises(Declined, match="type numbers"):
         r.order_typed("ten")
-    assert r.order_typed("10 10 10 10 2").title == "The order of combat was not saved"
+    assert r.order_typed("10 10 10 10 2 2").title == "The order of combat was not saved"
 
 
 def test_s0_4_the_table_faces_are_checked_die_by_die(db: CampaignDB) -> None:

@@ -65,11 +65,12 @@ async def test_cards_and_the_reveal_typed_during_a_save_take_effect_in_order(
     assert "Cards revealed" in slow.screen and "Basic Feint" in slow.screen
 
 
-# S0 §1 typed: Mike's 4d12 Combat Initiative (10s: 4 successes), Jeanne's d12.
+# S0 §1 typed: Mike's 4d12 Combat Initiative (10s: 4 successes), Jeanne's
+# Active Agility test 2d8 (house rule cqc.agility_test).
 # Round 1, S0 §4 typed: Mike's 3d12+1d20 (8s) beat Jeanne's 2d10 (2s).
 # Round 2: Mike's critical fail (a 1), Jeanne's 4 4 4 5 5: she wins, disengages.
 TWO_ROUNDS = (
-    *typed("10 10 10 10 2"), "enter",             # step 1, the table's faces
+    *typed("10 10 10 10 2 2"), "enter",           # step 1, the table's faces
     "f", "b", "enter", "d", "b", "enter",         # Mike: Basic Feint; Jeanne: Basic Defence
     "v", *typed("8 8 8 8 2 2"), "enter",          # reveal, the round's faces
     "enter", "enter",                             # the damage; round 2

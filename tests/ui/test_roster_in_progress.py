@@ -31,14 +31,14 @@ async def test_the_roster_follows_a_fight_live(demo_db: Path) -> None:
         try:
             fight_id, p = started(db)
             mike, olga = p.fight.order
-            play_round(db, fight_id, {mike: {"attack": "1d", "disarm": "1b", "weapon": "Sten gun"},
+            play_round(db, fight_id, {mike: {"attack": "2b", "disarm": "1b", "weapon": "Sten gun"},
                                       olga: {"feint": "1b"}}, MIKE_WINS + [2, 12])
             app.campaign_changed(CampaignChanged(Change.FIGHT, None))
             await wait_for(pilot, lambda: column(screen, "K")["Olga Petrova"] == "6/10")
             assert column(screen, "Now")["Olga Petrova"] == "fight"
             assert column(screen, "Now")["Mike Dunn"] == "fight"
-            play_round(db, fight_id, {mike: {"attack": "1d", "weapon": "Sten gun"},
-                                      olga: {"defence": "1b"}}, MIKE_WINS + [3, 3])
+            play_round(db, fight_id, {mike: {"attack": "2b", "weapon": "Sten gun"},
+                                      olga: {"feint": "1b"}}, MIKE_WINS + [3, 3])
         finally:
             db.close()
         app.campaign_changed(CampaignChanged(Change.FIGHT, None))

@@ -114,13 +114,21 @@ R10_LANDING_SPEED: dict[int, int] = {1: 3, 2: 6, 4: 4}
 LANDING_SPEED_FROM_TABLE = 0
 
 
+def r10_row(engines: int) -> int:
+    """The R-10 row (1, 2 or 4 engines) an engine count takes. A profile has
+    one of the three (``validate_profile``); reading for any other count: the
+    next larger row, more than four the four-engine row -- one answer for the
+    landing speed, the strip (``landing.size_class``) and the carrier bar
+    ("Four-engine craft cannot land on carriers", ``landing.carrier_refusal``)."""
+    for row in sorted(R10_LANDING_SPEED):
+        if engines <= row:
+            return row
+    return max(R10_LANDING_SPEED)
+
+
 def table_landing_speed(engines: int) -> int:
-    """R-10: the size class's max landing speed; an engine count between the
-    table's rows takes the next larger row (as ``landing.size_class``)."""
-    for n in sorted(R10_LANDING_SPEED):
-        if engines <= n:
-            return R10_LANDING_SPEED[n]
-    return R10_LANDING_SPEED[max(R10_LANDING_SPEED)]
+    """R-10: the size class's max landing speed (row by ``r10_row``)."""
+    return R10_LANDING_SPEED[r10_row(engines)]
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ is what the GM read when it happened. Kinds:
 - ``shot_resolved`` ``{"shooter", "target", "weapon"}`` (RULES-NOTES D)
 - ``ram_resolved`` ``{"attacker", "target"}`` (R-7)
 - ``phase_ended`` ``{"phase": "movement"|"shooting"|"heat"|"end"}`` (R-6, R-1.3, R-1.4, R-5)
-- ``plan_sent`` ``{"unit", "plan": [step…], "evasive", "by"}`` (issue 14: a player's
+- ``plan_sent`` ``{"unit", "plan": [step…], "evasive", "by"}`` (a player's
   secret move plan for the GM to execute; changes nothing in the replay;
   ``rules/air/plans.py`` reads, checks and hides them)
 - ``battle_ended`` ``{outcome}`` (the write-back to the campaign; no step follows)
@@ -40,7 +40,7 @@ from ka_tui.rules.core.dice import (
 )
 from ka_tui.rules.air.evasive import WeaponKind
 from ka_tui.rules.air.move_plan import Plan
-from ka_tui.rules.core.options import AirOptions, HouseRules
+from ka_tui.rules.core.options import AirOptions, HouseRules, recorded_air_rules
 
 Event = dict[str, Any]
 
@@ -54,7 +54,7 @@ class BattleEventKind(StrEnum):
     SHOT = "shot_resolved"
     RAM = "ram_resolved"
     PHASE_ENDED = "phase_ended"
-    # issue 14: a player sent his aircraft's move plan (secret until the GM
+    # a player sent his aircraft's move plan (secret until the GM
     # executes it as a ``move_committed``). No step of the turn: the replay
     # passes over it; ``rules/air/plans.py`` reads the plans in.
     PLAN = "plan_sent"
@@ -90,13 +90,12 @@ def undone_at(kinds: Sequence[str]) -> int | None:
 
 def rules_of(start: Event, fallback: AirOptions) -> AirOptions:
     """The air house rules a battle was started under (its start event), or
-    ``fallback`` for a log written before they were recorded."""
+    ``fallback`` for a log written before they were recorded; options added
+    since read as the engine played then (``options.recorded_air_rules``)."""
     recorded = start.get("data", {}).get("rules")
-    if recorded is None:
-        return fallback
     try:
-        return HouseRules.from_dict({"air": recorded}).air
-    except ValueError as e:
+        return recorded_air_rules(recorded, fallback)
+    except (ValueError, TypeError) as e:
         raise ReplayError(f"the battle's house rules do not read: {e}") from None
 
 
@@ -125,7 +124,7 @@ class _ReplayDice:
             raise ReplayError(f"{self._where}: {len(self._faces)} logged die/dice not used")
 
 
-class _NeedDie(Exception):
+class _NeedBattleDie(Exception):
     def __init__(self, sides: int) -> None:
         super().__init__(f"a d{sides} is needed")
         self.sides = sides
@@ -139,7 +138,7 @@ class _AskDice:
 
     def roll(self, sides: int) -> int:
         if not self._faces:
-            raise _NeedDie(sides)
+            raise _NeedBattleDie(sides)
         face = self._faces.pop(0)
         if not 1 <= face <= sides:
             raise bad_face(face, sides)
@@ -153,7 +152,7 @@ def next_die(state: t.BattleState, kind: str, data: dict[str, Any], battle_map: 
     not allowed raises ``TurnError`` before any die is asked for."""
     try:
         apply_action(state, kind, data, battle_map, _AskDice(faces), options)
-    except _NeedDie as need:
+    except _NeedBattleDie as need:
         return need.sides
     return None
 
@@ -355,7 +354,7 @@ class Battle:
 
     def undo(self) -> Event:
         """Drop the last step (never the start) and replay. Plans sent after
-        it (``plan_sent``, issue 14) are the players', not the GM's step: they
+        it (``plan_sent``) are the players', not the GM's step: they
         stay, moved up one place (``undone_at`` says which event goes)."""
         at_step = undone_at([str(e.get("kind")) for e in self.events])
         if at_step is None:

@@ -7,7 +7,9 @@ shared not only where a move ends (``turn.end_movement``) but also where it
 passes (``check_path_collisions``: each hex and level of the path, once). The
 colliding pair take ram damage (house rule ``collision_damage_extra``: the seed
 gives none). R-6.1: ending at a terrain feature's height (not landing) is a
-crash of 2d6 × 10 × speed points, in blocks of 10 to random locations.
+crash of 2d6 × 10 × speed points, in blocks of 10 to random locations. The
+same level, the path, "any large object" and who hits whom are listed
+readings (docs/rules/READINGS.md).
 """
 
 from __future__ import annotations
@@ -46,9 +48,9 @@ def crowded_places(units: Sequence[AirUnit]) -> dict[tuple[Hex, int], tuple[AirU
     return {k: tuple(v) for k, v in groups.items() if len(v) >= 2}
 
 
-def needs_collision_roll(objects: Sequence[AirUnit]) -> bool:
+def needs_collision_roll(objects: Sequence[AirUnit], options: AirOptions) -> bool:
     """R-6: several objects in one hex and one of them out of control."""
-    return len(objects) >= 2 and any(not under_control(u) for u in objects)
+    return len(objects) >= 2 and any(not under_control(u, options) for u in objects)
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,7 @@ def check_collision(objects: Sequence[AirUnit], dice: Dice,
     if not check.success:
         lines.append("no collision (R-6)")
         return tuple(objects), CollisionResult(here, level, check, None, (), tuple(lines))
-    wild = [i for i, u in enumerate(objects) if not under_control(u)]
+    wild = [i for i, u in enumerate(objects) if not under_control(u, options)]
     i = wild[dice.roll(len(wild)) - 1] if len(wild) > 1 else wild[0]
     others = [j for j in range(len(objects)) if j != i]
     j = others[dice.roll(len(others)) - 1] if len(others) > 1 else others[0]
@@ -176,14 +178,15 @@ def _mover_state(before: AirUnit, after: AirUnit) -> AirUnit:
 
 
 def path_collision_checks(before: AirUnit, after: AirUnit, path: Sequence[PathPoint],
-                          others: Sequence[AirUnit]) -> tuple[tuple[PathPlace, TargetNumber], ...]:
+                          others: Sequence[AirUnit], options: AirOptions,
+                          ) -> tuple[tuple[PathPlace, TargetNumber], ...]:
     """Preview (no dice): each place on the path that will need the R-6 roll,
     with its target (the chance of a collision is ``target.probability()``)."""
     mover = _mover_state(before, after)
     out = []
     for place in path_places(before, path, others):
         objs = place.objects(mover)
-        if needs_collision_roll(objs):
+        if needs_collision_roll(objs, options):
             out.append((place, collision_target(objs)))
     return tuple(out)
 
@@ -204,7 +207,7 @@ def check_path_collisions(before: AirUnit, after: AirUnit, path: Sequence[PathPo
         there = tuple(changed.get(u.id, u) for u in place.others)
         objs = PathPlace(place.step, place.hex, place.altitude, place.speed,
                          there).objects(_mover_state(before, mover))
-        if not needs_collision_roll(objs):
+        if not needs_collision_roll(objs, options):
             continue
         outs, res = check_collision(objs, dice, options)
         if res.collided is not None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from ka_tui.rules.air.units import AirUnit, Damage
 from ka_tui.rules.air.aircraft import Trait
 from ka_tui.rules.core.dice import Dice, roll_2d6
-from ka_tui.rules.core.options import AirOptions
+from ka_tui.rules.core.options import AirOptions, EngineOut
 from ka_tui.rules.air.wounds import WoundResult, in_control, take_wound
 
 # RULES-NOTES D: what a critical hit (or point damage) does at each location.
@@ -193,21 +193,33 @@ def thrust_lost(unit: AirUnit) -> int:
 
 
 def engine_disabled(unit: AirUnit) -> bool:
-    """No thrust left from damage, or no fuel (R-1.4)."""
+    """No thrust left from damage, or no fuel (R-1.4 reports "engine
+    condition, fuel"; reading: an empty tank is a disabled engine)."""
     return thrust_lost(unit) >= unit.profile.thrust or unit.fuel <= 0
 
 
-def uncontrolled_by_damage(unit: AirUnit) -> bool:
-    """S0 §Traits Glider: only a Glider stays under control with its engine
-    disabled and no hull left; any other machine in that state is out of control."""
+def uncontrolled_by_damage(unit: AirUnit, options: AirOptions) -> bool:
+    """S0 §Traits Glider: a Glider will "remain under control after engine is
+    disabled and no hull points left". Any other aircraft: house rule
+    ``engine_out_control`` -- seed_and, out of control only with both (no hull
+    left is destroyed for it, S0 §Flight card Hull, so never in play); either,
+    with one of them."""
     if unit.profile.has_trait(Trait.GLIDER):
         return False
-    return engine_disabled(unit) or unit.hull_left == 0
+    if options.engine_out_control is EngineOut.EITHER:
+        return engine_disabled(unit) or unit.hull_left == 0
+    return engine_disabled(unit) and unit.hull_left == 0
 
 
-def under_control(unit: AirUnit) -> bool:
+def under_control(unit: AirUnit, options: AirOptions) -> bool:
     """R-3.2 stall flag, R-5 pilot, S0 §Traits Glider damage — all in one answer."""
-    return in_control(unit) and not uncontrolled_by_damage(unit)
+    return in_control(unit) and not uncontrolled_by_damage(unit, options)
+
+
+def stall_locked(unit: AirUnit) -> bool:
+    """R-3.2: after a failed stall check the aircraft "cannot land or take off";
+    the steep-descent failure of R-3.3 is read as the same consequence."""
+    return unit.out_of_control
 
 
 def out_of_battle(unit: AirUnit) -> bool:

@@ -1,4 +1,4 @@
-"""Compact text for the manoeuvre dial and the turn-mode table (issue 4).
+"""Compact text for the manoeuvre dial and the turn-mode table.
 
 The aircraft form edits both as one line of text so a GM can type them fast:
 

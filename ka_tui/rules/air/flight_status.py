@@ -1,4 +1,4 @@
-"""Live status shown on a flight card (issue 4; R-1.4 end-phase report).
+"""Live status shown on a flight card (R-1.4 end-phase report).
 
 R-1.4: the GM tells each player "engine condition, fuel and ammunition left,
 airframe integrity". This is that report as plain data, filled either from a

@@ -1,5 +1,6 @@
 """Take-off and landing (R-10): size classes, strips, every landing modifier,
-go-around and crash-landing damage.
+go-around and crash-landing damage (the approach height, Bulky's rough
+strips, a declined go-around: listed readings, docs/rules/READINGS.md).
 
 The movement engine calls these for a ``Land()`` or ``TakeOff()`` step; the
 target number is built here so a preview and the roll read the same numbers.
@@ -14,6 +15,7 @@ from ka_tui.rules.air.battle_map import LandingSite, Surface
 from ka_tui.rules.air.units import AirUnit
 from ka_tui.rules.air.aircraft import (
     R10_LANDING_SPEED,
+    r10_row,
     AircraftClass,
     AircraftProfile,
     EngineKind,
@@ -51,11 +53,8 @@ OUT_OF_CONTROL_MARGIN = 10    # R-10: "automatic failure (count the margin as 10
 
 
 def size_class(profile: AircraftProfile) -> SizeClass:
-    """R-10 row by engine count (a count between rows takes the next larger)."""
-    for engines in sorted(SIZE_CLASSES):
-        if profile.engines <= engines:
-            return SIZE_CLASSES[engines]
-    return SIZE_CLASSES[max(SIZE_CLASSES)]
+    """R-10 row by engine count (``aircraft.r10_row``)."""
+    return SIZE_CLASSES[r10_row(profile.engines)]
 
 
 def takeoff_run(profile: AircraftProfile) -> int:
@@ -82,7 +81,7 @@ def surface_modifier(surface: Surface, options: AirOptions) -> tuple[int, str]:
 def carrier_refusal(unit: AirUnit, site: LandingSite) -> str | None:
     """R-10: four-engine craft cannot land on carriers unless fitted with special
     equipment and eternium engines."""
-    if not site.carrier or unit.profile.engines < 4:
+    if not site.carrier or r10_row(unit.profile.engines) < 4:
         return None
     if unit.carrier_equipped and unit.profile.engine_kind is EngineKind.ETERNIUM:
         return None
@@ -99,10 +98,10 @@ def landing_target(unit: AirUnit, site: LandingSite, speed: int, options: AirOpt
     refusal = carrier_refusal(unit, site)
     if refusal is not None:
         return t.finalized(Finalizer.IMPOSSIBLE, refusal)
-    t = t.plus(speed - p.landing_speed if speed > p.landing_speed else 0,
+    t = t.plus(max(0, speed - p.landing_speed),
                f"speed {speed} over landing speed {p.landing_speed}", "R-10")
     t = t.plus(3 * unit.damage.at("landing_gear"), "damaged landing-gear legs", "R-10")
-    capacity = thrust_capacity(unit)
+    capacity = thrust_capacity(unit, options)
     if capacity <= 0:
         t = t.plus(4, "no thrust points available", "R-10")
     elif 2 * capacity <= p.thrust:

@@ -13,7 +13,8 @@ Both plan functions run the same ``_Flight`` over the plan, so a preview and
 the flight cannot disagree: the preview assumes every check passes and lists
 it; the flight rolls it and follows a failure's consequence.
 
-Readings of the seeds (house rules where they matter, see ``AirOptions``):
+Readings of the seeds (house rules where they matter, see ``AirOptions``; all
+of them in docs/rules/READINGS.md):
 
 - Speed is the number of hexes the aircraft must fly this turn (R-3.1). Speed
   changes during the move (climb paid in speed, descent gain, figures) change
@@ -49,7 +50,7 @@ from ka_tui.rules.air.check_roll import CheckRoll, roll_check
 from ka_tui.rules.air.battle_map import BattleMap
 from ka_tui.rules.air.units import AirUnit, Damage
 from ka_tui.rules.air.aircraft import MAX_SPEED
-from ka_tui.rules.air.damage import apply_points, under_control
+from ka_tui.rules.air.damage import apply_points, stall_locked, under_control
 from ka_tui.rules.air.piloting_target import piloting_target, thrust_capacity
 from ka_tui.rules.core.dice import Dice
 from ka_tui.rules.air.hexgrid import FACING_NAMES, Hex, opposite, turn
@@ -86,7 +87,7 @@ from ka_tui.rules.core.options import (
     SteepDescentBasis,
     TurnSpeedBasis,
 )
-from ka_tui.rules.core.target import TargetNumber
+from ka_tui.rules.core.target import Finalizer, TargetNumber
 from ka_tui.rules.air.wounds import WoundResult
 
 __all__ = ["piloting_target", "preview_start", "start_turn", "validate_plan", "execute_plan",
@@ -208,7 +209,7 @@ def _stall(u: AirUnit, dice: Dice, options: AirOptions) -> tuple[AirUnit, CheckR
 
 def roll_random_move(dice: Dice, options: AirOptions) -> int:
     """R-3.2 random move (RULES-NOTES D): d6 for the side (1–3 left, 4–6 right),
-    then 1..``random_move_max_sides`` sides; signed sides, + = right. Part B may
+    then 1..``random_move_max_sides`` sides; signed sides, + = right. Combat may
     call it for a critical damage effect (R-3.2 "or because of a critical damage")."""
     side = -1 if dice.roll(6) <= 3 else 1
     n = max(1, options.random_move_max_sides)
@@ -257,7 +258,6 @@ class _Flight:
     inverted: bool = False
     ended: bool = False         # landed, hammerhead, take-off or crash: no more hexes
     landed: bool = False
-    took_off: bool = False
     lost_control: bool = False
     crashed: bool = False
     went_around: bool = False
@@ -286,9 +286,9 @@ class _Flight:
         self.overheat, self.fuel, self.wm_left = u.overheat, u.fuel, u.wm_uses_left
         self.inverted = u.inverted
         self.goal, self.progress = u.altitude_goal, u.altitude_progress
-        self.uncontrolled = not under_control(u)
+        self.uncontrolled = not under_control(u, self.options)
         self.landed = u.landed
-        self.thrust_cap = thrust_capacity(u)
+        self.thrust_cap = thrust_capacity(u, self.options)
         self.point("start")
 
     # -- bookkeeping
@@ -561,7 +561,7 @@ class _Flight:
             self.fuel -= self.options.wm_fuel_cost
             self.log.append(f"{self.unit.id}: water-methanol +{p.wm_thrust} thrust, "
                             f"{self.wm_left} use(s) left (R-3.6)")
-        self.thrust_cap = thrust_capacity(self.unit, afterburner=self.afterburner,
+        self.thrust_cap = thrust_capacity(self.unit, self.options, afterburner=self.afterburner,
                                           water_methanol=self.water_methanol)
 
     def figure_step(self, s: Figure) -> None:
@@ -649,7 +649,12 @@ class _Flight:
         self.hex_step(dest, straight=False)
 
     def land(self, s: Land) -> None:
-        self.controlled("land")
+        """R-10. Out of control it may still come down, as an automatic failure
+        (R-10 "Aircraft out of control": the margin counts as 10), except after
+        a failed stall check, which forbids landing (R-3.2)."""
+        if self.uncontrolled and (stall_locked(self.unit) or self.lost_control):
+            raise _Stop("land: out of control after a failed stall check, it must fly "
+                        "straight ahead and cannot land (R-3.2)")
         site = self.battle_map.landing_site(self.here, self.facing)
         if self.alt != site.height + 1:
             raise _Stop(f"to land, fly one level above the surface (level {site.height + 1}); "
@@ -658,9 +663,15 @@ class _Flight:
         if refusal:
             raise _Stop(refusal)
         self.began = True
-        t = landing.landing_target(self.unit, site, self.speed, self.options)
-        roll = self.check(f"{self.unit.id} lands on {site.name} (R-10)", t,
-                          "go around if missed by 3 or less, else 10 damage per point missed")
+        t = landing.landing_target(self.unit, site, self.speed, self.options,
+                                   in_control=not self.uncontrolled)
+        what = f"{self.unit.id} lands on {site.name} (R-10)"
+        roll = self.check(what, t, "go around if missed by 3 or less, else 10 damage per "
+                                   "point missed")
+        if roll is None and t.finalizer is Finalizer.AUTO_FAIL:
+            roll = CheckRoll(what, t, (), False)   # decided unrolled: the preview shows it
+            self.notes.append("out of control: the landing fails, its margin counts as 10 "
+                              "(R-10)")
         if roll is None:
             self.touch_down(site.end, site.height, "lands (R-10)")
             return
@@ -685,11 +696,11 @@ class _Flight:
         self.point(note)
 
     def take_off(self, s: TakeOff) -> None:
+        """R-10. It is the whole move: on the ground no other step comes first
+        (``step``) and the take-off ends the move."""
         self.controlled("take off")
         if not self.unit.landed:
             raise _Stop("take-off: the aircraft is not on the ground (R-10)")
-        if self.began or self.index != 0:
-            raise _Stop("take-off is the whole move (R-10)")
         need = landing.takeoff_run(self.unit.profile)
         room = self.battle_map.runway_ahead(self.here, self.facing)
         if room < need:
@@ -698,10 +709,8 @@ class _Flight:
         for _ in range(need - 1):
             self.hex_ = self.here.ahead(self.facing)
             self.point("take-off run")
-        self.began = True
         self.ended = True
         self.landed = False
-        self.took_off = True
         self.alt = height + 1
         self.run = need
         self.speed = self.unit.profile.landing_speed if self.options.takeoff_at_landing_speed \

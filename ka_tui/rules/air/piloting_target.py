@@ -10,6 +10,7 @@ the pilot's wounds (+1 each, as R-7 counts them). Each check then adds its own
 from __future__ import annotations
 
 from ka_tui.rules.air.units import AirUnit
+from ka_tui.rules.core.options import AirOptions, EngineOut
 from ka_tui.rules.core.target import TargetNumber
 
 
@@ -34,10 +35,15 @@ def thrust_lost(unit: AirUnit) -> int:
     return unit.damage.at("engine")
 
 
-def thrust_capacity(unit: AirUnit, *, afterburner: bool = False, water_methanol: bool = False) -> int:
+def thrust_capacity(unit: AirUnit, options: AirOptions, *, afterburner: bool = False,
+                    water_methanol: bool = False) -> int:
     """Thrust points this turn (R-3.1): the profile's, or the afterburner number in
-    parentheses (R-3.5), plus water-methanol (R-3.6), less engine damage."""
+    parentheses (R-3.5), plus water-methanol (R-3.6), less engine damage; none
+    from an empty tank (house rule ``engine_out_control`` seed_and: an empty
+    tank is a disabled engine)."""
     p = unit.profile
+    if unit.fuel <= 0 and options.engine_out_control is EngineOut.SEED_AND:
+        return 0
     base = p.afterburner_thrust if afterburner and p.afterburner_thrust is not None else p.thrust
     extra = p.wm_thrust if water_methanol and p.wm_thrust is not None else 0
     return max(0, base + extra - thrust_lost(unit))

@@ -1,6 +1,6 @@
-"""Move plans sent by players (issue 14): read, checked and hidden.
+"""Move plans sent by players: read, checked and hidden.
 
-The flight model is plan, reveal, execute (issue 14, after X-Wing): each
+The flight model is plan, reveal, execute (S0 §Altitude explained: after X-wing, "planning the move, revealing and executing"): each
 player plans his own aircraft's move in secret and the GM executes the
 plans in the R-1.2 order. A sent plan is a ``plan_sent`` event in the
 battle's log (``rules/air/battle.py``): ``{"unit", "plan": [step…],
@@ -72,7 +72,7 @@ def plan_event(unit: str, plan: Plan, evasive: bool, by: str) -> Event:
 
 
 def sent_plans(events: Sequence[Event]) -> dict[str, SentPlan]:
-    """The plans in (issue 14): for each aircraft the newest ``plan_sent``
+    """The plans in: for each aircraft the newest ``plan_sent``
     since the turn began (R-1.1) and after its last move (R-1.2: one move a
     turn). An undone move brings its plan back; an executed plan is gone."""
     out: dict[str, SentPlan] = {}
@@ -98,8 +98,9 @@ def plan_window(state: t.BattleState, unit_id: str) -> str | None:
     """Why ``unit_id`` cannot take a plan now, or None. A plan may be sent
     once the turn has begun (R-1.1 initiative, R-3.2 start of the turn: its
     speed is known) until the aircraft moves (R-1.2; so the side moving
-    second plans while the first moves and shoots); not between turns, nor
-    in the heat and end phases (R-1.4)."""
+    second plans while the first moves and shoots: a listed reading,
+    docs/rules/READINGS.md); not between turns, nor in the heat and end
+    phases (R-1.4)."""
     try:
         unit = state.unit(unit_id)
     except t.TurnError as e:
@@ -157,7 +158,7 @@ def accept_plan(done: Sequence[Event], data: Mapping[str, Any],
 
 
 def visible_to(events: Sequence[Event], units: Iterable[str]) -> list[Event]:
-    """The log as the player of ``units`` may see it (issue 14; DESIGN.md:
+    """The log as the player of ``units`` may see it (DESIGN.md:
     secrets are filtered by who is looking): another aircraft's sent plan
     keeps its aircraft and "a plan is in", never its steps, evasive or
     sender, before or after it is executed (the ``move_committed`` shows the

@@ -1,4 +1,4 @@
-"""A library of ready aircraft profiles, as data (issue 4; RULES-NOTES C).
+"""A library of ready aircraft profiles, as data (RULES-NOTES C).
 
 Each profile fills both seeds' fields: the S0 §Flight card (Move, Roll,
 Manoeuvres, dive maximum, Loop, Altitude, Firepower, Hull, Evasion, Traits)

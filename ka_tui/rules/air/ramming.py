@@ -34,13 +34,13 @@ ATTACKER_CLASS_MODS: dict[AircraftClass, int] = {
 TARGET_NO_THRUST_MOD = -2
 
 
-def cannot_spend_thrust(unit: AirUnit) -> bool:
+def cannot_spend_thrust(unit: AirUnit, options: AirOptions) -> bool:
     """R-7 "target cannot spend Thrust Points": out of control (R-3.2, R-5) or
     engine disabled by damage or empty tanks."""
-    return not under_control(unit) or engine_disabled(unit)
+    return not under_control(unit, options) or engine_disabled(unit)
 
 
-def ram_problems(attacker: AirUnit, target: AirUnit) -> tuple[str, ...]:
+def ram_problems(attacker: AirUnit, target: AirUnit, options: AirOptions) -> tuple[str, ...]:
     """Every reason this ram cannot be made (empty = it can): R-7 same hex and
     level, both having moved; R-8 / R-1.2 one attack, none while evading."""
     out: list[str] = []
@@ -59,7 +59,7 @@ def ram_problems(attacker: AirUnit, target: AirUnit) -> tuple[str, ...]:
     refusal = attack_refusal(attacker)
     if refusal:
         out.append(refusal)
-    if not under_control(attacker):
+    if not under_control(attacker, options):
         out.append(f"{attacker.id} is out of control")
     if attacker.landed or target.landed:
         out.append("both aircraft must be in the air")
@@ -77,14 +77,14 @@ def ram_target(attacker: AirUnit, target: AirUnit, options: AirOptions) -> Targe
         t = t.plus(b - a, f"piloting: target {b} − attacker {a}", "R-7")
     tc, ac = target.profile.aircraft_class, attacker.profile.aircraft_class
     t = t.plus(TARGET_CLASS_MODS.get(tc, 0), f"target is a {tc.label.lower()}", "R-7")
-    if cannot_spend_thrust(target):
+    if cannot_spend_thrust(target, options):
         t = t.plus(TARGET_NO_THRUST_MOD, "target cannot spend thrust points", "R-7")
     t = t.plus(ATTACKER_CLASS_MODS.get(ac, 0), f"attacker is a {ac.label.lower()}", "R-7")
     w = attacker.pilot.wounds
     t = t.plus(w, f"attacker's pilot wounded ×{w}", "R-7")
     cs = attacker.damage.at("control_surfaces")
     t = t.plus(cs, f"attacker's control surfaces damaged ×{cs}", "R-7")
-    problems = ram_problems(attacker, target)
+    problems = ram_problems(attacker, target, options)
     if problems:
         t = t.finalized(Finalizer.IMPOSSIBLE, problems[0])
     return t
@@ -112,7 +112,7 @@ class RamResult:
 def ram(attacker: AirUnit, target: AirUnit, dice: Dice,
         options: AirOptions) -> tuple[AirUnit, AirUnit, RamResult]:
     """R-7: roll 2d6 against ``ram_target``; on a success both take ram damage."""
-    problems = ram_problems(attacker, target)
+    problems = ram_problems(attacker, target, options)
     if problems:
         line = f"{attacker.id} cannot ram {target.id}: {problems[0]}"
         return attacker, target, RamResult(attacker.id, target.id, False, problems, None,

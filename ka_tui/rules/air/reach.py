@@ -1,6 +1,6 @@
 """The reach overlay: every hex an aircraft can end its move in this turn (R-3).
 
-For the tactical view (issue 10): each hex within the aircraft's reach is
+For the tactical view: each hex within the aircraft's reach is
 marked by what getting there needs — no check, a check (with the worst odds
 of the easiest route), or out of reach. Computed from the aircraft's speed,
 thrust at the start of the move (R-3.1), turn mode (R-3.4), altitude and the
@@ -112,7 +112,7 @@ class _Layer:
 
 
 def _options(unit: AirUnit, battle_map: BattleMap, options: AirOptions) -> list[_Option]:
-    cap = thrust_capacity(unit) if under_control(unit) else 0
+    cap = thrust_capacity(unit, options) if under_control(unit, options) else 0
     found: dict[int, _Option] = {}
     for n in sorted(range(-cap, cap + 1), key=abs):
         prefix: Plan = (Thrust(n),) if n else ()
@@ -146,7 +146,7 @@ def reach(unit: AirUnit, battle_map: BattleMap, options: AirOptions) -> Reach:
     opts = _options(unit, battle_map, options)
     if not opts:
         return Reach(unit.id, {}, f"{unit.id} has no legal level move")
-    turns = under_control(unit)
+    turns = under_control(unit, options)
     gcache: dict[int, tuple[RequiredCheck, ...]] = {}
     odds: dict[tuple[int, int],
                tuple[tuple[RequiredCheck, ...], Fraction, Fraction | None, float]] = {}

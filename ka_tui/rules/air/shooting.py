@@ -79,7 +79,7 @@ def shot_problems(shooter: AirUnit, target: AirUnit, options: AirOptions) -> tup
         out.append(refusal)
     if shooter.landed:
         out.append(f"{shooter.id} is on the ground")
-    if not under_control(shooter):
+    if not under_control(shooter, options):
         out.append(f"{shooter.id} is out of control (R-5, R-3.2)")
     if shooter.ammo < options.ammo_per_shot:
         out.append(f"{shooter.id} is out of ammunition (R-1.4)")
@@ -264,7 +264,7 @@ def shoot(shooter: AirUnit, target: AirUnit, dice: Dice, options: AirOptions,
 
     ev: list[int] = []
     cancelled = 0
-    if normals + crits and under_control(target):
+    if normals + crits and under_control(target, options):
         ev = _faces(dice, target.profile.evasion)
         lines.append(f"{target.id} Evasion {target.profile.evasion}d6: {_fmt(ev)} "
                      f"({options.evasion_cancel_on}+ cancels a hit; RULES-NOTES D)")

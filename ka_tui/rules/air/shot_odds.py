@@ -133,7 +133,7 @@ def _after_hit(shooter: AirUnit, target: AirUnit, options: AirOptions) -> dict[C
     no_crits = shooter.profile.firepower <= options.bulky_light_arms_firepower and \
         ignores(target.profile, "light arms")
     evasion = (target.profile.evasion, reroll_dice(target.profile, RerollTarget.EVASION)) \
-        if under_control(target) else (0, 0)
+        if under_control(target, options) else (0, 0)
     robust = reroll_dice(target.profile, RerollTarget.HIT_EFFECT) \
         if options.robust_mode is RobustMode.REROLL_HIT_DIE else 0
     return _hits_reaching(shooter.profile.firepower, accuracy, upgrades, no_crits, evasion,

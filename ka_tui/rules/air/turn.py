@@ -110,20 +110,20 @@ class BattleState:
 # ------------------------------------------------------------------ initiative
 
 @dataclass(frozen=True)
-class InitiativeResult:
+class SideInitiative:
     rolls: tuple[tuple[str, tuple[int, int]], ...]   # every roll in order, re-rolls included
     order: tuple[str, ...]
     log: tuple[str, ...]
 
 
-def roll_initiative(sides: Sequence[str], dice: Dice) -> InitiativeResult:
+def roll_initiative(sides: Sequence[str], dice: Dice) -> SideInitiative:
     """R-1.1: each side rolls 2d6, the higher total wins; ties are re-rolled
     (RULES-NOTES D) among the tied sides until they are ordered."""
     rolls: list[tuple[str, tuple[int, int]]] = []
     lines: list[str] = []
     order = _order(list(sides), dice, rolls, lines)
     lines.append("initiative order: " + ", ".join(order) + " (R-1.1, R-1.2)")
-    return InitiativeResult(tuple(rolls), tuple(order), tuple(lines))
+    return SideInitiative(tuple(rolls), tuple(order), tuple(lines))
 
 
 def _order(sides: list[str], dice: Dice, rolls: list[tuple[str, tuple[int, int]]],
@@ -150,7 +150,7 @@ def _order(sides: list[str], dice: Dice, rolls: list[tuple[str, tuple[int, int]]
 @dataclass(frozen=True)
 class TurnStart:
     turn: int
-    initiative: InitiativeResult
+    initiative: SideInitiative
     starts: tuple[tuple[str, StartReport], ...]
     crashes: tuple[CrashResult, ...]
     log: tuple[str, ...]
@@ -259,7 +259,7 @@ def move_unit(state: BattleState, unit_id: str, plan: Plan, battle_map: BattleMa
     if evasive:
         if not may_evade(moved):
             raise TurnError(f"{unit_id}: a {moved.profile.aircraft_class.label} may not evade (R-8)")
-        if out_of_battle(moved) or moved.landed or not under_control(moved):
+        if out_of_battle(moved) or moved.landed or not under_control(moved, options):
             lines.append(f"{unit_id} cannot fly an evasive manoeuvre now (R-8)")
         else:
             moved, ev = declare_evasive(moved, dice, options)
@@ -306,7 +306,7 @@ def end_movement(state: BattleState, dice: Dice, options: AirOptions) -> tuple[B
     results: list[CollisionResult] = []
     lines: list[str] = []
     for _place, objects in crowded_places(state.units).items():
-        if not any(u.side == side for u in objects) or not needs_collision_roll(objects):
+        if not any(u.side == side for u in objects) or not needs_collision_roll(objects, options):
             continue
         objs = tuple(state.unit(u.id) for u in objects)
         after, res = check_collision(objs, dice, options)

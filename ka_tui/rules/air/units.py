@@ -113,7 +113,7 @@ class AirUnit:
     landed: bool = False
     # hit the terrain; down for the rest of the battle
     crashed: bool = False
-    # --- part A (movement) ---
+    # --- movement ---
     # S0 §Changing altitude (altitude_model s0): the level being flown toward
     # and the hexes flown toward the next level, carried across turns
     altitude_goal: int | None = None
@@ -122,7 +122,7 @@ class AirUnit:
     inverted: bool = False
     # four-engine craft may land on carriers only with special equipment
     carrier_equipped: bool = False
-    # --- part B (combat) ---
+    # --- combat ---
     # why this unit may not attack this turn (a failed evasive check, …);
     # cleared at the start of the turn
     attack_forfeit: str = ""

@@ -11,7 +11,7 @@ recorded — never typed by hand.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -150,11 +150,10 @@ def debrief(battles: Sequence[Mapping[str, Any]], fights: Sequence[Mapping[str, 
         start = b.get("start") or {}
         end = b.get("end")
         airmen = {str(k): [int(i) for i in v] for k, v in start.get("airmen", {}).items()}
-        aircraft = {str(k): int(v) for k, v in start.get("aircraft", {}).items()}
         units = {str(u.get("id")): u for u in start.get("units", [])}
         for uid, ids in airmen.items():
             u = units.get(uid, {})
-            people = [u.get("pilot", {}), *u.get("crew", [])]
+            people = [u.get("pilot"), *u.get("crew", [])]
             for cid, who in zip(ids, people):
                 wounds_before.setdefault(cid, _int((who or {}).get("wounds")))
                 kills.setdefault(cid, 0)
@@ -178,14 +177,16 @@ def debrief(battles: Sequence[Mapping[str, Any]], fights: Sequence[Mapping[str, 
             aid = _int(a.get("aircraft_id"))
             u = units.get(str(a.get("name")), {})
             before_hits = _int((u.get("damage") or {}).get("hull_hits"))
-            old = planes.get(aid, DebriefPlane(aid, str(a.get("name"))))
-            planes[aid] = DebriefPlane(
-                aid, old.name,
-                old.hull_hits_taken + max(0, _int(a.get("hull_hits")) - before_hits),
-                old.ammo_spent + max(0, _int(u.get("ammo")) - _int(a.get("ammo_left"))),
-                old.fuel_spent + max(0, _int(u.get("fuel")) - _int(a.get("fuel_left"))),
-                str(a.get("lost") or old.lost))
-        del aircraft
+            old = planes.get(aid) or DebriefPlane(aid, str(a.get("name")))
+            planes[aid] = replace(
+                old,
+                hull_hits_taken=old.hull_hits_taken
+                + max(0, _int(a.get("hull_hits")) - before_hits),
+                ammo_spent=old.ammo_spent
+                + max(0, _int(u.get("ammo")) - _int(a.get("ammo_left"))),
+                fuel_spent=old.fuel_spent
+                + max(0, _int(u.get("fuel")) - _int(a.get("fuel_left"))),
+                lost=str(a.get("lost") or old.lost))
     pilots = tuple(DebriefPilot(cid, names.get(cid, f"#{cid}"), kills.get(cid, 0),
                                 max(0, wounds_after.get(cid, wounds_before.get(cid, 0))
                                     - wounds_before.get(cid, 0)),
@@ -244,7 +245,7 @@ def service_record(person: Person, sorties: Sequence[SortieFact], opts: Campaign
                 + (f", +{s.wounds_taken} wounds" if s.wounds_taken else "")
                 + (f", shot down by {s.shot_down_by}" if s.shot_down_by else "")
                 for s in sorties)
-    state = readiness(person, opts)
-    return ServiceRecord(person.id, person.name, state.why.split(" — ", 1)[-1], len(sorties),
+    status = readiness(person, opts).why.removeprefix(f"{person.name} — ")
+    return ServiceRecord(person.id, person.name, status, len(sorties),
                          sum(s.kills for s in sorties), shot,
                          sum(s.wounds_taken for s in sorties), wounds, person.days_out, log)

@@ -67,13 +67,13 @@ def wake_in(p: Person, opts: CampaignOptions) -> int:
 
 
 def heal_in(p: Person, opts: CampaignOptions) -> int:
-    """Days until every wound has healed (``campaign.heal_days_per_wound``),
-    counted after waking up."""
+    """Days until every wound has healed (``campaign.heal_days_per_wound``;
+    0: a wound heals as soon as he is awake), counted after waking up."""
     if p.wounds <= 0:
         return 0
-    per = max(1, opts.heal_days_per_wound)
+    per = opts.heal_days_per_wound
     done = 0 if not p.conscious else p.rest_days
-    return wake_in(p, opts) + p.wounds * per - done
+    return wake_in(p, opts) + max(0, p.wounds * per - done)
 
 
 def fit_in(p: Person, opts: CampaignOptions) -> int:
@@ -81,7 +81,7 @@ def fit_in(p: Person, opts: CampaignOptions) -> int:
     ``campaign.fit_max_wounds`` wounds."""
     if p.conscious and p.wounds <= opts.fit_max_wounds:
         return 0
-    per = max(1, opts.heal_days_per_wound)
+    per = opts.heal_days_per_wound
     over = max(0, p.wounds - opts.fit_max_wounds)
     done = 0 if not p.conscious else p.rest_days
     return wake_in(p, opts) + max(0, over * per - done)
@@ -113,7 +113,8 @@ def readiness(p: Person, opts: CampaignOptions) -> Readiness:
 def rest(p: Person, days: int, opts: CampaignOptions) -> Person:
     """``days`` of rest: an unconscious person wakes after ``campaign.wake_days``;
     then one wound heals every ``campaign.heal_days_per_wound`` days; K-points
-    come back ``campaign.k_points_per_day`` a day up to the maximum. The dead
+    come back ``campaign.k_points_per_day`` a day up to the maximum
+    (``heal_days_per_wound`` 0: every wound heals once he is awake). The dead
     and the missing do not change (days out still count for the missing)."""
     if days <= 0:
         return p
@@ -123,7 +124,7 @@ def rest(p: Person, days: int, opts: CampaignOptions) -> Person:
     if p.missing:
         return replace(p, days_out=p.days_out + days)
     wounds, conscious, progress = p.wounds, p.conscious, p.rest_days
-    per = max(1, opts.heal_days_per_wound)
+    per = opts.heal_days_per_wound
     left = days
     if not conscious:
         need = max(0, opts.wake_days - progress)
@@ -134,7 +135,7 @@ def rest(p: Person, days: int, opts: CampaignOptions) -> Person:
         conscious, progress = True, 0
     if wounds > 0:
         progress += left
-        healed = min(wounds, progress // per)
+        healed = wounds if per == 0 else min(wounds, progress // per)
         wounds -= healed
         progress = 0 if wounds == 0 else progress - healed * per
     else:

@@ -64,8 +64,9 @@ def preview(start: date, days: int, people: list[Person] | tuple[Person, ...],
             lines.append(ChangeLine("wake", f"{p.name} comes to", p.id))
         if q.wounds < p.wounds:
             left = (f", {q.wounds} left" if q.wounds else ", fully healed")
-            lines.append(ChangeLine("heal", f"{p.name}: {p.wounds - q.wounds} wound"
-                                    f"{'s' if p.wounds - q.wounds != 1 else ''} heal{left}",
+            n = p.wounds - q.wounds
+            lines.append(ChangeLine("heal", f"{p.name}: {n} wound"
+                                    f"{' heals' if n == 1 else 's heal'}{left}",
                                     p.id))
         if q.k_points > p.k_points:
             lines.append(ChangeLine("k_points", f"{p.name}: K-points {p.k_points} → "

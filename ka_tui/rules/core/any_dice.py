@@ -1,4 +1,4 @@
-"""Any dice, not only skill pools (issue 12 item 24): the table's other rolls.
+"""Any dice, not only skill pools: the table's other rolls.
 
 Every air check is 2d6 against a target number (R-2: "equal to or greater
 than"), Firepower and Evasion are pools of d6 counted against a face

@@ -25,14 +25,14 @@ from math import factorial, prod
 from typing import NamedTuple
 
 from ka_tui.rules.core.skill_tests import (
-    Contestant, Decision, Standing, cancel_counts, decide, opposed_need, settle,
+    Contestant, Decision, PoolStanding, cancel_counts, decide, opposed_need, settle,
     unopposed_needed,
 )
 from ka_tui.rules.core.options import CritCancel, CritFailRule, SkillOptions
 from ka_tui.rules.core.skills import Pool
 
 SizeCounts = tuple[tuple[int, int], ...]  # ((die size, count), ...) ascending, counts > 0
-# A Standing as a plain tuple (successes, crit_fail, crit_success): hashed a lot.
+# A PoolStanding as a plain tuple (successes, crit_fail, crit_success): hashed a lot.
 Key = tuple[int, bool, bool]
 
 
@@ -146,7 +146,7 @@ def _cancel_loss(crits: SizeCounts, opponent: SizeCounts, needed: int,
     return sum(cancelled.values()), lost
 
 
-def _key(s: Standing) -> Key:
+def _key(s: PoolStanding) -> Key:
     return s.successes, s.crit_fail, s.crit_success
 
 
@@ -261,7 +261,7 @@ def opposed_outcomes(a: Contestant, b: Contestant, options: SkillOptions
     total = prod(a.pool) * prod(b.pool)
     out: dict[Outcome, Fraction] = defaultdict(Fraction)
     for sa, sb, w in _joint(ka.pool, need_a, kb.pool, need_b, _Mode.of(options)):
-        st_a, st_b = Standing(*sa, 0), Standing(*sb, 0)
+        st_a, st_b = PoolStanding(*sa, 0), PoolStanding(*sb, 0)
         verdict = decide(st_a, st_b, ka, kb)
         sides = (st_a.passed, st_a.crit_fail, st_b.passed, st_b.crit_fail)
         if verdict.decision is Decision.ROLLOFF:
@@ -290,7 +290,7 @@ def _opposed(a: Contestant, b: Contestant, need_a: int, need_b: int, mode: _Mode
     for sa, sb, w in joint:
         side_a[sa] += w
         side_b[sb] += w
-        verdict = decide(Standing(*sa, 0), Standing(*sb, 0), a, b)
+        verdict = decide(PoolStanding(*sa, 0), PoolStanding(*sb, 0), a, b)
         decisions[verdict.decision] += w
         if verdict.winner is not None:
             wins[verdict.winner] += w

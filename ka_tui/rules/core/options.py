@@ -90,6 +90,20 @@ class AccuracyMode(str, Enum):
     TO_HIT_ROLL = "to_hit_roll"        # the failed 2d6 to-hit roll, once
 
 
+class EngineOut(str, Enum):
+    """S0 §Traits Glider: "remain under control after engine is disabled and no
+    hull points left" -- what takes any other aircraft out of control."""
+
+    # The seed's "and": losing the engine alone takes nothing out of control
+    # (R-10 lands it with "No thrust points available" +4); an empty tank is a
+    # disabled engine and gives no thrust points.
+    SEED_AND = "seed_and"
+    # A non-Glider is out of control once its engine is disabled (damage or an
+    # empty tank) or its hull is gone; an empty tank only counts toward
+    # control. How battles before this option were played.
+    EITHER = "either"
+
+
 def _linear_table(base: int, lo: int, hi: int, sign: int, floor: int = 2) -> dict[int, int]:
     return {d: max(floor, base + sign * d) for d in range(lo, hi + 1)}
 
@@ -143,8 +157,21 @@ class UntrainedCloseCombat(str, Enum):
     """S0 §Close combat 4 names the Close Combat skill but not what a
     character without it rolls."""
 
-    AGILITY = "agility"  # one d12 on Agility, as step 1 falls back to Agility
+    AGILITY = "agility"  # one d12 on the Agility characteristic (an untrained test)
     WEAPONS = "weapons"  # one d12 on the Weapons Base skill (S0 §Skills)
+
+
+class AgilityTest(str, Enum):
+    """S0 §Close combat 1: without Combat Initiative "take Active Agility test"."""
+
+    # An Active test (S0 §Skills "Active skill use their own number and levels
+    # for tests"): the Agility characteristic's number on the lowest level's
+    # pool, Basic 2d8 ("Basic ability of creatures to perform certain actions
+    # with minimal training").
+    ACTIVE = "active"
+    # One d12 on the Agility characteristic, as a Base or characteristics test
+    # (S0 §Skills): how fights before this option were played.
+    CHARACTERISTIC = "characteristic"
 
 
 class InitiativeReroll(str, Enum):
@@ -177,10 +204,12 @@ class CqcOptions:
     loser_attacks_land: bool = True
     # RULES-NOTES B: a weapon save is d12 + armour against this
     save_target: int = 13
-    # S0 §2.2 Attack gives no hits per grade; the seed scales Feint (+1/+2/+3)
-    # and Defence (1/2/3 AP) by grade, so an Attack lands 1/2/3 hits
-    # (Basic/Deliberate/Special); each hit costs Strength AP or one save.
-    attack_hits: tuple[int, ...] = (1, 2, 3)
+    # S0 §2.2 Attack: "Each successful attack reduces opponent's AP by
+    # Strength of the attacker": hits one successful Attack lands by grade
+    # (Basic, Deliberate, Special), each costing Strength AP or one save.
+    # Default 1, 1, 1 as the seed words it; 1, 2, 3 scales an Attack like Feint
+    # (+1/+2/+3) and Defence (1/2/3 AP), the analogy fights were once played by.
+    attack_hits: tuple[int, ...] = (1, 1, 1)
     # S0 §2.1 "Special beats all ... if you win": a loser's Special is silent.
     # Default: it cancels and is cancelled as a Deliberate. Off: only a
     # Special cancels it and it cancels nothing.
@@ -207,13 +236,13 @@ class CqcOptions:
     feint_counts_in_tiebreak: bool = True
     # S0 §Close combat is silent on several opponents (see MultiOpponent).
     multi_opponent: MultiOpponent = MultiOpponent.SPLIT
-    # --- close-combat screen (issue 5 UI) ---
+    # --- close-combat screen ---
     # S0 §Close combat 4 is silent on a fighter with no Close Combat skill.
     untrained_close_combat: UntrainedCloseCombat = UntrainedCloseCombat.AGILITY
     # S0 §2.2 Disarm "use it for greater good": on, a weapon taken by Disarm
     # stays with the taker when the fight ends. Off: back to its owner.
     disarm_keeps_weapon: bool = True
-    # --- issue 17: Passive skills, order of combat ---
+    # --- Passive skills, order of combat ---
     # S0 §Skills, Passive: "Brawl: 4 - when character is involved in fistfight
     # he would roll d12, then add +4". Which Passive skill helps in which kind
     # of round (skill name, any case: fistfight, melee, firearm or any). Only
@@ -237,6 +266,11 @@ class CqcOptions:
     # the start of any round when the situation changes (key o on the screen).
     # once: never again; every_round: step 1 opens every round.
     initiative_reroll: InitiativeReroll = InitiativeReroll.GM_ASKS
+    # S0 §Close combat 1 "if not available take Active Agility test": what a
+    # fighter without Combat Initiative rolls for the order of combat (see
+    # AgilityTest). Default active: the Agility number on the Basic pool 2d8;
+    # characteristic: one d12 on Agility.
+    agility_test: AgilityTest = AgilityTest.ACTIVE
 
     def __post_init__(self) -> None:
         for skill, kind in self.passive_fight_skills.items():
@@ -246,12 +280,17 @@ class CqcOptions:
                     + ", ".join(FIGHT_KINDS))
 
 
-# A fight's event log records the house rules it is played under. Options a
+# A fight's event log records the house rules it is played under (every
+# option, ``HouseRules.to_dict``), so a fight keeps the values it started with
+# even when a default changes later (``attack_hits`` was 1, 2, 3). Options a
 # log recorded before they existed lack are read as the engine played then
 # (not today's default), so an old fight replays unchanged: the order of
-# combat was rolled once, and no Passive skill counted.
+# combat was rolled once, on one d12 against Agility without Combat
+# Initiative, and no Passive skill counted.
 CQC_LEGACY: dict[str, Any] = {"initiative_reroll": InitiativeReroll.ONCE.value,
-                              "passive_fight_skills": {}}
+                              "passive_fight_skills": {},
+                              "attack_hits": [1, 2, 3],
+                              "agility_test": AgilityTest.CHARACTERISTIC.value}
 
 
 def recorded_rules(data: Mapping[str, Any]) -> HouseRules:
@@ -294,7 +333,7 @@ class AirOptions:
     heat_enabled: bool = True
     heat_threshold: int = 3
     heat_base: int = 4
-    # --- part B (combat and the turn); each names the seed gap it fills ---
+    # --- combat and the turn; each names the seed gap it fills ---
     # R-7: how the piloting difference reads with 2d6 ratings
     ram_skill_reading: RamSkillReading = RamSkillReading.RATINGS
     # S0 is X-wing based but names no firing arc: degrees of the forward arc
@@ -337,7 +376,7 @@ class AirOptions:
     ammo_per_shot: int = 1
     # R-1.4 weather, reported in the end phase (free text)
     weather: str = "clear"
-    # --- part A (movement, figures, landing); each names the seed gap it fills ---
+    # --- movement, figures, landing; each names the seed gap it fills ---
     # R-3.4 does not say which speed sets the turn mode when speed changes
     # mid-move: the speed at the moment of the turn, or at the start of movement
     turn_speed_basis: TurnSpeedBasis = TurnSpeedBasis.CURRENT
@@ -364,6 +403,28 @@ class AirOptions:
     # R-10 take-off gives no speed after the run: the aircraft leaves the
     # strip at its landing speed (True) or at the run's length in hexes (False)
     takeoff_at_landing_speed: bool = True
+    # S0 §Traits Glider "remain under control after engine is disabled and no
+    # hull points left": seed_and -- only both together would take another
+    # aircraft out of control, and an empty tank is a disabled engine (no
+    # thrust points); either -- a disabled engine or an empty tank alone does.
+    engine_out_control: EngineOut = EngineOut.SEED_AND
+
+
+# A battle's start event records the air house rules it is played under.
+# Options it lacks are read as the engine played then, so an old battle
+# replays unchanged (``recorded_air_rules``).
+AIR_LEGACY: dict[str, Any] = {"engine_out_control": EngineOut.EITHER.value}
+
+
+def recorded_air_rules(recorded: Mapping[str, Any] | None,
+                       fallback: AirOptions) -> AirOptions:
+    """The air house rules a battle's start event recorded, with ``AIR_LEGACY``
+    for the options it lacks; a log that recorded none (written before
+    battles recorded their rules) plays under ``fallback`` with ``AIR_LEGACY``."""
+    if recorded is None:
+        legacy = HouseRules.from_dict({"air": AIR_LEGACY}).air
+        return replace(fallback, **{name: getattr(legacy, name) for name in AIR_LEGACY})
+    return HouseRules.from_dict({"air": {**AIR_LEGACY, **dict(recorded)}}).air
 
 
 class OpposedTiebreak(str, Enum):
@@ -387,7 +448,7 @@ class RollerOptions:
 
 @dataclass(frozen=True)
 class CampaignOptions:
-    """Between battles (issue 15). The seeds stop at the end of a battle or a
+    """Between battles. The seeds stop at the end of a battle or a
     fight (R-5 counts wounds, S0 §Close combat spends K-points); how fast people
     heal, how long repairs take and what they cost is nowhere in them, so every
     rate here is a house rule with the default a GM would expect."""
@@ -461,7 +522,7 @@ def _jsonable(value: Any) -> Any:
 
 T = TypeVar("T")
 
-# Issue 12 item 8: every number a GM can set is bounded, so a typo
+# Every number a GM can set is bounded, so a typo
 # ("99999999999999999999") is refused at the field instead of saved. The
 # bounds are wide (house rules vary) but keep each value meaningful: die faces
 # within a d20, 2d6 modifiers within the 2d6 range, counts a table can play.
@@ -508,7 +569,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "air.gload_airframe_hits": (0, 10),
     "air.narrow_strip_mod": (-12, 12),
     "air.open_ground_landing_mod": (-12, 12),
-    # the campaign between battles (issue 15): days, K-points, money, percent
+    # the campaign between battles: days, K-points, money, percent
     "campaign.heal_days_per_wound": (0, 365),
     "campaign.wake_days": (0, 365),
     "campaign.k_points_per_day": (0, 99),
@@ -527,7 +588,7 @@ TABLE_KEYS: dict[str, tuple[int, int]] = {
 
 
 def bounds_of(where: str) -> tuple[int, int]:
-    """The (low, high) a number of option ``where`` must lie in (issue 12 item 8)."""
+    """The (low, high) a number of option ``where`` must lie in."""
     return BOUNDS.get(where, DEFAULT_BOUNDS)
 
 

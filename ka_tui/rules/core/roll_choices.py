@@ -275,7 +275,7 @@ def opponents(characters: tuple[RollerCharacter, ...], who: int | None
 
 @dataclass(frozen=True)
 class AnySetup:
-    """A roll of any dice (issue 12 item 24): who, what, the expression, and
+    """A roll of any dice: who, what, the expression, and
     for a rating check the engine's ``TargetNumber`` (R-2)."""
 
     who: str

@@ -1,4 +1,4 @@
-"""The order of a mixed scene (issue 12 item 26), S0 §Close combat 1.
+"""The order of a mixed scene, S0 §Close combat 1.
 
 S0 §Close combat 1: "Determine order of combat by passing Combat Initiative
 test, if not available take Active Agility test" and "For more complex

@@ -173,7 +173,7 @@ def cancel_counts(crits: Mapping[int, int], opponent_successes: Mapping[int, int
 
 
 @dataclass(frozen=True)
-class Standing:
+class PoolStanding:
     """A side's test after steps 2–4: all the opposed round looks at."""
 
     successes: int
@@ -187,14 +187,14 @@ class Standing:
 
 
 def settle(crits: int, successes: int, ones: int, dice: int, options: SkillOptions
-           ) -> Standing:
+           ) -> PoolStanding:
     """Steps 3–4 (S0 §Skills, RULES-NOTES A) on counts: ``crits`` live criticals, ``successes`` in all
     (criticals included), ``ones`` faces of 1, out of ``dice`` dice."""
     if options.crit_fail_rule is CritFailRule.ALL_ONES:
-        return Standing(successes, dice > 0 and ones == dice, crits > 0, 0)
+        return PoolStanding(successes, dice > 0 and ones == dice, crits > 0, 0)
     negated = min(crits, ones)
     live = crits > 0 if options.spent_crit_wins else crits > negated
-    return Standing(successes, ones > negated, live, negated)
+    return PoolStanding(successes, ones > negated, live, negated)
 
 
 class Decision(str, Enum):
@@ -235,7 +235,7 @@ def _tiebreak(a: Contestant, b: Contestant) -> Verdict | None:
     return None
 
 
-def decide(sa: Standing, sb: Standing, a: Contestant, b: Contestant) -> Verdict:
+def decide(sa: PoolStanding, sb: PoolStanding, a: Contestant, b: Contestant) -> Verdict:
     """Step 5: who wins the opposed round (S0 §Close combat 4)."""
     if sa.crit_fail and sb.crit_fail:
         return Verdict(None, Decision.BOTH_CRIT_FAIL)
@@ -430,7 +430,7 @@ def _crit_lines(label: str, dice: Sequence[DieResult], opp_pool: Pool,
     return lines
 
 
-def _summary_line(label: str, s: Standing, options: SkillOptions) -> str:
+def _summary_line(label: str, s: PoolStanding, options: SkillOptions) -> str:
     count = f"{s.successes} success{'es' if s.successes != 1 else ''}"
     if s.crit_fail:
         why = ("every die shows 1" if options.crit_fail_rule is CritFailRule.ALL_ONES
@@ -479,8 +479,8 @@ def opposed_test(a: Contestant, b: Contestant, dice: Dice, options: SkillOptions
     rb = _side_result(b.name, b.pool, faces_b, need_b.face, cls_b, cancel_b, options,
                       f"{pool_text(b.pool)} @{b.number} {need_b.render(b.bonus)}"
                       f"{reach_note(b.pool, need_b.face)}", a.pool)
-    sa = Standing(ra.successes, ra.crit_fail, ra.crit_success, 0)
-    sb = Standing(rb.successes, rb.crit_fail, rb.crit_success, 0)
+    sa = PoolStanding(ra.successes, ra.crit_fail, ra.crit_success, 0)
+    sb = PoolStanding(rb.successes, rb.crit_fail, rb.crit_success, 0)
     verdict = decide(sa, sb, a, b)
     rolloff: list[tuple[int, int]] = []
     winner = verdict.winner
@@ -502,7 +502,7 @@ def _roll_off(dice: Dice, record: list[tuple[int, int]]) -> int:
 
 
 def _verdict_line(v: Verdict, winner: int | None, a: Contestant, b: Contestant,
-                  rolloff: Sequence[tuple[int, int]], sa: Standing, sb: Standing) -> str:
+                  rolloff: Sequence[tuple[int, int]], sa: PoolStanding, sb: PoolStanding) -> str:
     names = (a.name, b.name)
     if winner is None:
         why = ("both critically failed" if v.decision is Decision.BOTH_CRIT_FAIL

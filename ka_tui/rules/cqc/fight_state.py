@@ -143,7 +143,7 @@ class Fighter:
         d["ci_pool"] = tuple(d.get("ci_pool", ()))
         d["weapons"] = tuple(Weapon(**w) for w in d.get("weapons", ()))
         d["feint"] = tuple((str(o), int(b)) for o, b in d.get("feint", ()))
-        # A log from before issue 17 has neither: no Passive skills counted.
+        # A log from before Passive skills counted has neither: none counts.
         d["passives"] = tuple((str(n), int(v)) for n, v in d.get("passives", ()))
         d["cc_untrained"] = bool(d.get("cc_untrained", False))
         return cls(**d)

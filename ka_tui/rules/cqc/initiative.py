@@ -1,16 +1,16 @@
 """Order of combat (S0 §Close combat step 1) and the odds of a round (step 4).
 
-Step 1: each fighter passes a Combat Initiative test, or an Agility test
-when he has no such skill; the best goes first ("the fastest goes first,
-strikes first"). The seed gives no way to rank the results: here more
-successes rank higher (a critical fail lowest, a failed test below a
-passed one), then the higher skill number, then Agility, then a d12
-roll-off among those still tied -- the same ladder as step 4.
+Step 1: each fighter passes a Combat Initiative test, or "if not available
+take Active Agility test" (house rule ``cqc.agility_test``: by default the
+Agility number on the Basic pool, ``initiative_test``); the best goes first
+("the fastest goes first, strikes first"). The seed gives no way to rank the
+results: ``ORDER_LADDER`` is the reading, step by step -- the same ladder as
+step 4's tie-breaks, listed in docs/rules/READINGS.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -21,9 +21,60 @@ from ka_tui.rules.cqc.round import pairing_contestants
 from ka_tui.rules.cqc.fight_state import Fight, Fighter
 from ka_tui.rules.core.dice import Dice, RecordingDice, ScriptedDice
 from ka_tui.rules.core.odds import opposed_odds
-from ka_tui.rules.core.options import HouseRules
+from ka_tui.rules.core.options import AgilityTest, HouseRules
+from ka_tui.rules.core.skills import BASE_DIE, Level, level_pool
 
 R_STEP1 = "S0 §Close combat 1"
+
+
+@dataclass(frozen=True)
+class InitiativeTest:
+    """What a fighter rolls for the order of combat (S0 §Close combat 1)."""
+
+    skill: str               # "Combat Initiative" or "Agility"
+    pool: tuple[int, ...]
+    number: int
+
+
+def initiative_test(f: Fighter, rules: HouseRules) -> InitiativeTest:
+    """S0 §Close combat 1: "passing Combat Initiative test, if not available
+    take Active Agility test". House rule ``cqc.agility_test``: active (the
+    Agility number as an Active test, S0 §Skills "Active skill use their own
+    number and levels for tests", on the Basic level's pool 2d8: "Basic
+    ability of creatures to perform certain actions with minimal training"),
+    or characteristic (one d12, as a Base or characteristics test)."""
+    if f.ci_pool:
+        return InitiativeTest("Combat Initiative", f.ci_pool, f.ci_number)
+    if rules.cqc.agility_test is AgilityTest.CHARACTERISTIC:
+        return InitiativeTest("Agility", (BASE_DIE,), f.agility)
+    return InitiativeTest("Agility", level_pool(Level.BASIC), f.agility)
+
+
+@dataclass(frozen=True)
+class LadderStep:
+    """One rung of the order-of-combat ranking: higher ``key`` ranks first."""
+
+    name: str
+    reading: str
+    key: Callable[[InitiativeRoll, int], int]
+
+
+# S0 §Close combat 1 ranks nobody; the reading borrows step 4's words, rung by
+# rung (each rung only decides between fighters equal on every rung above).
+ORDER_LADDER: tuple[LadderStep, ...] = (
+    LadderStep("critical fail last", 'S0 §4: a critical fail "means opponent(s) '
+               'automatically wins"', lambda r, agility: 0 if r.crit_fail else 1),
+    LadderStep("passed above failed", "S0 §4: a side that fails its test loses to "
+               "one that passes", lambda r, agility: int(r.passed)),
+    LadderStep("more successes", 'S0 §4: "round is won by highest number of successes"',
+               lambda r, agility: r.successes),
+    LadderStep("higher skill number", 'S0 §4 "highest Close Combat skill wins", read as '
+               "the number of the skill tested", lambda r, agility: r.number),
+    LadderStep("higher Agility", 'S0 §4: "In case of another draw highest Agility wins"',
+               lambda r, agility: agility),
+)
+# ... and then "roll off d12. Highest result wins" (S0 §4), again while tied.
+ROLL_OFF = "d12 roll-off"
 
 
 @dataclass(frozen=True)
@@ -40,8 +91,8 @@ class InitiativeRoll:
     lines: tuple[str, ...] = ()
 
     def rank_key(self, agility: int) -> tuple[int, ...]:
-        return (0 if self.crit_fail else 1, int(self.passed), self.successes, self.number,
-                agility, *self.rolloff)
+        """``ORDER_LADDER``'s rungs in order, then the roll-offs (S0 §4)."""
+        return (*(step.key(self, agility) for step in ORDER_LADDER), *self.rolloff)
 
     def to_dict(self) -> dict[str, Any]:
         return {"fighter": self.fighter, "skill": self.skill, "pool": list(self.pool),
@@ -75,15 +126,13 @@ def initiative_order(fighters: Iterable[Fighter], dice: Dice | Sequence[int],
     rec = RecordingDice(source)
     rolls: dict[str, InitiativeRoll] = {}
     for f in fs:
-        if f.ci_pool:
-            skill, pool, number = "Combat Initiative", f.ci_pool, f.ci_number
-        else:
-            skill, pool, number = "Agility", (12,), f.agility
-        t = unopposed_test(pool, number, rec, rules.skills, label=f.name)
-        rolls[f.id] = InitiativeRoll(f.id, skill, pool, number, t.faces, t.successes,
-                                     t.passed, t.crit_fail, (), t.explanation)
+        test = initiative_test(f, rules)
+        t = unopposed_test(test.pool, test.number, rec, rules.skills, label=f.name)
+        rolls[f.id] = InitiativeRoll(f.id, test.skill, test.pool, test.number, t.faces,
+                                     t.successes, t.passed, t.crit_fail, (), t.explanation)
     agility = {f.id: f.agility for f in fs}
-    lines = [f"Order of combat ({R_STEP1}: Combat Initiative, or Agility without it)"]
+    lines = [f"Order of combat ({R_STEP1}: Combat Initiative, or an Active Agility test "
+             f"without it, house rule cqc.agility_test={rules.cqc.agility_test.value})"]
     while True:
         groups: dict[tuple[int, ...], list[str]] = {}
         for fid, r in rolls.items():
@@ -99,7 +148,7 @@ def initiative_order(fighters: Iterable[Fighter], dice: Dice | Sequence[int],
                                             r.successes, r.passed, r.crit_fail,
                                             (*r.rolloff, face), r.lines)
             names = ", ".join(f"{_name(fs, fid)} {rolls[fid].rolloff[-1]}" for fid in group)
-            lines.append(f"  tie: d12 roll-off {names}")
+            lines.append(f"  tie: {ROLL_OFF} {names}")
     order = tuple(sorted(rolls, key=lambda fid: rolls[fid].rank_key(agility[fid]), reverse=True))
     for i, fid in enumerate(order, 1):
         r = rolls[fid]

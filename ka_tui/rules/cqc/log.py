@@ -2,7 +2,7 @@
 "Fights and battles as a log of events"; S0 §Close combat; RULES-NOTES B).
 
 Shaped like ``rules/air/battle.py``: ``replay(events) -> FightProgress`` and
-``accept(progress, kind, payload) -> Refusal | None``. The store appends an
+``accept(progress, kind, payload) -> LogRefusal | None``. The store appends an
 event only if ``accept`` lets it through on the state replayed inside the same
 write transaction, and the replay itself refuses (``FightLogError`` naming the
 event) what ``accept`` would refuse, so a log the store wrote always replays.
@@ -13,10 +13,10 @@ Events are ``(kind, payload)`` pairs, numbered 1, 2, … in order:
                    is played under, character/weapon row ids
 ``initiative``     S0 step 1: the faces rolled (or typed) and the order
 ``order_rerolled`` S0 step 1 again at the start of a later round (house rule
-                   ``cqc.initiative_reroll``; issue 17): round, faces, order
+                   ``cqc.initiative_reroll``): round, faces, order
 ``card_entered``   S0 step 2: one combatant's card(s) for a round
 ``card_changed``   S0 step 2: the same combatant's card(s) again, before the
-                   reveal (issue 14: a player changes his sent card)
+                   reveal (a player changes his sent card)
 ``cards_revealed`` S0 step 3
 ``dice_rolled``    S0 steps 4-6: every face of the round, in roll order
 ``round_resolved`` the round report and the state after (an audit copy: the
@@ -46,9 +46,9 @@ class FightEventKind(StrEnum):
 
     STARTED = "fight_started"
     INITIATIVE = "initiative"
-    REORDER = "order_rerolled"  # issue 17: a later round's own order of combat
+    REORDER = "order_rerolled"  # a later round's own order of combat
     CARD = "card_entered"
-    CARD_CHANGED = "card_changed"  # issue 14: a sent card changed before the reveal
+    CARD_CHANGED = "card_changed"  # a sent card changed before the reveal
     REVEALED = "cards_revealed"
     DICE = "dice_rolled"
     RESOLVED = "round_resolved"
@@ -72,7 +72,7 @@ class FightStep(IntEnum):
 
 
 class RefusalReason(StrEnum):
-    """Why ``accept`` refuses an event (``Refusal.reason``)."""
+    """Why ``accept`` refuses an event (``LogRefusal.reason``)."""
 
     NOT_STARTED = "not_started"        # anything before fight_started
     ALREADY_STARTED = "already_started"
@@ -81,14 +81,14 @@ class RefusalReason(StrEnum):
     WRONG_ROUND = "wrong_round"
     NOT_FIGHTING = "not_fighting"      # a card for someone without an active pairing
     CARD_ALREADY_IN = "card_already_in"
-    NO_CARD_YET = "no_card_yet"        # a change of a card that was never sent (issue 14)
-    NO_REORDER = "no_reorder"          # house rule cqc.initiative_reroll=once (issue 17)
+    NO_CARD_YET = "no_card_yet"        # a change of a card that was never sent
+    NO_REORDER = "no_reorder"          # house rule cqc.initiative_reroll=once
     ORDER_ALREADY_IN = "order_already_in"  # this round's order is already re-rolled
     UNKNOWN_KIND = "unknown_kind"
 
 
 @dataclass(frozen=True)
-class Refusal:
+class LogRefusal:
     """An event the fight cannot take now: ``reason`` for code, ``message`` for the GM."""
 
     reason: RefusalReason
@@ -105,7 +105,7 @@ class FightLogError(ValueError):
     what is wrong with it (the message without the position)."""
 
     def __init__(self, message: str, *, index: int | None = None, kind: str = "",
-                 refusal: Refusal | None = None, detail: str = "") -> None:
+                 refusal: LogRefusal | None = None, detail: str = "") -> None:
         super().__init__(message)
         self.index = index
         self.kind = kind
@@ -146,13 +146,13 @@ class FightProgress:
     seq: int = 1
     broken: str = ""               # a damaged log: why its first bad event does not replay
     broken_seq: int | None = None  # … and that event's seq (undo drops from it)
-    order_round: int = 1  # issue 17: the round the order of combat was last rolled for
-    # issue 14: owners whose card is in but not shown to this viewer (``visible_to``)
+    order_round: int = 1  # the round the order of combat was last rolled for
+    # owners whose card is in but not shown to this viewer (``visible_to``)
     hidden: tuple[str, ...] = ()
 
     @property
     def needs_order(self) -> bool:
-        """Issue 17, S0 §Close combat 1 and 6 under ``cqc.initiative_reroll =
+        """S0 §Close combat 1 and 6 under ``cqc.initiative_reroll =
         every_round``: the next round opens with the order of combat."""
         return (self.rules.cqc.initiative_reroll is InitiativeReroll.EVERY_ROUND
                 and self.initiative is not None and not self.over
@@ -204,7 +204,7 @@ def start(payload: Mapping[str, Any], fight_id: int = 0, name: str = "") -> Figh
     """The fight as its ``fight_started`` event sets it up (S0 §Close combat)."""
     try:
         begin = Fight.from_dict(payload["fight"])
-        # issue 17: options a log lacks are read as the engine played then
+        # options a log lacks are read as the engine played then
         rules = recorded_rules(payload.get("rules", {}))
         chars = {str(k): int(v) for k, v in payload.get("characters", {}).items()}
         rows = {str(k): tuple((int(i), str(n)) for i, n in v)
@@ -216,14 +216,14 @@ def start(payload: Mapping[str, Any], fight_id: int = 0, name: str = "") -> Figh
                          step=FightStep.ORDER, seq=1)
 
 
-def _refuse(reason: RefusalReason, message: str) -> Refusal:
-    return Refusal(reason, message)
+def _refuse(reason: RefusalReason, message: str) -> LogRefusal:
+    return LogRefusal(reason, message)
 
 
 def accept(progress: FightProgress | None, kind: str,
-           payload: Mapping[str, Any]) -> Refusal | None:
+           payload: Mapping[str, Any]) -> LogRefusal | None:
     """Whether the fight can take this event now (S0 §Close combat steps 1-6):
-    None, or the ``Refusal``. Checks the order of the steps, not the dice (the
+    None, or the ``LogRefusal``. Checks the order of the steps, not the dice (the
     replay of a ``dice_rolled`` or ``initiative`` event checks its faces)."""
     try:
         k = FightEventKind(kind)
@@ -259,7 +259,7 @@ def accept(progress: FightProgress | None, kind: str,
         return _refuse(RefusalReason.WRONG_ROUND,
                        f"a {k.value} event for round {rnd} while round {now} is played")
     if k is FightEventKind.REORDER:
-        # issue 17, S0 §Close combat 1 and 6: the order rolled again at the
+        # S0 §Close combat 1 and 6: the order rolled again at the
         # start of a later round, before any card of it, once a round
         if progress.rules.cqc.initiative_reroll is InitiativeReroll.ONCE:
             return _refuse(RefusalReason.NO_REORDER, "the order of combat is rolled once "
@@ -288,7 +288,7 @@ def accept(progress: FightProgress | None, kind: str,
                            f"{name}'s card for round {now} is already in")
         return None
     if k is FightEventKind.CARD_CHANGED:
-        # issue 14, S0 §Close combat 2-3: a card stays secret and can change until
+        # S0 §Close combat 2-3: a card stays secret and can change until
         # the reveal; only one already sent
         if progress.revealed or progress.rolled is not None:
             return _refuse(RefusalReason.OUT_OF_STEP,
@@ -341,7 +341,7 @@ def apply(progress: FightProgress | None, kind: str, payload: Mapping[str, Any],
                                 index=index, kind=kind,
                                 detail=f"the order of combat does not replay: {e}") from None
         return _stepped(replace(p, initiative=init, fight=p.fight.with_order(init.order)))
-    if k is FightEventKind.REORDER:  # issue 17: the order rolled again for this round
+    if k is FightEventKind.REORDER:  # the order rolled again for this round
         try:
             init = reroll_order(p.fight, list(faces_of(payload)), p.rules)
         except (ValueError, TypeError) as e:
@@ -428,7 +428,7 @@ def progress_of(fight_id: int, name: str,
     return replay(events, fight_id=fight_id, name=name)
 
 
-# ------------------------------------------------- what a player may see (issue 14)
+# ---------------------------------------------------------- what a player may see
 
 
 def visible_to(progress: FightProgress, fighters: Iterable[str]) -> FightProgress:

@@ -186,7 +186,8 @@ class Runner:
             return []
         others = [o for o in self.state.units if o.id != uid]
         out = []
-        for place, target in path_collision_checks(u, check.end, check.path, others):
+        for place, target in path_collision_checks(u, check.end, check.path, others,
+                                                     self.options):
             col, row = place.hex.to_offset()
             p = target.probability()
             out.append(f"- R-6 collision check at {col},{row} level {place.altitude}: "
@@ -239,7 +240,7 @@ class Runner:
         a, b = self.unit(uid), self.unit(target_id)
         if a is None or b is None:
             return ""
-        problems = ram_problems(a, b)
+        problems = ram_problems(a, b, self.options)
         if problems:
             return f"ram {b.id}: {problems[0]}"
         target = ram_target(a, b, self.options)

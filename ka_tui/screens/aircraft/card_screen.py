@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 class FlightCardScreen(Screen[None]):
     """A campaign aircraft's flight card with its live status."""
 
-    CSS_PATH = "flight_card.tcss"
+    CSS_PATH = "card_screen.tcss"
     HELP_TITLE = "Flight card"
 
     BINDINGS = [

@@ -15,7 +15,7 @@ from textual.widgets import ContentSwitcher, Header
 
 from ka_tui.rules.core.dice import Dice
 from ka_tui.rules.cqc.log import FightStep
-from ka_tui.screens.combat.panes import FacesField, LinesView, StatusLine, StepBar
+from ka_tui.screens.combat.panes import RoundDiceField, LinesView, StatusLine, StepBar
 from ka_tui.screens.combat.runner import CombatRunner
 from ka_tui.screens.combat.steps import step_view
 from ka_tui.screens.door import door
@@ -71,7 +71,7 @@ class CombatBase(Screen[None]):
             with VerticalScroll(id="pane-card"):
                 yield LinesView(id="card-note")
                 yield CqcCardEditor(id="card", ascii_glyphs=self.ascii)
-        yield FacesField(entered=self.faces_entered)
+        yield RoundDiceField(entered=self.faces_entered)
         yield StatusLine(id="status")
         yield QuietFooter(compact=True)
 
@@ -88,7 +88,7 @@ class CombatBase(Screen[None]):
         strip.display = view.fighters is not None
         if view.fighters is not None:
             strip.lines = view.fighters
-        faces = self.query_one(FacesField)
+        faces = self.query_one(RoundDiceField)
         faces.show(view.dice is not None, view.dice or "")
         if view.info is not None:
             self._info(view.info)
@@ -149,7 +149,7 @@ class CombatBase(Screen[None]):
         self.query_one(StatusLine).say(text, error=error)
 
     def _dice_error(self, message: str | None) -> None:
-        self.query_one(FacesField).set_error(message)
+        self.query_one(RoundDiceField).set_error(message)
 
     def _hint_next_die(self, text: str) -> None:
         """The typed faces checked one by one; the next die needed named."""

@@ -3,7 +3,7 @@ its reactive attribute is set (the screen sets them from a ``StepView``).
 
 ``StepBar`` the six steps with the current one marked; ``LinesView`` lines
 of styled text (the fighters, the step's pane, the card's note);
-``StatusLine`` what the keys do now, or what went wrong; ``FacesField`` the
+``StatusLine`` what the keys do now, or what went wrong; ``RoundDiceField`` the
 table's faces (steps 1 and 4). The player's fight pane shows the same bar.
 """
 
@@ -84,7 +84,7 @@ class FacesInput(OrderedInput, RollKeyInput):
         self.entered(self.value)
 
 
-class FacesField(RollTextField):
+class RoundDiceField(RollTextField):
     """The faces the table's dice show (steps 1 and 4), checked at the field;
     ``entered`` takes them when enter is pressed."""
 

@@ -46,7 +46,7 @@ from textual.widgets import ContentSwitcher, Input
 from ka_tui.rules.cqc.log import FightStep
 from ka_tui.screens.combat import keys
 from ka_tui.screens.combat.io import FightIO, load_failure_of
-from ka_tui.screens.combat.panes import FacesField
+from ka_tui.screens.combat.panes import RoundDiceField
 from ka_tui.screens.combat.permits import ENDED_NOTE
 from ka_tui.screens.combat.runner import Declined, Write
 from ka_tui.screens.door import door
@@ -68,7 +68,7 @@ class CombatScreen(FightIO):
         door(self).on_campaign_changed(self, self._fight_changed_elsewhere)
         # followed at once, before the next key (a message would come after it)
         self.watch(self.query_one(CqcCardEditor), "changes", self.card_changed, init=False)
-        self.watch(self.query_one(FacesField).input, "value", self._faces_typed, init=False)
+        self.watch(self.query_one(RoundDiceField).input, "value", self._faces_typed, init=False)
         self.load()
 
     # -- keys ----------------------------------------------------------------------
@@ -83,7 +83,7 @@ class CombatScreen(FightIO):
     def unsaved_changes(self) -> str | None:
         """What quitting now would lose: table dice typed and not applied (a
         stray ``q`` in the dice field reaches the app's Quit; it asks first)."""
-        field = self.query(FacesField)
+        field = self.query(RoundDiceField)
         return "dice typed and not rolled" if field and field.first().text.strip() else None
 
     def _try(self, make: Callable[[], Write], *, at_dice: bool) -> None:

@@ -11,7 +11,9 @@ from dataclasses import dataclass, replace
 from textual.content import Content
 
 from ka_tui.rules.core.skills import pool_text
+from ka_tui.rules.core.options import HouseRules
 from ka_tui.rules.cqc import Fighter
+from ka_tui.rules.cqc.initiative import initiative_test
 from ka_tui.rules.cqc.log import FightProgress, FightStep, card_order, cards_in_text
 from ka_tui.screens.combat.report import (
     damage_lines, fighter_lines, initiative_lines, odds_lines, preview_lines, resolve_lines,
@@ -67,10 +69,10 @@ def _lines(lines: list[Content]) -> Lines:
     return tuple(lines)
 
 
-def _test_of(f: Fighter) -> str:
-    """S0 §Close combat 1: Combat Initiative, or Agility without it."""
-    return (f"Combat Initiative {f.ci_number}: {pool_text(f.ci_pool)}" if f.ci_pool
-            else f"Agility {f.agility}: d12")
+def _test_of(f: Fighter, rules: HouseRules) -> str:
+    """S0 §Close combat 1: Combat Initiative, or the Active Agility test."""
+    test = initiative_test(f, rules)
+    return f"{test.skill} {test.number}: {pool_text(test.pool)}"
 
 
 class _Steps:
@@ -88,7 +90,7 @@ class _Steps:
         lines = [Content("Step 1: the order of combat (S0 §Close combat 1)").stylize("bold"),
                  Content("Each tests Combat Initiative, or Agility without it; the table "
                          "rolls, in this order:")]
-        lines += [Content(f"  {f.name}: {_test_of(f)}") for f in p.start.fighters]
+        lines += [Content(f"  {f.name}: {_test_of(f, p.rules)}") for f in p.start.fighters]
         lines.append(Content("Press r to roll, or type the faces (then d12 roll-offs on a "
                              "tie).").stylize("$text-muted"))
         return StepView(self.title, FightStep.ORDER, self._fighters(),
@@ -104,7 +106,8 @@ class _Steps:
                          "(S0 §Close combat 1)").stylize("bold"),
                  Content(f"Rolled again (house rule cqc.initiative_reroll={rule}). "
                          "The table rolls, in this order:")]
-        lines += [Content(f"  {fight.fighter(fid).name}: {_test_of(fight.fighter(fid))}")
+        lines += [Content(f"  {fight.fighter(fid).name}: "
+                          f"{_test_of(fight.fighter(fid), self.p.rules)}")
                   for fid in card_order(fight)]
         lines.append(Content("Press r to roll, or type the faces (then d12 roll-offs on a "
                              "tie).").stylize("$text-muted"))
