@@ -392,6 +392,22 @@ def _parser() -> None:
     assert list(parser.tick()) == []
 
 
+# ---------------------------------------------------------------- css refresh
+
+@_check(Trick.STYLED_MODE_SCREEN, "App._css_update_count and Screen._css_update_count "
+        "(-1 when built) decide App.refresh_css in _init_mode and switch_mode",
+        "css_refresh")
+def _css_update_count() -> None:
+    from textual.app import App
+    from textual.screen import Screen
+
+    assert isinstance(_app()._css_update_count, int)
+    assert Screen()._css_update_count == -1
+    for method in (App._init_mode, App.switch_mode):
+        assert "._css_update_count != self._css_update_count" in _source(method)
+    assert "self._css_update_count += 1" in _source(App._invalidate_css)
+
+
 # ---------------------------------------------------------------- app state
 
 @_check(None, "textual._context.active_app (a ContextVar)", "app_state")
