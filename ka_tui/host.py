@@ -22,6 +22,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 from textual.binding import Binding
@@ -104,6 +105,13 @@ class CampaignHost(ShadowWriter, App[None]):
     def on_unmount(self) -> None:
         self.stop_watching()
         self.close_campaign()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """A text field's cursor stays lit instead of blinking (Input and
+        TextArea ``cursor_blink``): over SSH a blink is a few dozen bytes
+        twice a second for as long as a form is open, while nothing changes."""
+        if getattr(event.widget, "cursor_blink", False):
+            event.widget.cursor_blink = False  # type: ignore[attr-defined]
 
     def get_driver_class(self) -> type[Any]:
         """Textual's driver, reading any bytes the terminal sends without
