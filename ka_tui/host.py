@@ -32,6 +32,7 @@ from textual.signal import Signal
 
 from ka_tui.screens.door import ELSEWHERE, CampaignChanged, Change, ChangeCallback
 from ka_tui.textual_compat.app_state import on_app_thread
+from ka_tui.textual_compat.css_refresh import parse_once_stylesheet
 from ka_tui.textual_compat.display import ShadowWriter
 from ka_tui.widgets.screen_diff import ScreenShadow
 
@@ -61,6 +62,7 @@ class CampaignHost(ShadowWriter, App[None]):
         (``--read-only``)."""
         self.ascii_glyphs = ascii_glyphs
         super().__init__()
+        self.stylesheet = parse_once_stylesheet(self.stylesheet)
         self.db_path = db_path
         self.read_only_asked = read_only
         self._db: CampaignDB | None = None

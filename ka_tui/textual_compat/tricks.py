@@ -59,6 +59,9 @@ class Trick(StrEnum):
     """A mode's screen, styled as it is built, is not restyled in full (every
     stylesheet parsed again, every screen restyled) as it is first shown and
     again on its second visit (``css_refresh``)."""
+    CSS_PARSE_CACHE = "css-parse-cache"
+    """Each stylesheet is parsed once for the app's CSS variables, not again
+    each time a screen or widget brings one more (``css_refresh``)."""
     TOLERANT_INPUT = "tolerant-input"
     """Any bytes from the terminal leave the app running (``terminal_input``)."""
 
