@@ -79,6 +79,6 @@ class ParseOnceStylesheet(Stylesheet):
 def parse_once_stylesheet(stylesheet: Stylesheet) -> Stylesheet:
     """The app's new, still empty stylesheet as a ``ParseOnceStylesheet``
     with its variables (the module's doc); call it in the app's ``__init__``."""
-    if stylesheet.source:  # not the empty one an app begins with: left as it is
-        return stylesheet
+    if stylesheet.source or not trick_on(Trick.CSS_PARSE_CACHE):
+        return stylesheet  # (a stylesheet with sources is not the one an app begins with)
     return ParseOnceStylesheet(variables=stylesheet._variables)
