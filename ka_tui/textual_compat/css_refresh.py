@@ -31,6 +31,13 @@ source, parses in place on ``reparse()`` (as Textual's, the rules stay as they
 were when a source fails to parse), and keeps its cache when the variables
 set are the ones it has: a source is parsed again only when its text or the
 variables change. Switch: ``css-parse-cache``.
+
+Measured (``benchmarks/tricks.py``, headless, CPU from the F-key to the
+mode's first frame, quick run on a busy two-core machine): the air battle's
+first visit 147 ms with both tricks, 177 ms with both off; its later visit
+14 ms, 39 ms with both off (30 ms with the styled screen alone off). On a
+pty pinned to one core (``benchmarks/one_core.py``) every mode's first visit
+is now under 300 ms and every later one under 150 ms.
 """
 
 from __future__ import annotations
