@@ -2,7 +2,9 @@
 
 Figure, measured value, budget, ``ok`` or ``MISS``. The bare-Textual reference
 (Header, one Static, Footer) is measured in this same run, interleaved with
-the first frames it is compared with (``startup.py``); the table server's
+the first frames it is compared with (``startup.py``), and again with every
+process pinned to one CPU (``one_core.py``: first frames, CPU to the first
+frame, each mode's first and later visit, idle bytes); the table server's
 first frames over SSH and in a browser are compared with a local
 ``play --as`` measured in rounds with them (``table_server.py``). Pseudo-terminal
 figures (first frames, forms' bytes, bytes and latency per key, memory) drive
@@ -92,7 +94,9 @@ def main() -> int:
     quick = args.quick
     began = time.perf_counter()
     from benchmarks import (air_table_turn, air_turn, combat_round, keys, memory, odds,
-                            propagation, startup, store_timings, tactics, tricks)
+                            one_core, propagation, startup, store_timings, tactics, tricks)
+
+    load_at_start = os.getloadavg()[0]
 
     table: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="ka-bench-") as name:
@@ -102,6 +106,8 @@ def main() -> int:
         runs = 2 if quick else 5
         print("first frames...", file=sys.stderr)
         table += _guard("first frame", lambda: startup.rows(campaigns, runs)[1])
+        print("one core: first frames, modes, idle screens...", file=sys.stderr)
+        table += _guard("one core", lambda: one_core.rows(quick)[""])
         print("forms and dialogs...", file=sys.stderr)
         table += _guard("forms", lambda: form_rows(quick))
         print("keys...", file=sys.stderr)
@@ -131,7 +137,11 @@ def main() -> int:
     table += _guard("store", lambda: store_timings.rows(quick))
     load = os.getloadavg()[0]
     print(f"ka-tui benchmarks{' (--quick)' if quick else ''}: {os.cpu_count()} CPUs, "
-          f"load {load:.1f} at the end, {time.perf_counter() - began:.0f} s")
+          f"load average {load_at_start:.2f} at the start, {load:.2f} at the end, "
+          f"{time.perf_counter() - began:.0f} s")
+    if max(load_at_start, load) > 0.5 * (os.cpu_count() or 1):
+        print("the machine was busy: absolute times are longer than on an idle one; "
+              "the first frames are compared with bare Textual measured in the same rounds")
     misses = print_table(table)
     print(f"{misses} row(s) MISS their budget" if misses else "every row within its budget")
     return 1 if misses else 0

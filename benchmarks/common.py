@@ -100,9 +100,14 @@ def key_bytes(key: str) -> bytes:
 
 
 def user_env(**extra: str) -> dict[str, str]:
-    """The environment of a new user's terminal: no test switches."""
+    """The environment of a new user's terminal: no test switches. Python
+    writes its bytecode as it does for a user (pip compiles an installed
+    package; an editable checkout writes ``__pycache__`` on its first run):
+    with ``PYTHONDONTWRITEBYTECODE`` left set, every start compiled each of
+    ka-tui's modules again, 0.1 s the bare-Textual reference never paid."""
     env = {**os.environ, "TERM": "xterm-256color", **extra}
-    for name in ("TEXTUAL_ANIMATIONS", "NO_COLOR", "TEXTUAL", "TEXTUAL_DEBUG"):
+    for name in ("TEXTUAL_ANIMATIONS", "NO_COLOR", "TEXTUAL", "TEXTUAL_DEBUG",
+                 "PYTHONDONTWRITEBYTECODE"):
         if name not in extra:
             env.pop(name, None)
     env["PYTHONPATH"] = os.pathsep.join(
@@ -124,6 +129,12 @@ class PtySession:
         os.close(slave)
         self.rss_mb = float("nan")
         self.last_output = b""
+        self.cpu_at_last = float("nan")  # ``cpu_s()`` when the last byte came
+
+    def cpu_s(self) -> float:
+        """CPU seconds the process has used so far, with its children waited
+        for (the startup read's child); nan where ``/proc`` is missing."""
+        return process_cpu_s(self.child.pid)
 
     def settle(self, quiet: float = QUIET_S, limit: float = 20.0,
                first_wait: float | None = None) -> tuple[int, float]:
@@ -147,6 +158,7 @@ class PtySession:
                 break
             chunks.append(data)
             last = time.perf_counter()
+            self.cpu_at_last = self.cpu_s()
         self.last_output = b"".join(chunks)
         return len(self.last_output), last
 
@@ -191,6 +203,16 @@ class PtySession:
                 pass
             self.child.returncode = -9
         os.close(self.master)
+
+
+def process_cpu_s(pid: int) -> float:
+    """utime + stime + cutime + cstime of ``pid`` (``/proc/PID/stat``), in seconds."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
 def per_key(session: PtySession, keys: Sequence[str], quiet: float = QUIET_S

@@ -16,6 +16,10 @@ interleaved so a change in the machine's load hits both alike:
   (headless, the real app on the demo campaign, median), each alone off,
   and all of them off; the delete dialog for the single restyle;
 - fixed Input width: CPU ms per key typed in the character form's name;
+- the CSS tricks (styled mode screen, parse cache): CPU ms from an F-key to
+  the first frame of the mode (headless, a fresh app per round: they act as
+  the app and its screens are built): the air battle's first visit, back to
+  the roster, the air battle's later visit; each alone off, both off;
 - tolerant input: its cost, parsing typed text and escape sequences against
   Textual's own decoder and parser (its gain is that the app keeps running);
 - light dialog repaint: dormant (no screen sets ``LIGHT``): no figure.
@@ -175,6 +179,66 @@ def form_rows(db: Path, quick: bool) -> list[Row]:
     return out
 
 
+# ---------------------------------------------------------------- mode visits
+
+CSS_TRICKS = (Trick.STYLED_MODE_SCREEN, Trick.CSS_PARSE_CACHE)
+VISITS = (("f4", "air battle, first visit"), ("f1", "roster, back"),
+          ("f4", "air battle, later visit"))
+
+
+async def _switch_once(app: Any, pilot: Any, key: str) -> float:
+    """CPU ms from an F-key to the first frame drawn with that mode's screen."""
+    from textual import events
+
+    before = app.screen
+    drawn = asyncio.Event()
+    c0 = time.process_time()
+    app.post_message(events.Key(key, None))
+    deadline = time.perf_counter() + 5
+    while (app.screen is before or not app.screen.is_mounted) \
+            and time.perf_counter() < deadline:
+        await asyncio.sleep(0.001)
+    app.screen.call_after_refresh(drawn.set)
+    await asyncio.wait_for(drawn.wait(), 5)
+    took = (time.process_time() - c0) * 1000
+    await app.workers.wait_for_complete()
+    await pilot.pause(0.3)
+    return took
+
+
+async def _visits(db: Path, config: Config) -> list[float]:
+    """A fresh app (the tricks act as it and its screens are built): CPU ms
+    of each of ``VISITS``."""
+    from ka_tui.app import KaApp
+
+    with only_tricks_off(*config):
+        app = KaApp(db)
+        async with app.run_test(size=SIZE) as pilot:
+            await _wait_loaded(app, pilot)
+            return [await _switch_once(app, pilot, key) for key, _ in VISITS]
+
+
+def css_rows(db: Path, quick: bool) -> list[Row]:
+    configs: list[Config] = [(), *((t,) for t in CSS_TRICKS), CSS_TRICKS]
+    found: dict[Config, list[list[float]]] = {c: [] for c in configs}
+    for _ in range(2 if quick else 4):
+        for config in configs:
+            found[config].append(asyncio.run(_visits(db, config)))
+    out: list[Row] = []
+    for i, (_, what) in enumerate(VISITS):
+        on = median([r[i] for r in found[()]])
+        for config in configs[1:]:
+            name = config[0].value if len(config) == 1 else "both CSS tricks"
+            # judged where it is meant to pay: both on a mode's visits, the
+            # styled screen on a later visit (alone, each covers part of the
+            # other's absence on a first visit; the roster's way back reloads it)
+            judged = i != 1 and (len(config) == 2 or (i == 2 and config[0] is
+                                                      Trick.STYLED_MODE_SCREEN))
+            out += _pays(name, f"{what}, CPU", on, median([r[i] for r in found[config]]),
+                         "ms", judged=judged)
+    return out
+
+
 # ---------------------------------------------------------------- pseudo-terminal
 
 
@@ -253,13 +317,14 @@ def input_rows(quick: bool) -> list[Row]:
 
 def rows(demo: Path, folder: Path, quick: bool) -> list[Row]:
     return ([section("Textual tricks on and off (benchmarks/tricks.py; ka_tui/textual_compat)")]
-            + shadow_rows(demo, folder, quick) + form_rows(demo, quick) + input_rows(quick))
+            + shadow_rows(demo, folder, quick) + form_rows(demo, quick) + css_rows(demo, quick)
+            + input_rows(quick))
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer runs")
-    parser.add_argument("--only", choices=("shadow", "forms", "input"), default=None)
+    parser.add_argument("--only", choices=("shadow", "forms", "css", "input"), default=None)
     args = parser.parse_args()
     from ka_tui.store.demo import create_demo
 
@@ -271,6 +336,8 @@ def main() -> int:
             table = shadow_rows(demo, folder, args.quick)
         elif args.only == "forms":
             table = form_rows(demo, args.quick)
+        elif args.only == "css":
+            table = css_rows(demo, args.quick)
         elif args.only == "input":
             table = input_rows(args.quick)
         else:

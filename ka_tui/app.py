@@ -29,6 +29,7 @@ from ka_tui.screens.door import (
 )
 from ka_tui.host import CampaignHost, binding_commands
 from ka_tui.textual_compat.app_state import every_screen
+from ka_tui.textual_compat.css_refresh import styled_as_built
 
 if TYPE_CHECKING:
     from ka_tui.rules.core.dice import Dice
@@ -69,6 +70,7 @@ def _screen_factory(spec: ModeSpec) -> Callable[[], Screen[Any]]:
         module, _, cls = spec.screen.partition(":")
         screen_cls = getattr(import_module(module), cls)
         screen: Screen[Any] = screen_cls()
+        styled_as_built(screen)
         return screen
     return make
 

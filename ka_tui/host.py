@@ -24,6 +24,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 from textual.binding import Binding
@@ -33,6 +34,7 @@ from textual.signal import Signal
 
 from ka_tui.screens.door import ELSEWHERE, CampaignChanged, Change, ChangeCallback
 from ka_tui.textual_compat.app_state import on_app_thread
+from ka_tui.textual_compat.css_refresh import parse_once_stylesheet
 from ka_tui.textual_compat.display import ShadowWriter
 from ka_tui.widgets.key_gate import KeysInOrder
 from ka_tui.widgets.screen_diff import ScreenShadow
@@ -63,6 +65,7 @@ class CampaignHost(ShadowWriter, KeysInOrder[None]):
         (``--read-only``)."""
         self.ascii_glyphs = ascii_glyphs
         super().__init__()
+        self.stylesheet = parse_once_stylesheet(self.stylesheet)
         self.db_path = db_path
         self.read_only_asked = read_only
         self._db: CampaignDB | None = None
@@ -107,6 +110,13 @@ class CampaignHost(ShadowWriter, KeysInOrder[None]):
     def on_unmount(self) -> None:
         self.stop_watching()
         self.close_campaign()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """A text field's cursor stays lit instead of blinking (Input and
+        TextArea ``cursor_blink``): over SSH a blink is a few dozen bytes
+        twice a second for as long as a form is open, while nothing changes."""
+        if getattr(event.widget, "cursor_blink", False):
+            event.widget.cursor_blink = False  # type: ignore[attr-defined]
 
     def get_driver_class(self) -> type[Any]:
         """Textual's driver, reading any bytes the terminal sends without

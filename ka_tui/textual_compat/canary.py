@@ -392,6 +392,38 @@ def _parser() -> None:
     assert list(parser.tick()) == []
 
 
+# ---------------------------------------------------------------- css refresh
+
+@_check(Trick.STYLED_MODE_SCREEN, "App._css_update_count and Screen._css_update_count "
+        "(-1 when built) decide App.refresh_css in _init_mode and switch_mode",
+        "css_refresh")
+def _css_update_count() -> None:
+    from textual.app import App
+    from textual.screen import Screen
+
+    assert isinstance(_app()._css_update_count, int)
+    assert Screen()._css_update_count == -1
+    for method in (App._init_mode, App.switch_mode):
+        assert "._css_update_count != self._css_update_count" in _source(method)
+    assert "self._css_update_count += 1" in _source(App._invalidate_css)
+
+
+@_check(Trick.CSS_PARSE_CACHE, "Stylesheet._parse_cache (an LRUCache), _variables, "
+        "_invalid_css; reparse() parses the same sources as parse()", "css_refresh")
+def _parse_cache() -> None:
+    from textual.cache import LRUCache
+    from textual.css.stylesheet import Stylesheet
+
+    sheet = Stylesheet(variables={"a": "red"})
+    assert isinstance(sheet._parse_cache, LRUCache)
+    assert sheet._variables == {"a": "red"} and isinstance(sheet._invalid_css, set)
+    assert "self._parse_cache[cache_key]" in _source(Stylesheet._parse_rules)
+    assert "self._parse_cache.clear()" in _source(Stylesheet.set_variables)
+    text = _source(Stylesheet.reparse)
+    assert "stylesheet.parse()" in text and "self._rules = stylesheet.rules" in text
+    _has_params(Stylesheet.__init__, "self", "variables")
+
+
 # ---------------------------------------------------------------- app state
 
 @_check(None, "textual._context.active_app (a ContextVar)", "app_state")

@@ -55,6 +55,13 @@ class Trick(StrEnum):
     ``LIGHT`` now, so it is dormant)."""
     DRAWN_TAB_ROW = "drawn-tab-row"
     """A form's tab row is one widget, not eight (``tabs``)."""
+    STYLED_MODE_SCREEN = "styled-mode-screen"
+    """A mode's screen, styled as it is built, is not restyled in full (every
+    stylesheet parsed again, every screen restyled) as it is first shown and
+    again on its second visit (``css_refresh``)."""
+    CSS_PARSE_CACHE = "css-parse-cache"
+    """Each stylesheet is parsed once for the app's CSS variables, not again
+    each time a screen or widget brings one more (``css_refresh``)."""
     TOLERANT_INPUT = "tolerant-input"
     """Any bytes from the terminal leave the app running (``terminal_input``)."""
 
