@@ -35,6 +35,7 @@ from ka_tui.screens.door import (
     DiceMode,
 )
 from ka_tui.screens.player.panes import PlayerLoaded
+from ka_tui.textual_compat.crash import OneLineCrash
 
 if TYPE_CHECKING:
     from ka_tui.rules.core.dice import Dice
@@ -66,7 +67,7 @@ class SeatView:
                    aircraft if isinstance(aircraft, int) and 0 <= aircraft < 100 else 0)
 
 
-class PlayerApp(CampaignHost):
+class PlayerApp(OneLineCrash, CampaignHost):
     """One player's view of one campaign file."""
 
     TITLE = "ka-tui"

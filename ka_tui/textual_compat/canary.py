@@ -424,6 +424,20 @@ def _parse_cache() -> None:
     _has_params(Stylesheet.__init__, "self", "variables")
 
 
+# ---------------------------------------------------------------- crash
+
+@_check(Trick.ONE_LINE_CRASH, "App._fatal_error(), App._exception, App._exit_renderables, "
+        "App._close_messages_no_wait()", "crash")
+def _fatal_error() -> None:
+    from textual.app import App
+
+    _has_params(App._fatal_error, "self")
+    _has_params(App._close_messages_no_wait, "self")
+    app = App[None]()
+    assert app._exception is None and app._exit_renderables == []
+    assert "self._exit_renderables.append" in _source(App._fatal_error)
+
+
 # ---------------------------------------------------------------- app state
 
 @_check(None, "textual._context.active_app (a ContextVar)", "app_state")

@@ -64,6 +64,9 @@ class Trick(StrEnum):
     each time a screen or widget brings one more (``css_refresh``)."""
     TOLERANT_INPUT = "tolerant-input"
     """Any bytes from the terminal leave the app running (``terminal_input``)."""
+    ONE_LINE_CRASH = "one-line-crash"
+    """A crash in a player's view shows him one line, not a traceback with its
+    local variables (``crash``)."""
 
 
 def _from_env(environ: Mapping[str, str]) -> frozenset[Trick]:
