@@ -81,26 +81,7 @@ def _section_name(node: object) -> str:
 class HelpScreen(ModalScreen[None]):
     """The key list, wrapped to the window (nothing cut off at 80 columns)."""
 
-    DEFAULT_CSS = """
-    HelpScreen {
-        align: center middle;
-    }
-    HelpScreen > Vertical {
-        width: 78;
-        max-width: 100%;
-        height: 90%;
-        border: round $accent;
-        background: $panel;
-    }
-    HelpScreen VerticalScroll {
-        height: 1fr;
-        scrollbar-size-vertical: 1;
-    }
-    HelpScreen .help-hint {
-        color: $text-muted;
-        height: 1;
-    }
-    """
+    CSS_PATH = "help.tcss"
 
     BINDINGS = [
         Binding("escape,q,question_mark", "close", "Close", id="help.close"),

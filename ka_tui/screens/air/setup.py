@@ -46,12 +46,7 @@ class SetupChoice:
 
 class AirSetupScreen(ModalScreen[SetupChoice | None]):
     HELP_TITLE = "New air battle"
-    DEFAULT_CSS = """
-    AirSetupScreen { align: center middle; }
-    #air-setup-box { width: 78; height: 20; border: round $primary; padding: 0 1; }
-    #air-setup-list { height: 1fr; }
-    #air-setup-status { height: 3; color: $text-muted; }
-    """
+    CSS_PATH = "setup.tcss"
 
     BINDINGS = [
         *(Binding(str(i + 1), f"side({i})", f"Side {name}", show=i < 2,
@@ -213,11 +208,7 @@ class AirSetupScreen(ModalScreen[SetupChoice | None]):
 class _Picker(ModalScreen[str | None]):
     """A titled list; enter picks, escape cancels."""
 
-    DEFAULT_CSS = """
-    _Picker { align: center middle; }
-    #picker-box { width: 70; height: auto; max-height: 18; border: round $primary; }
-    #picker-list { height: auto; max-height: 16; }
-    """
+    CSS_PATH = "setup.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="air_pick.cancel")]
 
     def __init__(self, title: str, items: Sequence[tuple[str, str]]) -> None:

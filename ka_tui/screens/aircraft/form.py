@@ -344,37 +344,7 @@ class AircraftForm(TabbedFormScreen[Any]):
                 priority=True),
     ]
 
-    DEFAULT_CSS = """
-    AircraftForm > .form-box {
-        height: 22;
-    }
-    AircraftForm TabbedContent {
-        height: 1fr;
-    }
-    AircraftForm TabPane {
-        padding: 0;
-    }
-    AircraftForm .form-columns {
-        height: auto;
-    }
-    AircraftForm .form-column {
-        width: 1fr;
-        height: auto;
-    }
-    AircraftForm .form-hint {
-        height: auto;
-        color: $text-muted;
-    }
-    AircraftForm #field-test_echelons > _ListControl {
-        width: 36;
-    }
-    AircraftForm #field-traits > _ListControl {
-        width: 52;
-    }
-    AircraftForm #field-manoeuvres > Input, AircraftForm #field-turn_mode > Input {
-        width: 40;
-    }
-    """
+    CSS_PATH = "form.tcss"
 
     def __init__(self, aircraft: AircraftView | None = None, *,
                  write: Callable[[Values], Any] | None = None,

@@ -79,9 +79,7 @@ class DebriefForm(FormScreen[Any]):
 
     HELP_TITLE = "Debrief"
 
-    DEFAULT_CSS = """
-    DebriefForm .debrief-lines { height: auto; max-height: 14; }
-    """
+    CSS_PATH = "dialogs.tcss"
 
     def __init__(self, mission: missions.Mission, lines: list[str]) -> None:
         super().__init__()
@@ -110,9 +108,7 @@ class TimeForm(FormScreen[Any]):
 
     HELP_TITLE = "Advance time"
 
-    DEFAULT_CSS = """
-    TimeForm .time-preview { height: auto; max-height: 14; }
-    """
+    CSS_PATH = "dialogs.tcss"
 
     def __init__(self, days: int = 1) -> None:
         super().__init__()
@@ -181,14 +177,7 @@ class NoteScreen(ModalScreen[Any]):
 
     HELP_TITLE = "Journal note"
 
-    DEFAULT_CSS = """
-    NoteScreen { align: center middle; }
-    NoteScreen > Vertical { width: 78; max-width: 100%; height: 16; border: round $accent;
-                            background: $panel; padding: 0 1; }
-    NoteScreen TextArea { height: 1fr; }
-    NoteScreen .note-status { height: 1; color: $text-muted; }
-    NoteScreen .note-status.-error { color: $text-error; }
-    """
+    CSS_PATH = "dialogs.tcss"
 
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", id="note.save"),

@@ -89,14 +89,7 @@ class CampaignScreen(Screen[None]):
         Binding("x", "markdown", "Markdown", show=False, id="campaign.markdown"),
     ]
 
-    DEFAULT_CSS = """
-    CampaignScreen .head { height: auto; padding: 0 1; color: $text; }
-    CampaignScreen .detail { height: auto; max-height: 8; padding: 0 1;
-                             border-top: solid $panel-lighten-2; }
-    CampaignScreen Input { height: 3; }
-    CampaignScreen ContentSwitcher { height: 1fr; }
-    CampaignScreen ContentSwitcher > Vertical { height: 1fr; }
-    """
+    CSS_PATH = "campaign.tcss"
 
     def __init__(self) -> None:
         super().__init__()
@@ -343,9 +336,7 @@ class MissionScreen(Screen[None]):
                           "its aircraft on side Blue; the battle is linked to the mission",
     }
 
-    DEFAULT_CSS = """
-    MissionScreen VerticalScroll { padding: 0 1; }
-    """
+    CSS_PATH = "campaign.tcss"
 
     def __init__(self, mission_id: int) -> None:
         super().__init__()
@@ -475,9 +466,7 @@ class RecordScreen(Screen[None]):
 
     BINDINGS = [Binding("escape", "close", "Back", id="record.close")]
 
-    DEFAULT_CSS = """
-    RecordScreen VerticalScroll { padding: 0 1; }
-    """
+    CSS_PATH = "campaign.tcss"
 
     def __init__(self, character_id: int) -> None:
         super().__init__()
