@@ -2,7 +2,7 @@
 turning, afterburner and water-methanol; figures (R-9), G-load (R-4) and
 landing (R-10) are applied here from their own modules.
 
-Public API (docs/ARCHITECTURE.md "Air movement API"):
+Public API:
 
 - ``piloting_target(unit, what, source)``: R-2 base plus damage and wounds.
 - ``preview_start(unit, options)`` / ``start_turn(unit, dice, options)``: R-3.2.
