@@ -22,12 +22,10 @@ typing the round key by key.
 
 from __future__ import annotations
 
-import argparse
 import os
 import shutil
 import sqlite3
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -35,7 +33,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import (  # noqa: E402
-    PYTHON, PtySession, Row, key_bytes, median, print_table, row, section, user_env)
+    PYTHON, PtySession, Row, key_bytes, median, row, run_on_demo, section, user_env)
 
 KEY_MS = 100.0
 # the new-fight list in name order from Arthur Hale: 5 down Mike Dunn, 2 up Jeanne Moreau
@@ -109,16 +107,7 @@ def rows(demo: Path, folder: Path, quick: bool = False) -> list[Row]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="(the same: one round)")
-    args = parser.parse_args()
-    from ka_tui.store.demo import create_demo
-
-    with tempfile.TemporaryDirectory() as folder:
-        demo = Path(folder) / "demo.db"
-        create_demo(demo).close()
-        table = rows(demo, Path(folder), args.quick)
-    return 1 if print_table(table) else 0
+    return run_on_demo(rows, __doc__, "(the same: one round)")
 
 
 if __name__ == "__main__":

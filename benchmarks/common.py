@@ -76,6 +76,25 @@ def print_table(rows: Iterable[Row], out: Callable[[str], None] = print) -> int:
     return misses
 
 
+def run_on_demo(rows: Callable[[Path, Path, bool], list[Row]], doc: str | None,
+                quick_help: str) -> int:
+    """A benchmark module run alone: its rows on a fresh demo campaign, printed
+    as ``python -m benchmarks`` prints them; exit status 1 on a miss."""
+    import argparse
+    import tempfile
+
+    from ka_tui.store.demo import create_demo
+
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help=quick_help)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        demo = Path(folder) / "demo.db"
+        create_demo(demo).close()
+        table = rows(demo, Path(folder), args.quick)
+    return 1 if print_table(table) else 0
+
+
 def section(title: str) -> Row:
     return Row(f"## {title}", "", "", "", None)
 

@@ -23,18 +23,16 @@ feeling immediate); the map's own 1 KB and 16 ms.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import (  # noqa: E402
-    PYTHON, PtySession, Row, median, print_table, row, section, user_env)
+    PYTHON, PtySession, Row, median, row, run_on_demo, section, user_env)
 
 KEY_BYTES = 1536
 KEY_MS = 100.0
@@ -130,16 +128,7 @@ def rows(demo: Path, folder: Path, quick: bool) -> list[Row]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer keys")
-    args = parser.parse_args()
-    from ka_tui.store.demo import create_demo
-
-    with tempfile.TemporaryDirectory() as folder:
-        demo = Path(folder) / "demo.db"
-        create_demo(demo).close()
-        table = rows(demo, Path(folder), args.quick)
-    return 1 if print_table(table) else 0
+    return run_on_demo(rows, __doc__, "fewer keys")
 
 
 if __name__ == "__main__":
