@@ -165,7 +165,7 @@ async def test_s0_close_combat_1_the_gm_rerolls_with_o_and_once_forbids_it(
         demo_db: Path) -> None:
     """Default gm_asks: at the start of round 2 the GM presses o, gets the
     step-1 entry, and r rolls (Mike 2 2 2 2, Jeanne 8 2: Jeanne first); o again
-    would have kept the order. Under once the key is greyed out."""
+    would have kept the order. Under once the key is greyed out, and says why."""
     app = make_app(demo_db, INIT + MIKE_WINS + [2, 2, 2, 2, 8, 2])
     async with app.run_test(size=SIZE) as pilot:
         await open_combat(pilot)
@@ -195,4 +195,6 @@ async def test_s0_close_combat_1_the_gm_rerolls_with_o_and_once_forbids_it(
         assert screen.check_action("reorder", ()) is None
         await keys(pilot, "o")
         assert screen.view_step == 2
+        assert "rolled once per fight (house rule cqc.initiative_reroll=once)" in text_of(
+            screen, "#status")
     assert rows(demo_db, "SELECT count(*) FROM fight_event WHERE kind='order_rerolled'") == [(1,)]

@@ -123,8 +123,8 @@ IN_FIGHT: dict[str, Callable[[StepState, FightProgress], Permit]] = {
                                 "at step 2 h is out of the footer"),
     "history_quiet": lambda r, p: _if(r.step is FightStep.PLAN, "h is in the footer"),
     "reorder": _reorder,
-    # o where it is not offered says why (greyed out under once, the footer says it)
-    "reorder_refused": lambda r, p: _if(_reorder(r, p).state is False,
+    # o where it is not offered says why (under once too, where it is greyed out)
+    "reorder_refused": lambda r, p: _if(_reorder(r, p).state is not True,
                                         "o re-rolls the order now"),
 }
 
