@@ -180,7 +180,10 @@ class BattleIO(AirBase):
                   if older.sent.get(u) is None or older.sent[u].seq != p.seq]
         self.refresh_view()   # a step's result held in the detail pane stays
         hex_map = self.query_one(HexMap)
-        if hex_map.selected is None:
+        acting = self.runner.next().units
+        if hex_map.selected is None or (acting and hex_map.selected not in acting):
+            # the one selected has flown (or cannot act now): on to the next, as
+            # this window's own move would
             sel = self._first_actor()
             if sel:
                 hex_map.select(sel, move=False)
