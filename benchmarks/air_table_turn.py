@@ -25,18 +25,17 @@ no slower than typing the turn key by key.
 
 from __future__ import annotations
 
-import os
 import shutil
 import sqlite3
 import sys
-import time
 from pathlib import Path
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import (  # noqa: E402
-    PYTHON, PtySession, Row, key_bytes, median, row, run_on_demo, section, user_env)
+    PYTHON, PtySession, Row, median, row, run_on_demo, section, typed_and_burst,
+    user_env)
 
 KEY_MS = 100.0
 # Blue (the Tempest, then the Spitfire) flies straight on, ends its
@@ -75,19 +74,8 @@ def _session(demo: Path, folder: Path, name: str) -> tuple[PtySession, Path]:
 
 
 def turn_rows(demo: Path, folder: Path) -> list[Row]:
-    s, slow_db = _session(demo, folder, "key-by-key")
-    try:
-        times = [s.key(k)[1] for k in TURN]
-    finally:
-        s.close(("escape", "ctrl+q"))
-    s, fast_db = _session(demo, folder, "burst")
-    try:
-        began = time.perf_counter()
-        os.write(s.master, b"".join(key_bytes(k) for k in TURN))
-        _, last = s.settle(0.5, first_wait=2.0)
-        burst_ms = (last - began) * 1000
-    finally:
-        s.close(("escape", "ctrl+q"))
+    times, burst_ms, slow_db, fast_db = typed_and_burst(
+        lambda name: _session(demo, folder, name), TURN)
     slow, fast = _log(slow_db), _log(fast_db)
     whole = [k for k, _ in slow] == EVENTS
     typed_ms = sum(times) * 1000

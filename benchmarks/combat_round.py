@@ -22,25 +22,25 @@ typing the round key by key.
 
 from __future__ import annotations
 
-import os
 import shutil
 import sqlite3
 import sys
-import time
 from pathlib import Path
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import (  # noqa: E402
-    PYTHON, PtySession, Row, key_bytes, median, row, run_on_demo, section, user_env)
+    PYTHON, PtySession, Row, median, row, run_on_demo, section, typed_and_burst,
+    user_env)
 
 KEY_MS = 100.0
 # the new-fight list in name order from Arthur Hale: 5 down Mike Dunn, 2 up Jeanne Moreau
 NEW_FIGHT = ["n", *["down"] * 5, "enter", "up", "up", "enter", "\x13"]  # ctrl+s
-# S0 §1: Mike's 4d12 Combat Initiative (10s), Jeanne's Agility d12; S0 §4:
-# Mike's 3d12+1d20 (8s) beat Jeanne's 2d10 (2s); a Feint and a Defence: no save
-ROUND = [*"10 10 10 10 2", "enter", "f", "b", "enter", "d", "b", "enter",
+# S0 §1: Mike's 4d12 Combat Initiative (10s), Jeanne's Active Agility test 2d8
+# (house rule cqc.agility_test); S0 §4: Mike's 3d12+1d20 (8s) beat Jeanne's
+# 2d10 (2s); a Feint and a Defence: no save
+ROUND = [*"10 10 10 10 2 2", "enter", "f", "b", "enter", "d", "b", "enter",
          "v", *"8 8 8 8 2 2", "enter", "enter"]
 EVENTS = ["fight_started", "initiative", "card_entered", "card_entered", "cards_revealed",
           "dice_rolled", "round_resolved"]
@@ -70,19 +70,8 @@ def _session(demo: Path, folder: Path, name: str) -> tuple[PtySession, Path]:
 
 
 def round_rows(demo: Path, folder: Path) -> list[Row]:
-    s, slow_db = _session(demo, folder, "key-by-key")
-    try:
-        times = [s.key(k)[1] for k in ROUND]
-    finally:
-        s.close(("escape", "ctrl+q"))
-    s, fast_db = _session(demo, folder, "burst")
-    try:
-        began = time.perf_counter()
-        os.write(s.master, b"".join(key_bytes(k) for k in ROUND))
-        _, last = s.settle(0.5, first_wait=2.0)
-        burst_ms = (last - began) * 1000
-    finally:
-        s.close(("escape", "ctrl+q"))
+    times, burst_ms, slow_db, fast_db = typed_and_burst(
+        lambda name: _session(demo, folder, name), ROUND)
     slow, fast = _log(slow_db), _log(fast_db)
     whole = [k for k, _ in slow] == EVENTS
     typed_ms = sum(times) * 1000

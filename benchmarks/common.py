@@ -76,6 +76,27 @@ def print_table(rows: Iterable[Row], out: Callable[[str], None] = print) -> int:
     return misses
 
 
+def typed_and_burst(session: Callable[[str], tuple[PtySession, Path]], keys: Sequence[str]
+                    ) -> tuple[list[float], float, Path, Path]:
+    """``keys`` on one fresh session key by key (each key's seconds to its last
+    byte), then on another in one write (milliseconds to the last byte); with
+    the two sessions' campaign files, to compare what each left."""
+    s, slow_db = session("key-by-key")
+    try:
+        times = [s.key(k)[1] for k in keys]
+    finally:
+        s.close(("escape", "ctrl+q"))
+    s, fast_db = session("burst")
+    try:
+        began = time.perf_counter()
+        os.write(s.master, b"".join(key_bytes(k) for k in keys))
+        _, last = s.settle(0.5, first_wait=2.0)
+        burst_ms = (last - began) * 1000
+    finally:
+        s.close(("escape", "ctrl+q"))
+    return times, burst_ms, slow_db, fast_db
+
+
 def run_on_demo(rows: Callable[[Path, Path, bool], list[Row]], doc: str | None,
                 quick_help: str) -> int:
     """A benchmark module run alone: its rows on a fresh demo campaign, printed
