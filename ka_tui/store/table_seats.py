@@ -346,11 +346,7 @@ def make_link(db: CampaignDB, name: str | int, now: datetime) -> str:
     token = base64.b32encode(secrets.token_bytes(TOKEN_BYTES)).decode().rstrip("=")
     with _write(db) as con:
         cid, _full = _character(con, name)
-        old = [int(r[0]) for r in con.execute(
-            "SELECT id FROM player_pass WHERE character_id = ? AND kind = 'web' AND "
-            "revoked_at IS NULL", (cid,))]
-        for pass_id in old:
-            _revoke_pass(con, pass_id, now)
+        _revoke_links(con, cid, now)
         con.execute("INSERT INTO player_pass (character_id, kind, digest, made_at) "
                     "VALUES (?, 'web', ?, ?)", (cid, digest(token), stamp(now)))
     return token
@@ -368,15 +364,21 @@ def _revoke_pass(con: sqlite3.Connection, pass_id: int, now: datetime) -> None:
                 "ended_at IS NULL", (pass_id,))
 
 
+def _revoke_links(con: sqlite3.Connection, cid: int, now: datetime) -> list[int]:
+    """The character's browser links still in force, revoked; their ids."""
+    old = [int(r[0]) for r in con.execute(
+        "SELECT id FROM player_pass WHERE character_id = ? AND kind = 'web' AND "
+        "revoked_at IS NULL", (cid,))]
+    for pass_id in old:
+        _revoke_pass(con, pass_id, now)
+    return old
+
+
 def revoke_link(db: CampaignDB, name: str | int, now: datetime) -> bool:
     """The character's browser link stops working (its sessions are dropped)."""
     with _write(db) as con:
         cid, _full = _character(con, name)
-        old = [int(r[0]) for r in con.execute(
-            "SELECT id FROM player_pass WHERE character_id = ? AND kind = 'web' AND "
-            "revoked_at IS NULL", (cid,))]
-        for pass_id in old:
-            _revoke_pass(con, pass_id, now)
+        old = _revoke_links(con, cid, now)
     return bool(old)
 
 
