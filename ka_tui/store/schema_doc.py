@@ -16,11 +16,14 @@ expected an object``).
   table registry's (``tables.py``); ``Document`` is checked against it.
 - Row models are made from the SQLModel tables (``models.py``): one field per
   column, with the column's type and default; the JSON columns get their own
-  shape (roll faces, event payloads); unknown keys are refused. Validation is
+  shape (roll faces, event payloads): none is free JSON (a JSON column without
+  its shape here is an error at import); unknown keys are refused. Validation is
   strict JSON: ``"4"`` is not a number, ``1`` is not ``true``.
 - House rules: one model per section of ``rules/core/options.py``, made from the
   option dataclasses (so a new option is known here at once).
-- Fight events: one payload model per kind of ``store/fights.py``; battle
+- Fight events: one payload model per kind of ``store/fights.py`` (the
+  round report ``round_resolved`` keeps as an audit copy too, as
+  ``rules/cqc/report.py`` writes it); battle
   events: ``{"data", "faces", "log"}`` with one ``data`` model per kind of
   ``rules/air/battle.py``. An event's ``kind`` chooses its payload model. The
   outcome a battle writes back (``battle_ended``: each aircraft with its damage
@@ -50,7 +53,6 @@ from pydantic import (
     ConfigDict,
     Discriminator,
     Field,
-    JsonValue,
     Tag,
     create_model,
 )
@@ -65,6 +67,9 @@ from ka_tui.rules.air.units import AirUnit
 from ka_tui.rules.core.options import HouseRules
 from ka_tui.rules.air.battle import BattleEventKind
 from ka_tui.rules.cqc.log import FightEventKind
+from ka_tui.rules.cqc.resolution import EffectKind, Outcome
+from ka_tui.rules.cqc.standing import Standing
+from ka_tui.rules.core.skill_tests import Decision
 from ka_tui.store.errors import ValidationError
 from ka_tui.store.limits import CHARACTER_RANGES, NAME_MAX, QUICK_SLOTS, TEXT_MAX, WEAPON_RANGES
 from ka_tui.store import tables
@@ -252,9 +257,89 @@ class DicePayload(Strict):
     labels: Annotated[list[Text], Field(max_length=2000)] = []
 
 
+# The round report (``rules/cqc/report.py`` ``RoundReport.to_dict()``): an audit
+# copy, the replay recomputes it. Earlier versions wrote no Passive skills
+# (``bonuses``, ``passives``, ``passives_left_out``): their defaults.
+Signed = Annotated[int, Field(ge=-99, le=99)]
+FaceValue = Annotated[int, Field(ge=1, le=100)]
+Lines = Annotated[list[Text], Field(max_length=4000)]
+
+
+class ActionUnitDoc(Strict):
+    """``rules/cqc/negation.ActionUnit``: one action on a card."""
+
+    owner: Fid
+    kind: ActionKind
+    grade: Grade
+    index: Annotated[int, Field(ge=1, le=99)] = 1
+
+
+class ActionFateDoc(Strict):
+    """``rules/cqc/resolution.ActionFate``: what became of one action."""
+
+    unit: ActionUnitDoc
+    against: Fid
+    outcome: Outcome
+    rule: Text
+    effect: Text = ""
+    cancelled_by: Annotated[list[ActionUnitDoc], Field(max_length=99)] = []
+
+
+class EffectDoc(Strict):
+    """``rules/cqc/resolution.Effect``: something that happens to a fighter."""
+
+    kind: EffectKind
+    fighter: Fid
+    source: Fid
+    amount: Annotated[int, Field(ge=0, le=99_999_999)] = 0
+    weapon: Optional[Name] = None
+    rule: Text = ""
+    text: Text = ""
+    faces: Annotated[list[FaceValue], Field(max_length=400)] = []
+
+
+class ContestRecordDoc(Strict):
+    """``rules/cqc/report.ContestRecord``: a pairing's opposed test (S0 §4)."""
+
+    a: Fid
+    b: Fid
+    numbers: tuple[Signed, Signed]
+    pools: tuple[Annotated[list[Die], Field(max_length=40)],
+                 Annotated[list[Die], Field(max_length=40)]]
+    faces: tuple[Annotated[list[FaceValue], Field(max_length=40)],
+                 Annotated[list[FaceValue], Field(max_length=40)]]
+    successes: tuple[Small, Small]
+    standings: tuple[Standing, Standing]
+    winner: Optional[Fid]
+    decided_by: Decision
+    rolloff: Annotated[list[tuple[FaceValue, FaceValue]], Field(max_length=400)]
+    rule: Text
+    lines: Lines
+    bonuses: tuple[Signed, Signed] = (0, 0)
+    passives: Annotated[list[Text], Field(max_length=40)] = []
+    passives_left_out: Annotated[list[Text], Field(max_length=40)] = []
+
+
+class PairingReportDoc(Strict):
+    a: Fid
+    b: Fid
+    contest: ContestRecordDoc
+    fates: Annotated[list[ActionFateDoc], Field(max_length=400)]
+    effects: Annotated[list[EffectDoc], Field(max_length=400)]
+
+
+class RoundReportDoc(Strict):
+    round: Round
+    pairings: Annotated[list[PairingReportDoc], Field(max_length=40)]
+    effects: Annotated[list[EffectDoc], Field(max_length=400)]
+    faces: Annotated[list[Face], Field(max_length=2000)]
+    dice_labels: Annotated[list[Text], Field(max_length=2000)] = []
+    lines: Lines
+
+
 class ResolvedPayload(Strict):
     round: Round
-    report: dict[str, JsonValue]  # an audit copy: the replay recomputes it
+    report: RoundReportDoc  # an audit copy: the replay recomputes it
     after: FightStateDoc
 
 
@@ -492,7 +577,8 @@ def _row_model(table: type[Any], name: str, *, implied: tuple[str, ...] = (),
         elif col == "created_at":
             fields_[col] = (Optional[Stamp], None)
         elif col in _JSON_COLUMNS.get(table, ()):
-            fields_[col] = (JsonValue, info.get_default(call_default_factory=True))
+            # no stored JSON value is left free: each has its shape here
+            raise TypeError(f"{name}.{col} holds JSON: give its shape (override=)")
         elif info.is_required():
             fields_[col] = (_column_type(info.annotation), ...)
         else:

@@ -158,6 +158,82 @@ def test_every_json_value_the_campaign_stores_is_checked_naming_its_path(
     assert err.field == path and message in err.message, str(err)
 
 
+def _fought(tmp_path: Path, demo_db: Path) -> dict[str, Any]:
+    """The demo with one close-combat round played to its end, exported: its
+    ``fights[0].events[6]`` is the ``round_resolved`` with the round report."""
+    from tests.store.test_transfer import store_resolved_round
+
+    with open_campaign(demo_db) as db:
+        store_resolved_round(db)
+        out = tmp_path / "fought.json"
+        export_campaign(db, out)
+    doc: dict[str, Any] = json.loads(out.read_text())
+    assert doc["fights"][0]["events"][6]["kind"] == "round_resolved"
+    return doc
+
+
+def _report(d: dict[str, Any]) -> dict[str, Any]:
+    report: dict[str, Any] = d["fights"][0]["events"][6]["payload"]["report"]
+    return report
+
+
+def _contest(d: dict[str, Any]) -> dict[str, Any]:
+    contest: dict[str, Any] = _report(d)["pairings"][0]["contest"]
+    return contest
+
+
+REPORT = "fights[0].events[6].payload.report"
+
+
+@pytest.mark.parametrize("edit, path, message", [
+    # S0 §Close combat 4-6: the round report (an audit copy of the round), typed as
+    # rules/cqc/report.py writes it, down to each action's fate and each effect
+    (lambda d: _contest(d)["standings"].__setitem__(0, "lucky"),
+     f"{REPORT}.pairings[0].contest.standings[0]", "expected 'won', "),
+    (lambda d: _contest(d).update(successes=[4, "0"]),
+     f"{REPORT}.pairings[0].contest.successes[1]", "expected a whole number"),
+    (lambda d: _contest(d).update(pools=[[12, 7], [10]]),
+     f"{REPORT}.pairings[0].contest.pools[0][1]", "a d7 is not a die"),
+    (lambda d: _report(d)["pairings"][0]["fates"][0]["unit"].pop("owner"),
+     f"{REPORT}.pairings[0].fates[0].unit.owner", "is missing"),
+    (lambda d: _report(d)["pairings"][0]["fates"][0].update(outcome="maybe"),
+     f"{REPORT}.pairings[0].fates[0].outcome", "expected 'effect', "),
+    (lambda d: _report(d)["pairings"][0]["effects"][0].update(kind="fireworks"),
+     f"{REPORT}.pairings[0].effects[0].kind", "expected 'ap_loss', "),
+    (lambda d: _report(d)["pairings"][0]["effects"].insert(0, "x"),
+     f"{REPORT}.pairings[0].effects[0]", "expected an object"),
+    (lambda d: _report(d)["lines"].append(5), f"{REPORT}.lines[-1]", "expected text"),
+    (lambda d: _report(d).update(surprise=1), f"{REPORT}.surprise", "unknown field"),
+    (lambda d: _report(d).update(faces=[[12, 13]]), f"{REPORT}.faces[0]",
+     "13 is not a face of a d12"),
+])
+def test_a_round_report_is_checked_naming_its_path(
+        tmp_path: Path, demo_db: Path, edit: Any, path: str, message: str) -> None:
+    doc = _fought(tmp_path, demo_db)
+    path = path.replace("lines[-1]", f"lines[{len(_report(doc)['lines'])}]")
+    edit(doc)
+    err = _refused(tmp_path, doc)
+    assert err.field == path and message in err.message, str(err)
+
+
+def test_a_round_report_an_earlier_version_wrote_imports(
+        tmp_path: Path, demo_db: Path) -> None:
+    """Reports written before the Passive skills (S0 §Skills, Passive) counted
+    in a round have no ``bonuses``, ``passives`` or ``passives_left_out``."""
+    doc = _fought(tmp_path, demo_db)
+    for pairing in _report(doc)["pairings"]:
+        for key in ("bonuses", "passives", "passives_left_out"):
+            del pairing["contest"][key]
+    source = tmp_path / "old.json"
+    source.write_text(json.dumps(doc))
+    import_campaign(source, tmp_path / "new.db").db.close()
+    con = sqlite3.connect(tmp_path / "new.db")
+    [(payload,)] = con.execute(
+        "SELECT payload FROM fight_event WHERE kind = 'round_resolved'").fetchall()
+    con.close()
+    assert "passives" not in json.loads(payload)["report"]["pairings"][0]["contest"]
+
+
 def test_a_refusal_quoting_a_value_with_a_tab_and_a_newline_is_one_line(
         tmp_path: Path, demo_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """What a message quotes from the document is shown escaped: it can neither
@@ -309,6 +385,52 @@ def test_the_document_models_know_every_field_and_event_kind_of_the_rules() -> N
     assert set(sd.CardDoc.model_fields) >= set(CqcCard("1", "2", ()).to_dict())
     assert set(sd.FIGHT_PAYLOADS) == {k.value for k in FightEventKind}
     assert set(sd.BATTLE_DATA) == {k.value for k in BattleEventKind}
+    # the round report (rules/cqc/report.py): its to_dict keys are its fields
+    from ka_tui.rules.cqc.negation import ActionUnit
+    from ka_tui.rules.cqc.report import ContestRecord, PairingReport, RoundReport
+    from ka_tui.rules.cqc.resolution import ActionFate, Effect
+
+    for cls, doc in ((RoundReport, sd.RoundReportDoc), (PairingReport, sd.PairingReportDoc),
+                     (ContestRecord, sd.ContestRecordDoc), (ActionFate, sd.ActionFateDoc),
+                     (ActionUnit, sd.ActionUnitDoc), (Effect, sd.EffectDoc)):
+        assert set(doc.model_fields) == {f.name for f in fields(cls)}, cls.__name__
+
+
+def _free_values(node: Any, here: str = "") -> list[str]:
+    """Where the JSON schema lets any value in: a schema with no type, no
+    reference and no choice (pydantic's ``JsonValue`` or ``Any``), or an object
+    open to any key with any value."""
+    if isinstance(node, list):
+        return [p for i, v in enumerate(node) for p in _free_values(v, f"{here}[{i}]")]
+    if not isinstance(node, dict):
+        return []
+    out = []
+    shape = set(node) - {"title", "description", "default", "examples"}
+    if not shape:
+        out.append(here or "document")
+    if node.get("additionalProperties") is True or (
+            node.get("type") == "object" and "properties" not in node
+            and "additionalProperties" not in node):
+        out.append(here)
+    for key, value in node.items():
+        if key not in ("default", "examples"):
+            out += _free_values(value, f"{here}/{key}")
+    return out
+
+
+def test_no_json_value_the_campaign_stores_is_free_in_the_schema() -> None:
+    """Every JSON value of the document (house rules, the profile's lists,
+    damage, roll faces, every event payload down to the round report,
+    debriefs, journal entries) has a shape; an empty object such as a turn's
+    ``{}`` data is closed to any key."""
+    from ka_tui.store import schema_doc as sd
+
+    schema = sd.Document.model_json_schema()
+    free = [p for p in _free_values(schema)
+            if not p.endswith("/properties")]  # a model with no field: {"properties": {}}
+    assert free == []
+    assert all(d.get("additionalProperties") is False for d in schema["$defs"].values()
+               if d.get("type") == "object" and "properties" in d)
 
 
 # ------------------------------------------------------------ 2. nesting

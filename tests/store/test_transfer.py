@@ -87,6 +87,35 @@ def store_fight_and_battle(db: CampaignDB) -> None:
     logs.end_battle(db, b.id)
 
 
+def store_resolved_round(db: CampaignDB) -> int:
+    """A fight with a round played to its end (S0 §Close combat 1-6: Mike's two
+    Sten gun hits on Olga, her two saves), so its log holds a ``round_resolved``
+    with the round report; returns the fight's id."""
+    from tests.store.test_fights import MIKE_WINS, play_round, started
+
+    fight_id, p = started(db)
+    mike, _ = p.fight.order
+    play_round(db, fight_id, {mike: dict(attack="2b", weapon="Sten gun")}, MIKE_WINS + [2, 12])
+    return fight_id
+
+
+def test_the_demo_with_a_resolved_round_exports_and_imports_unchanged(
+        tmp_path: Path, demo_db: Path) -> None:
+    """The stricter schema (every stored JSON value typed, the round report
+    too) takes the app's own export back: same rows, same document."""
+    with open_campaign(demo_db) as db:
+        store_resolved_round(db)
+        export_campaign(db, tmp_path / "first.json")
+    imported = import_campaign(tmp_path / "first.json", tmp_path / "copy.db")
+    with imported.db as db:
+        export_campaign(db, tmp_path / "again.json")
+    assert _dump(tmp_path / "copy.db") == _dump(demo_db)
+    first, again = (json.loads((tmp_path / n).read_text()) for n in ("first.json", "again.json"))
+    assert again == first
+    kinds = [e["kind"] for f in first["fights"] for e in f["events"]]
+    assert "round_resolved" in kinds
+
+
 def test_round_trip_gives_identical_data(tmp_path: Path, busy_demo: Path) -> None:
     out = tmp_path / "campaign.json"
     with open_campaign(busy_demo) as db:
