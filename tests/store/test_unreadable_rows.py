@@ -33,3 +33,32 @@ def test_an_aircraft_whose_damage_cannot_be_read_is_named_and_the_roster_reads(
     assert said.startswith('Cannot load aircraft 2: the campaign is damaged at aircraft 2 '
                            '"Spitfire KA-B", damage.effects.engine: expected a whole number.')
     assert "\n" not in said
+
+
+def test_a_fight_whose_stored_round_report_is_bad_still_loads_and_is_named(
+        demo_db: Path) -> None:
+    """S0 §Close combat: the round report a ``round_resolved`` keeps is an audit
+    copy (the replay recomputes it from the cards and the faces), so the fight
+    still loads when it is damaged; the damage report names the fight, the
+    event and the value, from the export's schema."""
+    from ka_tui.store import fights
+    from ka_tui.store.load_failure import find_damage
+    from tests.store.test_transfer import store_resolved_round
+
+    with open_campaign(demo_db) as db:
+        fight_id = store_resolved_round(db)
+        played = fights.load_progress(db, fight_id)
+    con = sqlite3.connect(demo_db)
+    con.execute("DROP TRIGGER fight_event_append_only")  # an edit outside ka-tui
+    con.execute("UPDATE fight_event SET payload = json_set(payload, "
+                "'$.report.pairings[0].contest.standings[0]', 'lucky') "
+                "WHERE kind = 'round_resolved'")
+    con.commit()
+    con.close()
+    with open_campaign(demo_db) as db:
+        again = fights.load_progress(db, fight_id)
+        assert again.fight == played.fight and again.reports == played.reports
+        said = find_damage(db)
+    assert said is not None and said.startswith(
+        f'fight {fight_id} "Mike Dunn vs Olga Petrova", events[6].payload.report.pairings[0]'
+        ".contest.standings[0]: expected 'won', "), said
