@@ -5,8 +5,10 @@ makes succeeds (``screen_reads.every_screen_read``) and every mode of the app
 opens it without an error (each mounted in Pilot). The mutations reach every
 part as often as the fights: the fights, the battles, the missions, their
 confirmed debriefs, the journal's entries, the repairs, the rest. Rules
-touched: S0 §Close combat and R-1 (the fight and battle in the document are
-replayed), R-5 (the flown mission's wounds), RULES-NOTES D (its hull hits)."""
+touched: S0 §Close combat and R-1 (the fights and the battle in the document
+are replayed; a fight's events' payloads are a part of their own, down to a
+resolved round's report), R-5 (the flown mission's wounds), RULES-NOTES D
+(its hull hits). ``--hypothesis-show-statistics`` counts the parts drawn."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, example, given, note, settings
+from hypothesis import HealthCheck, Phase, event, example, given, note, settings
 from hypothesis import strategies as st
 from textual.widgets import Static
 
@@ -37,7 +39,7 @@ def good_doc(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     import shutil
 
     from ka_tui.store.demo import create_demo
-    from tests.store.test_transfer import store_fight_and_battle
+    from tests.store.test_transfer import store_fight_and_battle, store_resolved_round
 
     folder = tmp_path_factory.mktemp("good")
     path = folder / "demo.db"
@@ -58,6 +60,7 @@ def good_doc(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         [(fid, _, _)] = fights.open_fights(db)
         missions.link(db, planned, fight_id=fid)
         missions.link(db, planned, battle_id=1)
+        store_resolved_round(db)  # a round_resolved with its round report
         export_campaign(db, folder / "good.json")
     doc: dict[str, Any] = json.loads((folder / "good.json").read_text())
     shutil.rmtree(folder)
@@ -96,9 +99,18 @@ def _in_debrief(p: tuple[Any, ...]) -> bool:
     return p[:2] == ("history", "missions") and len(p) > 3 and p[3] == "debrief"
 
 
+def _in_payload(p: tuple[Any, ...], log: str) -> bool:
+    """``(log, i, "events", j, "payload", …)``: inside one event's payload."""
+    return p[:1] == (log,) and len(p) > 4 and p[2] == "events" and p[4] == "payload"
+
+
 # each part drawn as often as another, whatever its size in the document
 PARTS = {
     "fights": lambda p: p[:1] == ("fights",),
+    # every fight event's payload: the fighters and house rules a fight started
+    # with, the faces, the cards, the round report and the state after a round
+    "fight event payloads": lambda p: _in_payload(p, "fights"),
+    "battle event payloads": lambda p: _in_payload(p, "battles"),
     "battles": lambda p: p[:1] == ("battles",),
     "missions": lambda p: p[:2] == ("history", "missions") and not _in_debrief(p),
     "debriefs": _in_debrief,
@@ -113,6 +125,7 @@ def mutated(draw: st.DrawFn, doc: dict[str, Any]) -> dict[str, Any]:
     doc = copy.deepcopy(doc)
     for _ in range(draw(st.integers(1, 3))):
         part = draw(st.sampled_from(sorted(PARTS)))
+        event(f"mutated: {part}")
         paths = [p for p in _paths(doc) if p and PARTS[part](p)] or [
             p for p in _paths(doc) if p]
         path = draw(st.sampled_from(paths))
