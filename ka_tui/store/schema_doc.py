@@ -343,9 +343,24 @@ class ResolvedPayload(Strict):
     after: FightStateDoc
 
 
+def _row_id_text(value: str) -> str:
+    if not (value.isascii() and value.isdigit() and value[0] != "0"
+            and int(value) <= 2**63 - 1):
+        raise ValueError(f"{value!r} is not a character's id (a whole number as text)")
+    return value
+
+
+# a JSON object's key naming a row: its id as text (``FightOutcome.to_dict``)
+RowIdKey = Annotated[str, AfterValidator(_row_id_text)]
+
+
 class EndedPayload(Strict):
-    k_points: dict[str, Annotated[int, Field(ge=0, le=99)]] = {}
-    weapon_moves: list[tuple[RowId, RowId, Name]] = []
+    """``rules/cqc/log.FightOutcome.to_dict()``: each character's K-points now, by
+    id, and the weapons Disarm took (weapon row, new owner, name)."""
+
+    k_points: Annotated[dict[RowIdKey, Annotated[int, Field(ge=0, le=99)]],
+                        Field(max_length=40)] = {}
+    weapon_moves: Annotated[list[tuple[RowId, RowId, Name]], Field(max_length=400)] = []
 
 
 def _event_model(base: type[Any], kind: str, payload: Any, name: str) -> type[BaseModel]:
@@ -813,6 +828,9 @@ def path_of(loc: tuple[int | str, ...]) -> str:
     ``fights[2].events[0].payload`` (a union's tag is not part of the path)."""
     out = ""
     previous: int | str | None = None
+    # a bad key of an object: the path names the object, the message the key
+    loc = tuple(p for i, p in enumerate(loc)
+                if p != "[key]" and loc[i + 1: i + 2] != ("[key]",))
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"

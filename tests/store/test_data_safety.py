@@ -216,6 +216,30 @@ def test_a_round_report_is_checked_naming_its_path(
     assert err.field == path and message in err.message, str(err)
 
 
+@pytest.mark.parametrize("edit, path, message", [
+    # what an ended fight wrote to the roster (RULES-NOTES B), by character id
+    (lambda d: d["k_points"].update(x=0), "k_points", "'x' is not a character's id"),
+    (lambda d: d["k_points"].update({"07": 0}), "k_points", "'07' is not a character's id"),
+    (lambda d: d["k_points"].update({"4": "0"}), "k_points.4", "expected a whole number"),
+    (lambda d: d.update(weapon_moves=[[1, "Mike", "Sten gun"]]), "weapon_moves[0][1]",
+     "expected a whole number"),
+])
+def test_a_fight_s_outcome_is_checked_naming_its_path(
+        tmp_path: Path, demo_db: Path, edit: Any, path: str, message: str) -> None:
+    from tests.store.test_transfer import store_ended_fight
+
+    with open_campaign(demo_db) as db:
+        store_ended_fight(db)
+        export_campaign(db, tmp_path / "ended.json")
+    doc = json.loads((tmp_path / "ended.json").read_text())
+    (tmp_path / "ended.json").unlink()
+    [index] = [i for i, e in enumerate(doc["fights"][0]["events"]) if e["kind"] == "fight_ended"]
+    edit(doc["fights"][0]["events"][index]["payload"])
+    err = _refused(tmp_path, doc)
+    assert err.field == f"fights[0].events[{index}].payload.{path}", str(err)
+    assert message in err.message, str(err)
+
+
 def test_a_round_report_an_earlier_version_wrote_imports(
         tmp_path: Path, demo_db: Path) -> None:
     """Reports written before the Passive skills (S0 §Skills, Passive) counted

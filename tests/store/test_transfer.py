@@ -99,12 +99,26 @@ def store_resolved_round(db: CampaignDB) -> int:
     return fight_id
 
 
+def store_ended_fight(db: CampaignDB) -> int:
+    """``store_resolved_round``'s fight played on to its end and ended (S0 §6:
+    Olga's K-points reach 0), so its log ends with ``fight_ended``."""
+    from ka_tui.store import fights
+    from tests.store.test_fights import MIKE_WINS, play_round
+
+    fight_id = store_resolved_round(db)
+    mike, _ = fights.load_progress(db, fight_id).fight.order
+    play_round(db, fight_id, {mike: dict(attack="2b", weapon="Sten gun")}, MIKE_WINS + [2, 2])
+    fights.finish_fight(db, fight_id)
+    return fight_id
+
+
 def test_the_demo_with_a_resolved_round_exports_and_imports_unchanged(
         tmp_path: Path, demo_db: Path) -> None:
-    """The stricter schema (every stored JSON value typed, the round report
-    too) takes the app's own export back: same rows, same document."""
+    """The stricter schema (every stored JSON value typed, the round reports
+    and the fight's outcome too) takes the app's own export back: same rows,
+    same document."""
     with open_campaign(demo_db) as db:
-        store_resolved_round(db)
+        store_ended_fight(db)
         export_campaign(db, tmp_path / "first.json")
     imported = import_campaign(tmp_path / "first.json", tmp_path / "copy.db")
     with imported.db as db:
@@ -113,7 +127,7 @@ def test_the_demo_with_a_resolved_round_exports_and_imports_unchanged(
     first, again = (json.loads((tmp_path / n).read_text()) for n in ("first.json", "again.json"))
     assert again == first
     kinds = [e["kind"] for f in first["fights"] for e in f["events"]]
-    assert "round_resolved" in kinds
+    assert kinds.count("round_resolved") == 2 and kinds[-1] == "fight_ended"
 
 
 def test_round_trip_gives_identical_data(tmp_path: Path, busy_demo: Path) -> None:

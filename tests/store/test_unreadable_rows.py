@@ -62,3 +62,34 @@ def test_a_fight_whose_stored_round_report_is_bad_still_loads_and_is_named(
     assert said is not None and said.startswith(
         f'fight {fight_id} "Mike Dunn vs Olga Petrova", events[6].payload.report.pairings[0]'
         ".contest.standings[0]: expected 'won', "), said
+
+
+def test_a_fight_whose_stored_outcome_is_bad_is_read_up_to_it_and_named(
+        demo_db: Path) -> None:
+    """The outcome ``fight_ended`` keeps (each character's K-points by id,
+    RULES-NOTES B) edited outside ka-tui to a key that is no id: the fight
+    reads up to that event, which is named as the one that does not replay
+    (the screen offers to undo back to before it), its history reads, and the
+    damage report names the value; before, the screens' ``int(id)`` failed
+    and the fight did not open."""
+    from ka_tui.store import fights, history
+    from ka_tui.store.load_failure import find_damage
+    from tests.store.test_transfer import store_ended_fight
+
+    with open_campaign(demo_db) as db:
+        fight_id = store_ended_fight(db)
+    con = sqlite3.connect(demo_db)
+    con.execute("DROP TRIGGER fight_event_append_only")  # an edit outside ka-tui
+    con.execute("UPDATE fight_event SET payload = '{\"k_points\": {\"x\": 0}}' "
+                "WHERE kind = 'fight_ended'")
+    con.commit()
+    con.close()
+    with open_campaign(demo_db) as db:
+        p = fights.load_progress(db, fight_id)
+        assert p.broken.startswith("event 13 (fight_ended) cannot be replayed: the outcome "
+                                   "does not read: 'x' is not a whole number"), p.broken
+        assert p.over and not p.ended
+        assert [s.title for s in history.fight_history(db, fight_id).sections][-1] == "Now"
+        said = find_damage(db)
+    assert said == (f'fight {fight_id} "Mike Dunn vs Olga Petrova", events[12].payload.'
+                    "k_points: 'x' is not a character's id (a whole number as text)")

@@ -374,7 +374,12 @@ def apply(progress: FightProgress | None, kind: str, payload: Mapping[str, Any],
         return replace(p, reports=(*p.reports, p.rolled), before_last=p.fight,
                        fight=p.rolled_after, rolled=None, rolled_after=None, cards={},
                        revealed=False, step=FightStep.DAMAGE)
-    # ENDED
+    # ENDED: the outcome as the screens read it (each K-points by character id)
+    try:
+        FightOutcome.from_dict(payload)
+    except (KeyError, TypeError, ValueError) as e:
+        raise FightLogError(f"{where}: the outcome does not read: {e}", index=index,
+                            kind=kind, detail=f"the outcome does not read: {e}") from None
     return replace(p, ended=True, outcome=dict(payload),
                    step=FightStep.DAMAGE if p.reports else FightStep.PLAN)
 
@@ -493,6 +498,27 @@ class FightOutcome:
     def to_dict(self) -> dict[str, Any]:
         return {"k_points": {str(k): v for k, v in self.k_points.items()},
                 "weapon_moves": [list(m) for m in self.weapon_moves]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> FightOutcome:
+        """``to_dict``'s value back; ValueError or TypeError when it is not one."""
+        k_points = {_whole(c): _whole(k) for c, k in dict(data.get("k_points", {})).items()}
+        moves: list[tuple[int, int, str]] = []
+        for move in data.get("weapon_moves", []):
+            row, owner, name = move
+            if not isinstance(name, str):
+                raise TypeError(f"weapon name {name!r} is not text")
+            moves.append((_whole(row), _whole(owner), name))
+        return cls(k_points, tuple(moves))
+
+
+def _whole(value: Any) -> int:
+    """A whole number, or one as text (a JSON key)."""
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        return int(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise ValueError(f"{value!r} is not a whole number")
 
 
 def outcome_of(progress: FightProgress) -> FightOutcome:
