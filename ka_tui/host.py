@@ -36,6 +36,7 @@ from ka_tui.screens.door import ELSEWHERE, CampaignChanged, Change, ChangeCallba
 from ka_tui.textual_compat.app_state import on_app_thread
 from ka_tui.textual_compat.css_refresh import parse_once_stylesheet
 from ka_tui.textual_compat.display import ShadowWriter
+from ka_tui.textual_compat.resize import SameSizeResize
 from ka_tui.widgets.key_gate import KeysInOrder
 from ka_tui.widgets.screen_diff import ScreenShadow
 
@@ -53,7 +54,7 @@ class ChangedElsewhere(Message):
         self.areas = areas
 
 
-class CampaignHost(ShadowWriter, KeysInOrder[None]):
+class CampaignHost(SameSizeResize, ShadowWriter, KeysInOrder[None]):
     """An app on one campaign file: the screens' door to it (see the module doc)."""
 
     clock: Callable[[], datetime] | None = None  # None: the wall clock, UTC (tests set it)

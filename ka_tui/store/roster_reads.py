@@ -356,8 +356,10 @@ def delete(db: CampaignDB, tab: str, row_id: int) -> None:
 # The roster shows who is in an open fight or battle
 # and, once replayed, the live state there (K-points, out of the fight, wounds,
 # conscious). ``load_roster`` reads who takes part from the start events (JSON
-# only, cheap: the preloaded first frame); ``live=True`` also replays each open
-# log through the rules (``rules/cqc/log.py``, ``rules/air/battle.py``).
+# only, cheap); ``live=True`` also replays each open log through the rules
+# (``rules/cqc/log.py``, ``rules/air/battle.py``), or takes the answer kept
+# from the last replay of that same log under the same house rules and code
+# (``live_cache``: importing the rules costs about 0.1 s of a first frame).
 
 
 @dataclass(frozen=True)
@@ -370,34 +372,40 @@ class InProgress:
     where: str = ""    # "round 2" / "turn 1", once replayed
 
 
-def _open_logs(con: PlainRead, head: str, table: str,
-               link: str) -> list[tuple[int, str, list[LogEvent]]]:
+Log = tuple[int, str, list[LogEvent], str]  # id, name, events, digest of the rows
+
+
+def _open_logs(con: PlainRead, head: str, table: str, link: str) -> list[Log]:
+    from ka_tui.store import live_cache
+
     out = []
     for log_id, name in con.execute(f"SELECT id, name FROM {head} WHERE status = 'open' "
                                     f"ORDER BY id DESC"):
-        rows = [LogEvent(str(kind), json.loads(payload), int(seq)) for seq, kind, payload in
-                con.execute(f"SELECT seq, kind, payload FROM {table} WHERE {link} = ? "
-                            f"ORDER BY seq", (log_id,))]
-        out.append((int(log_id), str(name), rows))
+        stored = [(int(seq), str(kind), str(payload)) for seq, kind, payload in
+                  con.execute(f"SELECT seq, kind, payload FROM {table} WHERE {link} = ? "
+                              f"ORDER BY seq", (log_id,))]
+        rows = [LogEvent(kind, json.loads(payload), seq) for seq, kind, payload in stored]
+        out.append((int(log_id), str(name), rows, live_cache.rows_digest(stored)))
     return out
 
 
-def _mark_fights(characters: dict[int, Row], fights: list[tuple[int, str, list[LogEvent]]],
-                 live: bool, out: list[InProgress]) -> None:
-    for fight_id, name, rows in fights:
+def _mark_fights(characters: dict[int, Row], fights: list[Log], live: bool,
+                 out: list[InProgress]) -> None:
+    for fight_id, name, rows, digest in fights:
         start = rows[0].payload if rows and rows[0].kind == "fight_started" else None
         if not isinstance(start, dict):
             continue
         where = ""
-        fighters: dict[str, Any] = {}
+        fighters: dict[str, list[Any]] = {}
         if live:
-            from ka_tui.rules.cqc.log import replay_prefix
-            from ka_tui.store.rows_to_rules import fight_items
+            from ka_tui.store import live_cache
 
-            progress, _ = replay_prefix(fight_items(rows), fight_id=fight_id, name=name)
-            if progress is not None:
-                fighters = {f.id: f for f in progress.fight.fighters}
-                where = "ready to end" if progress.over else f"round {progress.fight.round}"
+            key = live_cache.answer_key("fight", fight_id, digest, name)
+            found = live_cache.read_answer(key)
+            if found is None:
+                found = _replay_fight(rows, fight_id, name)
+                live_cache.keep_answer(key, found)
+            where, fighters = found["where"], found["fighters"]
         out.append(InProgress("fight", fight_id, name, where))
         for fid, cid in dict(start.get("characters", {})).items():
             row = characters.get(int(cid))
@@ -406,15 +414,28 @@ def _mark_fights(characters: dict[int, Row], fights: list[tuple[int, str, list[L
             row["fight_id"], row["fight"] = fight_id, name
             fighter = fighters.get(str(fid))
             if fighter is not None:
-                row["live_k"] = int(fighter.k_points)
-                row["fight_out"] = bool(fighter.out)
-                row["fight_disengaged"] = bool(fighter.disengaged)
+                row["live_k"], row["fight_out"], row["fight_disengaged"] = fighter
+
+
+def _replay_fight(rows: list[LogEvent], fight_id: int, name: str) -> dict[str, Any]:
+    """S0 §Close combat: the fight after its log, as the roster shows it
+    (plain JSON: ``live_cache``): where it is, and each fighter's
+    [K-points, out, disengaged]."""
+    from ka_tui.rules.cqc.log import replay_prefix
+    from ka_tui.store.rows_to_rules import fight_items
+
+    progress, _ = replay_prefix(fight_items(rows), fight_id=fight_id, name=name)
+    if progress is None:
+        return {"where": "", "fighters": {}}
+    return {"where": "ready to end" if progress.over else f"round {progress.fight.round}",
+            "fighters": {str(f.id): [int(f.k_points), bool(f.out), bool(f.disengaged)]
+                         for f in progress.fight.fighters}}
 
 
 def _mark_battles(characters: dict[int, Row], aircraft: dict[int, Row],
-                  battles: list[tuple[int, str, list[LogEvent]]], rules_json: str, live: bool,
+                  battles: list[Log], rules_json: str, live: bool,
                   out: list[InProgress]) -> None:
-    for battle_id, name, rows in battles:
+    for battle_id, name, rows, digest in battles:
         first = rows[0].payload if rows and rows[0].kind == "battle_started" else None
         start = first.get("data", {}) if isinstance(first, dict) else None
         if not isinstance(start, dict):
@@ -422,7 +443,14 @@ def _mark_battles(characters: dict[int, Row], aircraft: dict[int, Row],
         units: dict[str, Any] = {}
         where = ""
         if live:
-            units, where = _replay_battle(rows, rules_json)
+            from ka_tui.store import live_cache
+
+            key = live_cache.answer_key("battle", battle_id, digest, rules_json or "")
+            found = live_cache.read_answer(key)
+            if found is None:
+                found = _replay_battle(rows, rules_json)
+                live_cache.keep_answer(key, found)
+            where, units = found["where"], found["units"]
         out.append(InProgress("battle", battle_id, name, where))
         for uid, aid in dict(start.get("aircraft", {})).items():
             plane = aircraft.get(int(aid))
@@ -430,11 +458,9 @@ def _mark_battles(characters: dict[int, Row], aircraft: dict[int, Row],
             if plane is not None and plane.get("battle_id") is None:
                 plane["battle_id"], plane["battle"] = battle_id, name
                 if unit is not None:
-                    plane["live_hull_hits"] = int(unit.total_damage.hull_hits)
-                    plane["live_lost"] = ("destroyed" if unit.destroyed else
-                                          "crashed" if unit.crashed else "")
+                    plane["live_hull_hits"], plane["live_lost"] = unit["hull_hits"], unit["lost"]
             airmen = [int(c) for c in dict(start.get("airmen", {})).get(uid, [])]
-            people = ([] if unit is None else [unit.pilot, *unit.crew])
+            people = [] if unit is None else unit["people"]
             for i, cid in enumerate(airmen):
                 row = characters.get(cid)
                 if row is None or row.get("battle_id") is not None:
@@ -443,14 +469,15 @@ def _mark_battles(characters: dict[int, Row], aircraft: dict[int, Row],
                 row["battle_seat"] = "pilot" if i == 0 else "crew"
                 row["battle_aircraft"] = str(uid)
                 if i < len(people):
-                    row["live_wounds"] = int(people[i].wounds)
-                    row["live_conscious"] = bool(people[i].conscious)
+                    row["live_wounds"], row["live_conscious"] = people[i]
 
 
-def _replay_battle(rows: list[LogEvent], rules_json: str) -> tuple[dict[str, Any], str]:
+def _replay_battle(rows: list[LogEvent], rules_json: str) -> dict[str, Any]:
     """R-1: the battle's state after its log (the logged faces are its only
     dice; ``rows_to_rules.replay_battle``, under the campaign's house rules
-    when the log recorded none)."""
+    when the log recorded none), as the roster shows it (plain JSON:
+    ``live_cache``): the turn, and each unit's hull hits, how it was lost
+    and its pilot's and crew's [wounds, conscious]."""
     from ka_tui.rules.air.battle import ReplayError
     from ka_tui.rules.core.options import HouseRules
     from ka_tui.store.rows_to_rules import replay_battle
@@ -458,6 +485,10 @@ def _replay_battle(rows: list[LogEvent], rules_json: str) -> tuple[dict[str, Any
     try:
         battle = replay_battle(rows, HouseRules.from_dict(json.loads(rules_json or "{}")))
     except (ReplayError, ValueError, TypeError, KeyError):
-        return {}, ""  # a damaged log: who takes part still shows, not the live state
+        return {"where": "", "units": {}}  # a damaged log: who takes part still shows
     state = battle.state
-    return {u.id: u for u in state.units}, f"turn {state.turn}"
+    return {"where": f"turn {state.turn}", "units": {
+        str(u.id): {"hull_hits": int(u.total_damage.hull_hits),
+                    "lost": "destroyed" if u.destroyed else "crashed" if u.crashed else "",
+                    "people": [[int(p.wounds), bool(p.conscious)] for p in [u.pilot, *u.crew]]}
+        for u in state.units}}

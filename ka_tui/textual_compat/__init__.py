@@ -12,6 +12,7 @@ the rest of the code calls the public functions and classes of these modules.
   and what it reads of Textual's updates and Rich's styles;
 - ``footer``, ``forms``, ``tabs``: opening a form or a dialog fast;
 - ``terminal_input``: any bytes from a terminal leave the app running;
+- ``resize``: a Resize of the size the app has lays nothing out again;
 - ``css_refresh``: a mode's screen styled once as it is built, not again in
   full as it is first shown and visited again;
 - ``app_state``: questions about the app Textual answers only privately;

@@ -424,6 +424,25 @@ def _parse_cache() -> None:
     _has_params(Stylesheet.__init__, "self", "variables")
 
 
+# ---------------------------------------------------------------- resize
+
+@_check(Trick.SAME_SIZE_RESIZE, "App._on_resize(event) keeps App._resize_event before it "
+        "compares App._size; App._resize_timer; App._on_idle posts the kept event; "
+        "prevent_default() stops the handlers of the MRO below", "resize")
+def _same_size_resize() -> None:
+    from textual.app import App
+    from textual.message_pump import MessagePump
+
+    _has_params(App._on_resize, "self", "event")
+    assert inspect.iscoroutinefunction(App._on_resize)
+    text = _source(App._on_resize)
+    assert text.index("self._resize_event = event") < text.index("if self._size == event.size")
+    assert "self._resize_event is not None" in _source(App._on_idle)
+    assert "if message._no_default_action:" in _source(MessagePump._get_dispatch_methods)
+    app = _app()
+    assert app._size is None and app._resize_timer is None
+
+
 # ---------------------------------------------------------------- crash
 
 @_check(Trick.ONE_LINE_CRASH, "App._fatal_error(), App._exception, App._exit_renderables, "

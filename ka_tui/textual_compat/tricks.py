@@ -62,6 +62,9 @@ class Trick(StrEnum):
     CSS_PARSE_CACHE = "css-parse-cache"
     """Each stylesheet is parsed once for the app's CSS variables, not again
     each time a screen or widget brings one more (``css_refresh``)."""
+    SAME_SIZE_RESIZE = "same-size-resize"
+    """A Resize to the size the app already has does not lay the screen out
+    and render it again (``resize``)."""
     TOLERANT_INPUT = "tolerant-input"
     """Any bytes from the terminal leave the app running (``terminal_input``)."""
     ONE_LINE_CRASH = "one-line-crash"
