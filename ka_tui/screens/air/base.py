@@ -43,6 +43,7 @@ class AirBase(Screen[None]):
         self.log_filtering = False    # the log shown by o: its letters go to the filter
         self.redo_event: dict[str, Any] | None = None   # the step just undone (y)
         self.target_index = 0           # which aircraft of a stacked hex is the target (,)
+        self.target_named = False       # enter has named the target in the cursor's hex
         self.ram_armed: tuple[str, str] | None = None   # (rammer, target): R shown, not rolled
         self.input_mode = ""          # "plan" | "dice" | ""
         self.dice_step: PendingStep | None = None
