@@ -124,3 +124,27 @@ async def test_enter_on_a_stack_with_no_target_selects_each_in_turn_highest_firs
         await pilot.press("enter")
         await settle(pilot)
         assert screen.selected() == SPIT
+
+
+async def test_the_table_dice_list_fills_in_face_by_face(demo_db: Path) -> None:
+    """t on the shot at the Spitfire (R-2 to hit, then its firepower): each
+    face typed shows in the list at once, and the detail pane is as tall as
+    a fresh layout makes it (a face over a "_" lays nothing out again)."""
+    _seed_stack(demo_db)
+    app, _dice = make_app(demo_db)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open(pilot)
+        await pilot.press("tab")
+        await goto(pilot, *STACK)
+        await pilot.press("enter", "t")
+        await settle(pilot)
+        pane, text = screen.query_one("#air-detail"), screen.query_one("#air-detail-text")
+        for face, shown in (("4", "4 _"), ("space", "4 _"), ("5", "4 5")):
+            await pilot.press(face)
+            await settle(pilot)
+            assert f"{BEAU} to hit {SPIT}" in str(text.render())
+            assert shown in str(text.render()), face
+            height = pane.region.height
+            screen.refresh(layout=True)
+            await settle(pilot)
+            assert pane.region.height == height, face

@@ -23,6 +23,7 @@ from textual.widgets import Header, Input, Static
 
 from ka_tui.rules.air.hexgrid import Hex
 from ka_tui.rules.core.dice import Dice, DiceError
+from ka_tui.screens.air.base import line
 from ka_tui.screens.air.io import BattleIO
 from ka_tui.screens.air.typed import TypedInput
 from ka_tui.screens.air.keys import PALETTE_HELP, PLAN_BINDINGS, plan_key
@@ -105,10 +106,10 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
         shown = views.map_aircraft(r.state, r.next())   # tab: who acts first
         hex_map.set_aircraft(shown, tab=views.tab_keys(r.state, shown))
         plans_in = r.plans_in().split(":")[0].split(";")[0]   # the count of plans sent in
-        self.query_one("#air-phases", Static).update(
-            Content(views.phase_bar(r.state.turn, r.phase_key(), ascii=self.ascii)
-                    + (f" · {plans_in}" if plans_in else "")))
-        self.query_one("#air-next", Static).update(Content("Next: " + r.next().text))
+        line(self.query_one("#air-phases", Static),
+             views.phase_bar(r.state.turn, r.phase_key(), ascii=self.ascii)
+             + (f" · {plans_in}" if plans_in else ""))
+        line(self.query_one("#air-next", Static), "Next: " + r.next().text)
         self.refresh_overlays()
         self.refresh_bindings()
 
