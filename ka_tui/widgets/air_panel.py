@@ -85,6 +85,11 @@ class AircraftPanel(Static):
     AircraftPanel { width: 100%; height: auto; }
     """
 
+    _shown: str | None = None
+
     def show(self, unit_text: list[str], readout: list[str]) -> None:
         body = unit_text + ([""] + readout if readout else [])
-        self.update("\n".join(body) if body else "No aircraft selected (tab)")
+        text = "\n".join(body) if body else "No aircraft selected (tab)"
+        if text != self._shown:   # unchanged: no layout
+            self._shown = text
+            self.update(text)

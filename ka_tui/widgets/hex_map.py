@@ -176,7 +176,7 @@ class HexMap(ScrollView, can_focus=True):
                 id="hexmap.previous_aircraft"),
         Binding("ctrl+l", "centre", "Centre", show=False, id="hexmap.centre"),
         Binding("z", "zoom", "Zoom", show=False, id="hexmap.zoom"),
-        Binding("enter", "pick", "Pick aircraft", show=False, id="hexmap.pick"),
+        Binding("enter", "pick", "Pick aircraft or target", show=False, id="hexmap.pick"),
     ]
 
     class CursorMoved(Message):
@@ -208,14 +208,30 @@ class HexMap(ScrollView, can_focus=True):
             return self.hex_map
 
     class StackListed(Message):
-        """The aircraft in one hex, asked for with ``enter`` on a stack."""
+        """The aircraft in one hex, asked for with ``enter`` on a stack, in the
+        order ``enter`` goes through them (highest level first); ``selected``:
+        the one this press selected."""
 
         def __init__(self, hex_map: HexMap, hex: Hex,
-                     aircraft: tuple[MapAircraft, ...]) -> None:
+                     aircraft: tuple[MapAircraft, ...], selected: str = "") -> None:
             super().__init__()
             self.hex_map = hex_map
             self.hex = hex
             self.aircraft = aircraft
+            self.selected = selected
+
+        @property
+        def control(self) -> HexMap:
+            return self.hex_map
+
+    class TargetPicked(Message):
+        """``enter`` on a hex marked as a target (``set_targets``): the screen
+        aims at it; the selection (the shooter) stays."""
+
+        def __init__(self, hex_map: HexMap, hex: Hex) -> None:
+            super().__init__()
+            self.hex_map = hex_map
+            self.hex = hex
 
         @property
         def control(self) -> HexMap:
@@ -237,6 +253,7 @@ class HexMap(ScrollView, can_focus=True):
         self._cursor = Hex(0, 0)
         self._selected: str | None = None
         self._aircraft: tuple[MapAircraft, ...] = ()
+        self._tab: tuple[str, ...] = ()   # the keys tab goes through, in order
         self._by_key: dict[str, MapAircraft] = {}
         self._by_hex: dict[Hex, tuple[MapAircraft, ...]] = {}
         self._side_order: list[str] = list(sides)
@@ -266,13 +283,17 @@ class HexMap(ScrollView, can_focus=True):
         self._cursor = self._clamp(self._cursor)
         self._resize()
 
-    def set_aircraft(self, aircraft: Iterable[MapAircraft]) -> None:
-        """Replace the aircraft shown (their order is the ``tab`` order). The
-        map follows the selected aircraft: when it has moved, the cursor that
-        was on it goes with it and the view scrolls to keep it in sight."""
+    def set_aircraft(self, aircraft: Iterable[MapAircraft],
+                     tab: Iterable[str] | None = None) -> None:
+        """Replace the aircraft shown. ``tab``: the keys ``tab`` goes through,
+        in order (None: every aircraft, in their order). The map follows the
+        selected aircraft: when it has moved, the cursor that was on it goes
+        with it and the view scrolls to keep it in sight."""
         was = self._by_key.get(self._selected) if self._selected else None
         self._aircraft = tuple(aircraft)
         self._by_key = {a.key: a for a in self._aircraft}
+        self._tab = tuple(k for k in (tab if tab is not None else self._by_key)
+                          if k in self._by_key)
         by_hex: dict[Hex, list[MapAircraft]] = {}
         for a in self._aircraft:
             by_hex.setdefault(a.hex, []).append(a)
@@ -328,7 +349,7 @@ class HexMap(ScrollView, can_focus=True):
         return self._aircraft
 
     def stack_at(self, h: Hex) -> tuple[MapAircraft, ...]:
-        """The aircraft in hex ``h``, in ``tab`` order."""
+        """The aircraft in hex ``h``, in the order ``set_aircraft`` gave them."""
         return self._by_hex.get(h, ())
 
     def side_letter(self, side: str) -> str:
@@ -416,9 +437,9 @@ class HexMap(ScrollView, can_focus=True):
         self.action_move(0, direction * rows)
 
     def action_next_aircraft(self, step: int) -> None:
-        if not self._aircraft:
+        keys = list(self._tab)
+        if not keys:
             return
-        keys = [a.key for a in self._aircraft]
         if self._selected in keys:
             index = (keys.index(self._selected) + step) % len(keys)
         else:
@@ -435,15 +456,20 @@ class HexMap(ScrollView, can_focus=True):
         self.zoom = self._zooms[(at + 1) % len(self._zooms)]
 
     def action_pick(self) -> None:
-        """``enter``: select the aircraft under the cursor; on a stack, list it
-        (``StackListed``) and select the next one of the stack on each press."""
-        stack = self.stack_at(self._cursor)
+        """``enter``: on a hex marked as a target, aim at it (``TargetPicked``;
+        the selected shooter stays); else select the aircraft under the cursor;
+        on a stack, the next one on each press, highest level first, each
+        press listed (``StackListed``)."""
+        if self._cursor in self._targets:
+            self.post_message(self.TargetPicked(self, self._cursor))
+            return
+        stack = tuple(sorted(self.stack_at(self._cursor), key=lambda a: -a.altitude))
         if not stack:
             return
-        if len(stack) > 1:
-            self.post_message(self.StackListed(self, self._cursor, stack))
         keys = [a.key for a in stack]
         index = (keys.index(self._selected) + 1) % len(keys) if self._selected in keys else 0
+        if len(stack) > 1:
+            self.post_message(self.StackListed(self, self._cursor, stack, keys[index]))
         self.select(keys[index], move=False)
 
     # ------------------------------------------------------------------ geometry

@@ -16,7 +16,7 @@ from textual.widgets import OptionList
 from ka_tui.screens.air.screen import AirScreen
 from ka_tui.widgets.hex_map import FACING_GLYPHS, HexMap
 from tests.ui.pilot_helpers import settle, wait_for
-from tests.ui.test_air_battle import SPIT, TEMP, make_app, open_air, select
+from tests.ui.test_air_battle import BEAU, IL2, SPIT, TEMP, make_app, open_air, select
 
 
 async def _demo(pilot: Pilot[Any]) -> AirScreen:
@@ -86,20 +86,36 @@ async def test_after_a_move_the_next_aircraft_is_selected_and_the_map_follows_it
 
 
 async def test_tab_goes_through_the_side_that_acts_first(demo_db: Path) -> None:
-    """Blue moves: after the Tempest, tab goes from the Spitfire to the Tempest
-    (Blue), not to Red's aircraft listed after them."""
+    """Blue moves (R-1.2): after the Tempest, tab goes from the Spitfire to
+    the Tempest and back, shift+tab the other way, never to Red's aircraft
+    listed after them; between the phases' sides (heat, end) every one."""
     app, _dice = make_app(demo_db)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _demo(pilot)
         await pilot.press("space", "g")
         await settle(pilot)
         assert screen.selected() == SPIT
-        await pilot.press("tab")
-        assert screen.selected() == TEMP
+        seen = []
+        for _ in range(4):
+            await pilot.press("tab")
+            seen.append(screen.selected())
+        assert seen == [TEMP, SPIT, TEMP, SPIT]
+        await pilot.press("shift+tab", "shift+tab")
+        assert screen.selected() == SPIT
         assert screen.runner is not None
         sides = [screen.runner.unit(a.key).side  # type: ignore[union-attr]
                  for a in screen.query_one(HexMap).aircraft]
         assert sides == sorted(sides, key=lambda s: s != "Blue")
+        await pilot.press("space", "g", "g")     # the Spitfire flies, Blue's movement ends
+        await settle(pilot)
+        await pilot.press("x")                   # and its shooting
+        await settle(pilot)
+        assert screen.runner.state.active_side == "Red"
+        red = [screen.selected()]
+        for _ in range(3):
+            await pilot.press("tab")
+            red.append(screen.selected())
+        assert set(red) == {BEAU, IL2}           # Red moves now: Red's only
 
 
 async def test_i_shows_the_legend_of_every_mark(demo_db: Path) -> None:

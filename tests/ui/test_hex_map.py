@@ -81,7 +81,11 @@ class MapApp(App[None]):
         self.messages.append(("selected", message.key))
 
     def on_hex_map_stack_listed(self, message: HexMap.StackListed) -> None:
-        self.messages.append(("stack", message.hex, tuple(a.key for a in message.aircraft)))
+        self.messages.append(("stack", message.hex, tuple(a.key for a in message.aircraft),
+                              message.selected))
+
+    def on_hex_map_target_picked(self, message: HexMap.TargetPicked) -> None:
+        self.messages.append(("target", message.hex))
 
 
 def screen_text(widget: HexMap) -> list[str]:
@@ -205,19 +209,57 @@ async def test_the_map_follows_the_selected_aircraft_when_it_moves() -> None:
 
 
 async def test_enter_on_a_stack_lists_it_and_cycles_the_selection() -> None:
-    app = MapApp()
+    """Highest level first (b2 at 4, then b1 at 3), each press listed with
+    the one it selected."""
+    app = MapApp(overlays=False)
     async with app.run_test(size=(80, 24)) as pilot:
         m = app.hex_map
         assert m.stack_at(at(8, 4)) == AIRCRAFT[2:4]
         await pilot.press(*["right"] * 8, *["down"] * 4)
         assert "*2L" in "\n".join(screen_text(m))               # the stack marker
         await pilot.press("enter")
+        assert m.selected == "b2"
+        await pilot.press("enter")
         assert m.selected == "b1"
         await pilot.press("enter")
         assert m.selected == "b2"
         await settle(pilot)
         stacks = [msg for msg in app.messages if msg[0] == "stack"]
-        assert stacks[0] == ("stack", at(8, 4), ("b1", "b2"))
+        assert stacks[0] == ("stack", at(8, 4), ("b2", "b1"), "b2")
+        assert stacks[1][3] == "b1"
+
+
+async def test_enter_on_a_target_mark_picks_the_target_and_keeps_the_selection() -> None:
+    app = MapApp()   # a target marked on 8,4
+    async with app.run_test(size=(80, 24)) as pilot:
+        m = app.hex_map
+        await pilot.press("tab")
+        assert m.selected == "t1"
+        await pilot.press(*["right"] * 6, "down")
+        assert m.cursor == at(8, 4)
+        await pilot.press("enter", "enter")
+        await settle(pilot)
+        assert m.selected == "t1"
+        assert [msg for msg in app.messages if msg[0] == "target"] == [
+            ("target", at(8, 4)), ("target", at(8, 4))]
+        assert not [msg for msg in app.messages if msg[0] == "stack"]
+
+
+async def test_tab_goes_through_the_keys_given_only() -> None:
+    """The screen gives the side acting now (R-1.2): tab and shift+tab stay
+    on those, in the order given; None again: every aircraft."""
+    app = MapApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        m = app.hex_map
+        m.set_aircraft(AIRCRAFT, tab=["b3", "b1", "gone"])
+        seen = []
+        for key in ("tab", "tab", "tab", "shift+tab"):
+            await pilot.press(key)
+            seen.append(m.selected)
+        assert seen == ["b3", "b1", "b3", "b1"]
+        m.set_aircraft(AIRCRAFT)
+        await pilot.press("tab")
+        assert m.selected == "b2"
 
 
 async def test_cursor_move_redraws_only_the_lines_of_two_hexes() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
 from textual import events
 from textual.containers import VerticalScroll
 from textual.content import Content
@@ -30,6 +31,17 @@ if TYPE_CHECKING:
     from ka_tui.screens.air.placement import Placement
     from ka_tui.store.battles import LoadedBattle
 
+def _shape(text: str) -> tuple[tuple[int, ...], ...]:
+    """What the wrapping of ``text`` depends on: each line's words' widths."""
+    return tuple(tuple(cell_len(w) for w in x.split(" ")) for x in text.split("\n"))
+
+
+def line(static: Static, text: str | Content) -> None:
+    """A one-line Static (the phase bar, the next-step line, the status): one
+    line tall whatever it holds, so its new text needs no layout of the screen."""
+    static.update(Content(text) if isinstance(text, str) else text, layout=False)
+
+
 class AirBase(Screen[None]):
     def __init__(self, *, dice: Dice | None = None) -> None:
         super().__init__()
@@ -43,6 +55,7 @@ class AirBase(Screen[None]):
         self.log_filtering = False    # the log shown by o: its letters go to the filter
         self.redo_event: dict[str, Any] | None = None   # the step just undone (y)
         self.target_index = 0           # which aircraft of a stacked hex is the target (,)
+        self.target_named = False       # enter has named the target in the cursor's hex
         self.ram_armed: tuple[str, str] | None = None   # (rammer, target): R shown, not rolled
         self.input_mode = ""          # "plan" | "dice" | ""
         self.dice_step: PendingStep | None = None
@@ -52,6 +65,7 @@ class AirBase(Screen[None]):
         self._live_wanted = False     # another process wrote while we were writing
         self.side_chosen: SidePlace | None = None   # b: the GM's place for the side column
         self.drafts = DraftKeeper()   # the plans being built, kept in the campaign
+        self._detail_shown: tuple[str, bool] | None = None   # what the detail pane shows
 
     # -- the door to the app (screens/door.py) ----------------------------------
 
@@ -86,8 +100,16 @@ class AirBase(Screen[None]):
         ``tall`` (a shot's or ram's result: dice, re-rolls, damage by location)
         may push the aircraft below further down until the cursor moves."""
         pane = self.query_one("#air-detail", VerticalScroll)
+        text = "\n".join(lines)
+        if (text, tall) == self._detail_shown:
+            return   # a key that changes nothing here costs no layout
+        static = self.query_one("#air-detail-text", Static)
+        was, self._detail_shown = self._detail_shown, (text, tall)
         pane.set_class(tall, "-tall")
-        self.query_one("#air-detail-text", Static).update(Content("\n".join(lines)))
+        # words of the same widths wrap the same: the pane keeps its height, so
+        # no layout (a table-dice face typed over a "_" of the same list)
+        same = was is not None and was[1] == tall and _shape(was[0]) == _shape(text)
+        static.update(Content(text), layout=not same)
         pane.scroll_home(animate=False)
 
     # -- the layout (layout.py, air.tcss) ------------------------------------------
@@ -119,7 +141,7 @@ class AirBase(Screen[None]):
             (hex_map.side_letter(s), s) for s in sides]))
 
     def _status(self, text: str) -> None:
-        self.query_one("#air-status", Static).update(Content(text))
+        line(self.query_one("#air-status", Static), text)
 
     # -- defined by AirScreen --------------------------------------------------
 

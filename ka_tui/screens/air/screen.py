@@ -23,6 +23,7 @@ from textual.widgets import Header, Input, Static
 
 from ka_tui.rules.air.hexgrid import Hex
 from ka_tui.rules.core.dice import Dice, DiceError
+from ka_tui.screens.air.base import line
 from ka_tui.screens.air.io import BattleIO
 from ka_tui.screens.air.typed import TypedInput
 from ka_tui.screens.air.keys import PALETTE_HELP, PLAN_BINDINGS, plan_key
@@ -102,12 +103,13 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
         if r is None:
             return
         hex_map = self.query_one(HexMap)
-        hex_map.set_aircraft(views.map_aircraft(r.state, r.next()))   # tab: who acts first
+        shown = views.map_aircraft(r.state, r.next())   # tab: who acts first
+        hex_map.set_aircraft(shown, tab=views.tab_keys(r.state, shown))
         plans_in = r.plans_in().split(":")[0].split(";")[0]   # the count of plans sent in
-        self.query_one("#air-phases", Static).update(
-            Content(views.phase_bar(r.state.turn, r.phase_key(), ascii=self.ascii)
-                    + (f" · {plans_in}" if plans_in else "")))
-        self.query_one("#air-next", Static).update(Content("Next: " + r.next().text))
+        line(self.query_one("#air-phases", Static),
+             views.phase_bar(r.state.turn, r.phase_key(), ascii=self.ascii)
+             + (f" · {plans_in}" if plans_in else ""))
+        line(self.query_one("#air-next", Static), "Next: " + r.next().text)
         self.refresh_overlays()
         self.refresh_bindings()
 
@@ -124,6 +126,7 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
             return
         self.ram_armed = None
         self.target_index = 0
+        self.target_named = False
         if self.hold_detail and event.by_key:   # a result stays until the GM moves on
             self.hold_detail = False
             self.query_one("#air-detail").remove_class("-tall")
@@ -138,8 +141,15 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
 
     def on_hex_map_stack_listed(self, event: HexMap.StackListed) -> None:
         col, row = event.hex.to_offset()
-        names = ", ".join(f"{a.key} ({a.side}, level {a.altitude})" for a in event.aircraft)
-        self._status(f"{col},{row}: {names} · enter: the next one")
+        names = " · ".join(("({})" if a.key == event.selected else "{}").format(
+            f"{a.key}, {a.side}, level {a.altitude}") for a in event.aircraft)
+        self._status(f"{col},{row} highest first: {names} · enter: the next one")
+
+    def on_hex_map_target_picked(self, event: HexMap.TargetPicked) -> None:
+        """enter on a target's hex aims at it, the shooter staying selected:
+        first the one a shot reaches first (the shooter's level), then the next
+        of the stack on each press, as , does."""
+        self._aim(1 if self.target_named else 0)
 
     def set_reach(self, marks: dict[Hex, ReachMark]) -> None:
         self.query_one(HexMap).set_reach(marks)
@@ -222,11 +232,22 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
         if len(stack) < 2:
             self._status("one target here at most: , cycles a stacked hex's aircraft")
             return
-        self.target_index = (self.target_index + 1) % len(stack)
+        self._aim(1)
+
+    def _aim(self, step: int) -> None:
+        """The target in the cursor's hex ``step`` on from the one aimed at."""
+        if self.runner is None:
+            return
+        stack = self.runner.stack_targets(self.selected(), self.query_one(HexMap).cursor)
+        if not stack:
+            return
+        self.target_index = (self.target_index + step) % len(stack)
+        self.target_named = True
         self.ram_armed = None
         self.hold_detail = False
+        more = " · enter or , the next one" if len(stack) > 1 else ""
         self._status(f"target: {stack[self.target_index]} ({self.target_index + 1} of "
-                     f"{len(stack)} here)")
+                     f"{len(stack)} here) · g shoots · R rams{more}")
         self.refresh_overlays()
 
     def action_ram(self) -> None:

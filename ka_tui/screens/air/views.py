@@ -8,7 +8,7 @@ from fractions import Fraction
 from ka_tui.rules.air.battle import Event
 from ka_tui.rules.air.move_plan import PlanCheck
 from ka_tui.rules.air.shot_odds import ShotOdds
-from ka_tui.rules.air.turn import BattleState, NextStep
+from ka_tui.rules.air.turn import BattleState, NextStep, Phase
 from ka_tui.rules.air.units import AirUnit
 from ka_tui.screens.air.runner import PHASES
 from ka_tui.widgets.hex_map import MapAircraft
@@ -41,6 +41,17 @@ def map_aircraft(state: BattleState, nxt: NextStep) -> list[MapAircraft]:
     ordered = sorted(shown, key=rank)   # stable: the battle's order within a rank
     return [MapAircraft(u.id, u.hex, u.facing, u.side, u.altitude, u.speed, u.id[:4])
             for u in ordered]
+
+
+def tab_keys(state: BattleState, aircraft: list[MapAircraft]) -> list[str] | None:
+    """What ``tab`` goes through: in the movement and the shooting, the side
+    acting now only (R-1.2: one side moves and shoots, then the other), in
+    ``map_aircraft``'s order; between them (heat, end, a new turn) every
+    aircraft (None)."""
+    side = state.active_side
+    if state.phase not in (Phase.MOVEMENT, Phase.SHOOTING) or side is None:
+        return None
+    return [a.key for a in aircraft if a.side == side]
 
 
 def plan_lines(uid: str, text: str, evasive: bool, check: PlanCheck) -> list[str]:
