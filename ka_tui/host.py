@@ -30,6 +30,7 @@ from textual.screen import Screen
 from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.signal import Signal
 
 from ka_tui.screens.door import ELSEWHERE, CampaignChanged, Change, ChangeCallback
@@ -111,6 +112,14 @@ class CampaignHost(SameSizeResize, ShadowWriter, KeysInOrder[None]):
     def on_unmount(self) -> None:
         self.stop_watching()
         self.close_campaign()
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Every toast is plain text, whatever ``markup`` says (``Widget.notify``
+        always passes True): toasts name characters, aircraft, files and
+        errors, where ``[KA-B]`` would be read as a style and vanish, and a
+        stray ``[/b]`` would stop the app when the toast is drawn."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """A text field's cursor stays lit instead of blinking (Input and

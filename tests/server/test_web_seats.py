@@ -119,8 +119,7 @@ def test_a_link_opens_the_players_view_and_his_card_reaches_the_gms_screen(
         gm_screen.shows("0 of 4 cards in")
         olga.keys("a", "D", "d", "b", "b", "b", "Enter")
         olga.shows(f"Your card is sent: {OLGAS_CARD}")
-        # her row in the order of combat (the "1 of 4 cards in" line above the
-        # initiative's can scroll out of the note at 80x24 with long dice lines)
+        gm_screen.shows("1 of 4 cards in (Olga)")   # over the card pane, never scrolled away
         gm_screen.shows("Olga Petrova   AP 6/6    K 10  vs Jeanne         card entered")
         assert OLGAS_CARD not in gm_screen.screen.text   # in, not what
         assert [(name, way) for _, name, way in table.open_connections()] == \

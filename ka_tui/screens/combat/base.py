@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Header
@@ -66,9 +66,13 @@ class CombatBase(Screen[None]):
         with ContentSwitcher(initial="pane-info", id="panes"):
             with VerticalScroll(id="pane-info"):
                 yield LinesView("Loading…", id="info")
-            with VerticalScroll(id="pane-card"):
-                yield LinesView(id="card-note")
-                yield CqcCardEditor(id="card", ascii_glyphs=self.ascii)
+            with Vertical(id="pane-card"):
+                # how many cards are in stays in sight while the pane below
+                # scrolls to the focused row of the card
+                yield LinesView(id="card-count")
+                with VerticalScroll(id="card-scroll"):
+                    yield LinesView(id="card-note")
+                    yield CqcCardEditor(id="card", ascii_glyphs=self.ascii)
         yield RoundDiceField(entered=self.faces_entered)
         yield StatusLine(id="status")
         yield QuietFooter(compact=True)
@@ -94,8 +98,10 @@ class CombatBase(Screen[None]):
         if view.card is not None:
             editor.show_draft(self.runner.keep_card(typed, view.card) or view.card,
                               quiet=True)
+            self.query_one("#card-count", LinesView).lines = \
+                () if view.count is None else (view.count,)
             note = self.query_one("#card-note", LinesView)
-            note.display = True
+            note.display = bool(view.note)
             note.lines = view.note or ()
             self.query_one(ContentSwitcher).current = "pane-card"
         if view.status is not None:

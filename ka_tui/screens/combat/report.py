@@ -49,12 +49,25 @@ def short_names(fight: Fight) -> dict[str, str]:
     return {f.id: first[f.id] if seen[first[f.id]] == 1 else f.name for f in fight.fighters}
 
 
+# the fighters' strip at 80 columns: rank, name, AP, K, opponents and state
+# ("card entered ✓") leave the name 24 columns of the 78
+STRIP_NAME_WIDTH = 24
+
+
+def cut(text: str, width: int, ascii_glyphs: bool = False) -> str:
+    """``text`` in at most ``width`` columns, a mark where it was cut (a long
+    name never pushes the columns after it onto a second line)."""
+    if len(text) <= width:
+        return text
+    return text[:width - 1] + ("~" if ascii_glyphs else "…")
+
+
 def fighter_lines(fight: Fight, *, entered: Sequence[str] = (), waiting: str | None = None,
                   show_cards: bool = False, ascii_glyphs: bool = False) -> list[Content]:
     """One line per fighter in the order of combat: AP (pool), K-points,
     opponents, status; during planning whether his card is in (never what
     is on it)."""
-    names = {f.id: f.name for f in fight.fighters}
+    names = {f.id: cut(f.name, STRIP_NAME_WIDTH, ascii_glyphs) for f in fight.fighters}
     short = short_names(fight)
     width = max(len(n) for n in names.values())
     order = list(fight.order) or [f.id for f in fight.fighters]
@@ -83,7 +96,7 @@ def fighter_lines(fight: Fight, *, entered: Sequence[str] = (), waiting: str | N
             extra.append("feint " + " ".join(f"+{b}" for _, b in f.feint))
         out.append(Content.assemble(
             Content(f"{rank}. ").stylize("$text-muted"),
-            Content(f"{f.name:<{width}}").stylize("bold"),
+            Content(f"{names[fid]:<{width}}").stylize("bold"),
             f"  AP {f.ap}/{f.ap_max}{kept:<3} K {f.k_points:<3}",
             Content(f" vs {opps:<14} ").stylize("$text-muted"),
             state,

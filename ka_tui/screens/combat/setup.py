@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ka_tui.screens.combat.report import cut
 from ka_tui.screens.door import door
 from ka_tui.store.fights import FighterCandidate
 from ka_tui.widgets.quiet_footer import QuietFooter
@@ -27,14 +28,6 @@ from ka_tui.widgets.quiet_footer import QuietFooter
 NAME_WIDTH = 15
 SKILL_WIDTH = 17
 ROW_WIDTH = 44  # the people list is 46 columns wide at 80x24 (box 78, pairs 28)
-
-
-def cut(text: str, width: int, ascii_glyphs: bool = False) -> str:
-    """``text`` in at most ``width`` columns, a mark where it was cut (a long
-    name never pushes the columns into the Pairs panel)."""
-    if len(text) <= width:
-        return text
-    return text[:width - 1] + ("~" if ascii_glyphs else "…")
 
 
 class FightSetupScreen(ModalScreen[list[tuple[int, int]] | None]):

@@ -40,7 +40,8 @@ class StepView:
     status: str | None = None
     error: bool = False
     info: Lines | None = None       # the step's pane (None: the card pane, or as it was)
-    note: Lines | None = None       # above the card: who has sent his card
+    count: Content | None = None    # over the card pane, never scrolled away: cards in
+    note: Lines | None = None       # above the card: the order of combat rolled
     card: CardDraft | None = None   # the card to fill in (step 2)
     dice: str | None = None         # the dice field's placeholder (None: hidden)
     hint: bool = False              # the status names the next die (step 4)
@@ -140,7 +141,7 @@ class _Steps:
         name = fight.fighter(waiting).name
         return StepView(self.title, FightStep.PLAN, strip,
                         f"{name}'s card · a d f s e c: row · b D S: grade · enter: hand in",
-                        note=_lines([count, *order]), card=card, focus="card")
+                        count=count, note=_lines(order), card=card, focus="card")
 
     def reveal(self) -> StepView:
         p = self.p
