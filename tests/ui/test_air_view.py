@@ -86,9 +86,12 @@ async def test_after_a_move_the_next_aircraft_is_selected_and_the_map_follows_it
 
 
 async def test_tab_goes_through_the_side_that_acts_first(demo_db: Path) -> None:
-    """Blue moves (R-1.2): after the Tempest, tab goes from the Spitfire to
-    the Tempest and back, shift+tab the other way, never to Red's aircraft
-    listed after them; between the phases' sides (heat, end) every one."""
+    """Blue moves (R-1.2): tab goes through the aircraft of the side that
+    still act in this step (after the Tempest flies, the Spitfire only: the
+    status says "select an aircraft that moves now (tab)"), shift+tab the
+    other way, never to Red's aircraft listed after them; when none of the
+    side is left to act, the whole side; between the phases' sides (heat,
+    end) every one."""
     app, _dice = make_app(demo_db)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _demo(pilot)
@@ -99,7 +102,7 @@ async def test_tab_goes_through_the_side_that_acts_first(demo_db: Path) -> None:
         for _ in range(4):
             await pilot.press("tab")
             seen.append(screen.selected())
-        assert seen == [TEMP, SPIT, TEMP, SPIT]
+        assert seen == [SPIT, SPIT, SPIT, SPIT]
         await pilot.press("shift+tab", "shift+tab")
         assert screen.selected() == SPIT
         assert screen.runner is not None
@@ -116,6 +119,15 @@ async def test_tab_goes_through_the_side_that_acts_first(demo_db: Path) -> None:
             await pilot.press("tab")
             red.append(screen.selected())
         assert set(red) == {BEAU, IL2}           # Red moves now: Red's only
+        while screen.selected() != IL2:
+            await pilot.press("tab")
+        await pilot.press("space", "g")          # the Il-2 flies; the Beaufighter is left
+        await settle(pilot)
+        after = []
+        for _ in range(2):
+            await pilot.press("tab")
+            after.append(screen.selected())
+        assert after == [BEAU, BEAU]
 
 
 async def test_i_shows_the_legend_of_every_mark(demo_db: Path) -> None:

@@ -103,13 +103,14 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
         if r is None:
             return
         hex_map = self.query_one(HexMap)
-        shown = views.map_aircraft(r.state, r.next())   # tab: who acts first
-        hex_map.set_aircraft(shown, tab=views.tab_keys(r.state, shown))
+        nxt = r.next()
+        shown = views.map_aircraft(r.state, nxt)   # tab: who acts first
+        hex_map.set_aircraft(shown, tab=views.tab_keys(r.state, shown, nxt.units))
         plans_in = r.plans_in().split(":")[0].split(";")[0]   # the count of plans sent in
         line(self.query_one("#air-phases", Static),
              views.phase_bar(r.state.turn, r.phase_key(), ascii=self.ascii)
              + (f" · {plans_in}" if plans_in else ""))
-        line(self.query_one("#air-next", Static), "Next: " + r.next().text)
+        line(self.query_one("#air-next", Static), "Next: " + nxt.text)
         self.refresh_overlays()
         self.refresh_bindings()
 

@@ -43,15 +43,18 @@ def map_aircraft(state: BattleState, nxt: NextStep) -> list[MapAircraft]:
             for u in ordered]
 
 
-def tab_keys(state: BattleState, aircraft: list[MapAircraft]) -> list[str] | None:
+def tab_keys(state: BattleState, aircraft: list[MapAircraft],
+             acting: tuple[str, ...] = ()) -> list[str] | None:
     """What ``tab`` goes through: in the movement and the shooting, the side
-    acting now only (R-1.2: one side moves and shoots, then the other), in
-    ``map_aircraft``'s order; between them (heat, end, a new turn) every
-    aircraft (None)."""
+    acting now only (R-1.2: one side moves and shoots, then the other), and of
+    it the aircraft that may still act in this step (``acting``: those still
+    to move, or to shoot) while there are any, in ``map_aircraft``'s order;
+    between them (heat, end, a new turn) every aircraft (None)."""
     side = state.active_side
     if state.phase not in (Phase.MOVEMENT, Phase.SHOOTING) or side is None:
         return None
-    return [a.key for a in aircraft if a.side == side]
+    ours = [a.key for a in aircraft if a.side == side]
+    return [k for k in ours if k in acting] or ours
 
 
 def plan_lines(uid: str, text: str, evasive: bool, check: PlanCheck) -> list[str]:
