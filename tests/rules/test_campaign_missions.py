@@ -164,3 +164,64 @@ def test_the_debrief_keeps_a_pilots_wounds_when_the_end_names_him_not() -> None:
 def test_a_service_record_status_is_what_follows_the_name() -> None:
     rec = service_record(Person(9, "Kay — the Red"), [], OPTS)
     assert rec.status == "ready"
+
+
+def test_the_debrief_credits_only_the_missions_own_side() -> None:
+    """The mission's own side (``debrief``'s ``people`` and ``aircraft``: its
+    members and their aircraft): whoever flies one of its aircraft is one of
+    its people; the other side's pilots and aircraft are not listed; a victory
+    counts only when it involves the own side (a pilot, a victim, the aircraft
+    or the aircraft downed), and only its own pilots are shot down by someone
+    (R-5 wounds, R-1.3 hull hits, R-1.4 fuel and ammunition)."""
+    battle = {"name": "Morning", "status": "ended",
+              "start": {"airmen": {"Red": [2], "Blue": [1, 3], "Gray": [4], "Green": [5]},
+                        "aircraft": {"Red": 20, "Blue": 10, "Gray": 11, "Green": 30},
+                        "units": [_unit("Red"), _unit("Blue", crew=[{"wounds": 1}]),
+                                  _unit("Gray", wounds=2), _unit("Green")]},
+              "end": {"victories": [
+                  # between others: left out
+                  {"turn": 1, "how": "shot", "pilot_id": 5, "victim_pilot_id": 2,
+                   "aircraft_id": 30, "victim_id": 20, "victor": "Green", "victim": "Red"},
+                  # one of the mission's people, no aircraft recorded
+                  {"turn": 1, "how": "ram", "pilot_id": 1, "victim_pilot_id": 2,
+                   "victor": "Blue", "victim": "Red"},
+                  # the other side downs the pilot of one of the mission's aircraft
+                  {"turn": 2, "how": "shot", "pilot_id": 2, "victim_pilot_id": 4,
+                   "victor": "Red", "victim": "Gray"},
+                  # only the mission's aircraft is recorded, no pilot
+                  {"turn": 3, "how": "shot", "aircraft_id": 11, "victim_id": 30,
+                   "victim_pilot_id": 5, "victor": "Gray", "victim": "Green"},
+                  # only the mission's aircraft downed is recorded
+                  {"turn": 4, "how": "shot", "pilot_id": 5, "aircraft_id": 30,
+                   "victim_id": 10, "victor": "Green", "victim": "Blue"}],
+                  "airmen": [{"character_id": 2, "wounds": 6},
+                             {"character_id": 1, "wounds": 1},
+                             {"character_id": 3, "wounds": 1},
+                             {"character_id": 4, "wounds": 3},
+                             {"character_id": 5, "wounds": 0}],
+                  "aircraft": [{"aircraft_id": 20, "name": "Red", "hull_hits": 4,
+                                "ammo_left": 2, "fuel_left": 10, "lost": "destroyed"},
+                               {"aircraft_id": 10, "name": "Blue", "hull_hits": 1,
+                                "ammo_left": 6, "fuel_left": 15, "lost": ""},
+                               {"aircraft_id": 11, "name": "Gray", "hull_hits": 2,
+                                "ammo_left": 10, "fuel_left": 18, "lost": ""},
+                               {"aircraft_id": 30, "name": "Green", "hull_hits": 3,
+                                "ammo_left": 1, "fuel_left": 1, "lost": "crashed"}]}}
+    # the mission's aircraft 12 is in a battle that recorded no airmen; a
+    # battle that recorded no aircraft: neither adds anyone
+    no_airmen = {"name": "Dusk", "status": "open", "start": {"aircraft": {"Ghost": 12}},
+                 "end": None}
+    no_aircraft = {"name": "Late", "status": "open", "start": {"units": []}, "end": None}
+    d = debrief([battle, no_airmen, no_aircraft], [],
+                {1: "Ann", 2: "Kurt", 3: "Sam", 4: "Gus", 5: "Zed"},
+                people=[1], aircraft=[10, 11, 12])
+    assert d == Debrief(
+        pilots=(DebriefPilot(1, "Ann", 1, 1, 1),
+                DebriefPilot(4, "Gus", 0, 1, 3, "Kurt (Red)"),
+                DebriefPilot(3, "Sam", 0, 0, 1)),
+        aircraft=(DebriefPlane(10, "Blue", 1, 4, 5, ""),
+                  DebriefPlane(11, "Gray", 2, 0, 2, "")),
+        kills=("turn 1: Blue rammed Red (Morning)", "turn 2: Red shot down Gray (Morning)",
+               "turn 3: Gray shot down Green (Morning)",
+               "turn 4: Green shot down Blue (Morning)"),
+        fights=(), battles=3, open_battles=("Dusk", "Late"))
