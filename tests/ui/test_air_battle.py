@@ -217,9 +217,16 @@ async def test_a_short_battle_through_the_keyboard(demo_db: Path) -> None:
         assert f"{TEMP} to hit {BEAU} (R-2): die 1 of 2, a d6" in status
         detail = str(screen.query_one("#air-detail-text").render())
         assert "Table dice for" in detail and f"{TEMP} firepower" in detail and "%" in detail
+        assert f"{TEMP} to hit {BEAU} (R-2): die 1 of 2, a d6 — 2d6 vs" in status
+        assert status.rstrip().endswith("%")
         await pilot.press("6", "space", "6", "space")
         await pilot.pause()
         assert f"{TEMP} firepower" in str(screen.query_one("#air-status").render())
+        # A filled roll keeps its name and faces only, so the one being typed
+        # stays in the pane's view at 80x24.
+        detail = str(screen.query_one("#air-detail-text").render())
+        assert f"✓ {TEMP} to hit {BEAU} (R-2): 6 6" in detail
+        assert f"▸ {TEMP} firepower" in detail
         await pilot.press(*["backspace"] * 4)
         faces = [6, 6, 6, 1, 1, 1, 1]     # to hit; Firepower 4d6 (one critical); Evasion 1d6
         while (sides := runner.needs(step, faces)) is not None:
