@@ -384,8 +384,10 @@ async def test_undo_a_move_and_a_shot(demo_db: Path) -> None:
         await settle(pilot)
         assert kinds(demo_db)[-1] == "move_committed"
         moved_to = runner.unit(SPIT).hex       # type: ignore[union-attr]
-        await pilot.press("u")                 # asks first; n keeps it
+        await pilot.press("u")                 # asks first, in words; n keeps it
         await settle(pilot)
+        asked = str(pilot.app.screen.query_one(".confirm-question").render())
+        assert f"Undo the last step: {SPIT} flies" in asked and "seq" not in asked
         await pilot.press("n")
         await settle(pilot)
         assert kinds(demo_db)[-1] == "move_committed"
@@ -395,7 +397,7 @@ async def test_undo_a_move_and_a_shot(demo_db: Path) -> None:
         await settle(pilot)
         assert kinds(demo_db)[-1] == "turn_started"
         assert not runner.unit(SPIT).moved     # type: ignore[union-attr]
-        assert "undone: move committed" in str(screen.query_one("#air-detail-text").render())
+        assert f"undone: {SPIT} flies" in str(screen.query_one("#air-detail-text").render())
         await pilot.press("y")                 # y right after puts it back, same move
         await settle(pilot)
         assert kinds(demo_db)[-1] == "move_committed"
@@ -429,7 +431,7 @@ async def test_undo_a_move_and_a_shot(demo_db: Path) -> None:
         assert kinds(demo_db)[-1] == "phase_ended"
         assert runner.unit(BEAU).hull_left == hull  # type: ignore[union-attr]
         assert not runner.unit(TEMP).shot      # type: ignore[union-attr]
-        assert "undone: shot resolved" in str(screen.query_one("#air-status").render())
+        assert f"undone: {TEMP} " in str(screen.query_one("#air-status").render())
 
 
 async def test_an_illegal_plan_is_refused_with_the_engines_reason(demo_db: Path) -> None:

@@ -275,7 +275,7 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
         if self.runner is None or self.loaded is None:
             return
         last = self.runner.battle.events[-1]
-        what = f"{last['kind'].replace('_', ' ')} (seq {last['seq']})"
+        what = views.event_words(last)
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -300,10 +300,9 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
         self._write(self.loaded.battle_id, "undo", None, len(self.runner.battle.events) + 1)
         self.redo_event = last
         self.hold_detail = False
-        self._status(f"undone: {last['kind'].replace('_', ' ')} (seq {last['seq']}) · "
-                     "y: put it back")
+        self._status(f"undone: {views.event_words(last, 50)} · y: put it back")
         self.refresh_view()
-        self._detail([f"undone: {last['kind'].replace('_', ' ')} (seq {last['seq']})"])
+        self._detail([f"undone: {views.event_words(last, 200)}"])
         if self.query_one("#air-log-view").display:
             self._show_log()
 

@@ -89,6 +89,17 @@ def event_lines(event: Event) -> list[str]:
     return lines
 
 
+def event_words(event: Event, most: int = 60) -> str:
+    """A step in the GM's words, from the first line of its log
+    (``Il-2 KA-D flies D F: …``, ``heat phase (R-1.4)``), not an internal count."""
+    log = [str(line) for line in event.get("log", []) if str(line).strip("— ")]
+    kind = str(event.get("kind", "step"))
+    text = log[0].strip("— ") if log else kind.replace("_", " ")
+    if kind == "turn_started":
+        text = f"the start of {text} (initiative)"
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
 def log_lines(events: list[Event], text: str = "") -> list[str]:
     """The whole battle log, one block per event, filtered by every word of ``text``."""
     words = text.lower().split()
