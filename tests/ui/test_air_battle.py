@@ -434,6 +434,37 @@ async def test_undo_a_move_and_a_shot(demo_db: Path) -> None:
         assert f"undone: {TEMP} " in str(screen.query_one("#air-status").render())
 
 
+async def test_undo_selects_who_acts_again(demo_db: Path) -> None:
+    """After an undo, the side that acts again has its aircraft selected (R-1.2),
+    as after any step: a plan typed next goes to an aircraft that may fly."""
+    seed_battle(demo_db)
+    app, dice = make_app(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_air(pilot)
+        await wait_for(pilot, lambda: screen.runner is not None)
+        runner = screen.runner
+        assert runner is not None
+        dice.queue = [1, 1, 6, 6]              # Blue first
+        await pilot.press("g")
+        await settle(pilot)
+        for uid in (SPIT, TEMP):
+            await select(pilot, uid)
+            await pilot.press("space", "g")
+            await settle(pilot)
+        await pilot.press("g")                 # end of Blue's movement
+        await settle(pilot)
+        await pilot.press("x")                 # end of Blue's shooting: Red moves
+        await settle(pilot)
+        assert screen.selected() in (BEAU, IL2)
+        await pilot.press("u")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert kinds(demo_db)[-1] == "phase_ended"   # back in Blue's shooting
+        assert screen.selected() in (SPIT, TEMP)
+        assert "undone: Blue: shooting ends" in str(screen.query_one("#air-detail-text").render())
+
+
 async def test_an_illegal_plan_is_refused_with_the_engines_reason(demo_db: Path) -> None:
     """R-3.1: a plan that does not fly the speed is refused, nothing written."""
     seed_battle(demo_db)

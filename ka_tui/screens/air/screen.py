@@ -211,9 +211,13 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
         elif not self.query_one("#air-main").display:
             self.action_log()   # back to the map
         self.hold_detail = True   # the result stays until the cursor moves
+        self._select_who_acts()
+
+    def _select_who_acts(self) -> None:
+        """Who acts next is selected (after a step, an undo, a redo); the map follows."""
         units = self.runner.next().units if self.runner is not None else ()
         if units and self.selected() not in units:
-            self.query_one(HexMap).select(units[0])   # who acts next; the map follows
+            self.query_one(HexMap).select(units[0])
 
     def action_end_shooting(self) -> None:
         if self.runner is None:
@@ -302,6 +306,7 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
         self.hold_detail = False
         self._status(f"undone: {views.event_words(last, 50)} · y: put it back")
         self.refresh_view()
+        self._select_who_acts()
         self._detail([f"undone: {views.event_words(last, 200)}"])
         if self.query_one("#air-log-view").display:
             self._show_log()
@@ -320,7 +325,7 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
             self._status(f"cannot redo: {error}")
             return
         self._after(step, self.runner.battle.events[-1])
-        self._status(f"put back: {undone['kind'].replace('_', ' ')}")
+        self._status(f"put back: {views.event_words(undone, 60)}")
 
     def action_reach(self) -> None:
         self.show_reach = not self.show_reach
