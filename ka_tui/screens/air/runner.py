@@ -196,6 +196,15 @@ class Runner:
                        f"{target.render()} = {float(p):.0%}")
         return out
 
+    def next_turn_lines(self, check: PlanCheck) -> list[str]:
+        """The stall (or crash) the plan's end brings at the next turn's start (R-3.2)."""
+        from ka_tui.rules.air.next_turn import next_turn_warning
+
+        if not check.legal:
+            return []
+        warning = next_turn_warning(check.end, self.options, self.battle_map)
+        return [f"! {warning}"] if warning else []
+
     def plan_text(self, uid: str) -> str:
         return format_plan(self.plan(uid))
 

@@ -57,13 +57,15 @@ def tab_keys(state: BattleState, aircraft: list[MapAircraft],
     return [k for k in ours if k in acting] or ours
 
 
-def plan_lines(uid: str, text: str, evasive: bool, check: PlanCheck) -> list[str]:
-    """The plan, its costs and every check it needs with its breakdown and odds,
-    before anything is rolled (``movement.validate_plan``)."""
+def plan_lines(uid: str, text: str, evasive: bool, check: PlanCheck,
+               warnings: list[str] | None = None) -> list[str]:
+    """The plan, its costs, what it leaves for the next turn (``warnings``) and
+    every check it needs with its breakdown and odds, before anything is
+    rolled (``movement.validate_plan``)."""
     head = f"{uid} plan: {text or '(empty: f forward, [ ] turn, p type)'}"
     if evasive:
         head += " + evasive (R-8)"
-    lines = [head, check.summary()]
+    lines = [head, check.summary(), *(warnings or ())]
     for c in check.checks:
         p = c.probability
         lines.append(f"- {c.what}: {c.target.render()} = {pct(p)} ({p.numerator}/"
