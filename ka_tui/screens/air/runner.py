@@ -247,6 +247,14 @@ class Runner:
                 out[u.id] = shot_odds(shooter, u, self.options)
         return out
 
+    def ram_refusal(self, uid: str, target_id: str) -> str | None:
+        """Why ``uid`` cannot ram ``target_id`` (R-7), or None."""
+        a, b = self.unit(uid), self.unit(target_id)
+        if a is None or b is None:
+            return "no such aircraft"
+        problems = ram_problems(a, b, self.options)
+        return problems[0] if problems else None
+
     def ram_line(self, uid: str, target_id: str) -> str:
         a, b = self.unit(uid), self.unit(target_id)
         if a is None or b is None:

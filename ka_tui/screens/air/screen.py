@@ -262,6 +262,14 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
         step = self._pending(ram=True)
         if step is None or self.runner is None:
             return
+        refusal = self.runner.ram_refusal(step.data["attacker"], step.data["target"])
+        if refusal is not None:   # nothing to arm: say why, as a plan's refusal does
+            self.ram_armed = None
+            self._detail([self.runner.ram_line(step.data["attacker"], step.data["target"])])
+            self.hold_detail = True
+            self._status(f"cannot ram: {refusal}")
+            self.app.bell()
+            return
         if self.ram_armed != (step.data["attacker"], step.data["target"]):
             self.ram_armed = (step.data["attacker"], step.data["target"])
             from ka_tui.screens.air.dice_lines import ram_preview
