@@ -21,6 +21,7 @@ from textual.widgets import Input, OptionList
 from ka_tui.app import KaApp
 from ka_tui.rules.air.hexgrid import Hex
 from ka_tui.screens.air.screen import AirScreen
+from ka_tui.screens.air.runner import Runner
 from ka_tui.widgets.hex_map import HexMap
 from tests.ui.pilot_helpers import SIZE, rows, settle, wait_for
 
@@ -366,19 +367,35 @@ async def test_quit_and_resume_mid_turn(demo_db: Path) -> None:
         assert screen.query_one("#air-main").display
 
 
+async def blue_first(pilot: Pilot[Any], dice: Any) -> tuple[AirScreen, Runner]:
+    """The seeded battle open, turn 1's initiative rolled with Blue first."""
+    screen = await open_air(pilot)
+    await wait_for(pilot, lambda: screen.runner is not None)
+    runner = screen.runner
+    assert runner is not None
+    dice.queue = [1, 1, 6, 6]
+    await pilot.press("g")
+    await settle(pilot)
+    return screen, runner
+
+
+async def blue_flies_straight(pilot: Pilot[Any]) -> None:
+    """Both Blue aircraft fly straight ahead (space, g), then Blue's movement ends."""
+    for uid in (SPIT, TEMP):
+        await select(pilot, uid)
+        await pilot.press("space", "g")
+        await settle(pilot)
+    await pilot.press("g")
+    await settle(pilot)
+
+
 async def test_undo_a_move_and_a_shot(demo_db: Path) -> None:
     """u drops the last step from the campaign and replays the rest (R-1.2:
     the aircraft moves again; the shot is gone with its damage)."""
     seed_battle(demo_db)
     app, dice = make_app(demo_db)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_air(pilot)
-        await wait_for(pilot, lambda: screen.runner is not None)
-        runner = screen.runner
-        assert runner is not None
-        dice.queue = [1, 1, 6, 6]              # Blue first this time
-        await pilot.press("g")
-        await settle(pilot)
+        screen, runner = await blue_first(pilot, dice)
         await select(pilot, SPIT)
         await pilot.press("space", "g")
         await settle(pilot)
@@ -407,12 +424,7 @@ async def test_undo_a_move_and_a_shot(demo_db: Path) -> None:
         await pilot.press("y")
         await settle(pilot)
         assert kinds(demo_db)[-1] == "turn_started"
-        for uid in (SPIT, TEMP):
-            await select(pilot, uid)
-            await pilot.press("space", "g")
-            await settle(pilot)
-        await pilot.press("g")                 # end of Blue's movement
-        await settle(pilot)
+        await blue_flies_straight(pilot)
         await select(pilot, TEMP)
         col, row = runner.unit(SPIT).hex.to_offset()  # type: ignore[union-attr]
         target = next((u for u in runner.state.units if u.side == "Red"), None)
@@ -440,19 +452,8 @@ async def test_undo_selects_who_acts_again(demo_db: Path) -> None:
     seed_battle(demo_db)
     app, dice = make_app(demo_db)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_air(pilot)
-        await wait_for(pilot, lambda: screen.runner is not None)
-        runner = screen.runner
-        assert runner is not None
-        dice.queue = [1, 1, 6, 6]              # Blue first
-        await pilot.press("g")
-        await settle(pilot)
-        for uid in (SPIT, TEMP):
-            await select(pilot, uid)
-            await pilot.press("space", "g")
-            await settle(pilot)
-        await pilot.press("g")                 # end of Blue's movement
-        await settle(pilot)
+        screen, _runner = await blue_first(pilot, dice)
+        await blue_flies_straight(pilot)
         await pilot.press("x")                 # end of Blue's shooting: Red moves
         await settle(pilot)
         assert screen.selected() in (BEAU, IL2)
