@@ -193,13 +193,7 @@ async def test_a_short_battle_through_the_keyboard(demo_db: Path) -> None:
         await pilot.press("x")          # Red does not shoot
         await settle(pilot)
 
-        # Blue moves both straight ahead (space, g).
-        for uid in (SPIT, TEMP):
-            await select(pilot, uid)
-            await pilot.press("space", "g")
-            await settle(pilot)
-        await pilot.press("g")
-        await settle(pilot)
+        await blue_flies_straight(pilot)   # both straight ahead (space, g)
         assert kinds(demo_db).count("move_committed") == 4
         assert runner.unit(SPIT).hex == runner.unit(BEAU).hex  # type: ignore[union-attr]
 
