@@ -68,7 +68,8 @@ def roster_snapshot(db: CampaignDB) -> RosterData:
     prints = _prints(db)
     data = load_roster(db, live=True)
     first = min(data.characters, key=lambda r: str(r["name"]).casefold(), default=None)
-    detail = None if first is None else (first["id"], load_character_extra(db, first["id"]))
+    detail = None if first is None else (first["id"], load_character_extra(db, first["id"],
+                                                                         kept=True))
     return replace(data, first_detail=detail, prints=prints)
 
 
