@@ -172,8 +172,9 @@ class PtySession:
         self.cpu_at_last = float("nan")  # ``cpu_s()`` when the last byte came
 
     def cpu_s(self) -> float:
-        """CPU seconds the process has used so far, with its children waited
-        for (the startup read's child); nan where ``/proc`` is missing."""
+        """CPU seconds the process has used so far, with its children (the
+        startup read's child), waited for or still running; nan where
+        ``/proc`` is missing."""
         return process_cpu_s(self.child.pid)
 
     def settle(self, quiet: float = QUIET_S, limit: float = 20.0,
@@ -246,13 +247,40 @@ class PtySession:
 
 
 def process_cpu_s(pid: int) -> float:
-    """utime + stime + cutime + cstime of ``pid`` (``/proc/PID/stat``), in seconds."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            fields = stat.read().rsplit(b")", 1)[1].split()
-    except OSError:
+    """CPU seconds of ``pid`` and of every process under it, waited for or
+    still running (utime + stime + cutime + cstime of each, ``/proc/PID/stat``):
+    a child still at work when the figure is taken (the player's startup read
+    sends his view, then goes on with his battle) counts for what it has used
+    so far, as a child already waited for does. nan where ``/proc`` is missing."""
+    stats = _proc_stats()
+    if pid not in stats:
         return float("nan")
-    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+    total, todo = 0, [pid]
+    while todo:
+        here = todo.pop()
+        total += stats[here][1]
+        todo.extend(p for p, (parent, _) in stats.items() if parent == here)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def _proc_stats() -> dict[int, tuple[int, int]]:
+    """{pid: (parent pid, CPU clock ticks with its waited-for children)} of
+    every process in ``/proc``."""
+    out: dict[int, tuple[int, int]] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return out
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        out[int(name)] = (int(fields[1]), sum(int(f) for f in fields[11:15]))
+    return out
 
 
 def per_key(session: PtySession, keys: Sequence[str], quiet: float = QUIET_S

@@ -637,9 +637,9 @@ def _play(db: Path | None, name: str | None, flags: Flags) -> int:
     if problem is not None:
         _say(damage_text(path, problem, "opening it read-only: your cards cannot be sent"))
     _need_terminal(player=True)
-    from ka_tui.store.startup_read import in_child, read_player
+    from ka_tui.store.startup_read import begin_player_read
 
-    startup_read = in_child(lambda: read_player(path, full))  # as for the GM's roster
+    startup_read = begin_player_read(path, full)  # as for the GM's roster
     from ka_tui.player_app import PlayerApp
 
     PlayerApp(path, full, ascii_glyphs=flags.ascii, startup_read=startup_read).run()

@@ -36,6 +36,7 @@ def record(app, what):
         seen["frame"] = what
         seen["loaded"] = sorted(m for m in sys.modules if m.split(".")[0] in HEAVY[:3]
                                 or m in HEAVY)
+        seen["rules"] = sorted(m for m in sys.modules if m.startswith("ka_tui.rules."))
     app.set_timer(0.2, app.exit)
 
 init = app_module.KaApp.__init__
@@ -137,6 +138,18 @@ def test_a_player_loads_no_sqlmodel_before_his_first_frame(demo_file: Path,
     shutil.copy(demo_file, copy)
     result = first_frame(["play", "--as", "Arthur", "--db", str(copy)], tmp_path / "empty")
     assert (result["frame"], result["loaded"], result["code"]) == ("player", [], 0)
+
+
+def test_a_player_in_no_fight_loads_no_rules_engine_before_his_first_frame(demo_file: Path,
+                                                                   tmp_path: Path) -> None:
+    """His first frame is his sheet: the fight's rules load only when he is
+    in a fight (its card may be due), the air rules when a pane shows his
+    battle (his startup read replays it only when asked for, after the frame)."""
+    copy = tmp_path / "mine.db"
+    shutil.copy(demo_file, copy)
+    result = first_frame(["play", "--as", "Arthur", "--db", str(copy)], tmp_path / "empty")
+    engines = [m for m in result["rules"] if m.split(".")[2] in ("cqc", "air", "campaign")]
+    assert (result["frame"], engines) == ("player", [])
 
 
 def test_the_check_sees_sqlmodel_when_the_demo_is_built(tmp_path: Path) -> None:

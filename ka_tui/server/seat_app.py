@@ -118,9 +118,9 @@ def main(argv: list[str] | None = None) -> int:
     except StoreError as error:
         print(f"ka-tui: {error}", file=sys.stderr)
         return 2
-    from ka_tui.store.startup_read import in_child, read_player
+    from ka_tui.store.startup_read import begin_player_read
 
-    startup_read = in_child(lambda: read_player(args.db, full))
+    startup_read = begin_player_read(args.db, full)
     from ka_tui.player_app import PlayerApp, SeatView
 
     try:

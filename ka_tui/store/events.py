@@ -316,6 +316,16 @@ def events(db: CampaignDB, log: LogRef) -> list[LogEvent]:
         return _read(read, log)
 
 
+def first_event(db: CampaignDB, log: LogRef) -> LogEvent | None:
+    """The log's first event (its start), None for an empty log (one read of
+    one row: who takes part, without parsing the rest of a long log)."""
+    _, table, link = _TABLES[log.kind]
+    with db.plain_read() as read:
+        found = read.execute(f"SELECT seq, kind, payload, created_at FROM {table} "
+                             f"WHERE {link} = ? ORDER BY seq LIMIT 1", (log.id,)).fetchall()
+    return next((LogEvent(str(k), json.loads(p), int(q), c) for q, k, p, c in found), None)
+
+
 def last_seq(db: CampaignDB, log: LogRef) -> int:
     """The ``seq`` of the newest event (0 for an empty log)."""
     with db.plain_read() as read:

@@ -1,5 +1,5 @@
-"""The live state of an open fight or battle as the roster shows it, kept
-from one start to the next.
+"""The live state of an open fight or battle as the roster shows it, and
+the first character's service line, kept from one start to the next.
 
 The roster shows, for everyone in an open fight or battle, the state there
 (K-points, out, wounds, conscious, the hull): a replay of the log through
@@ -11,7 +11,11 @@ per answer, named by a digest of all three: the log's rows as stored (seq,
 kind and payload text), the house rules' text, and the size and time of
 every file of ``ka_tui/rules`` and of the store modules that replay. A log
 that moved on, other house rules or other code give another name: the
-replay runs again and its answer is kept. A cache file that cannot be read
+replay runs again and its answer is kept. The service line of the
+roster's first character (``roster_reads.load_character_extra``, for the
+startup read) is kept the same way, named by a digest of the rows it is
+derived from (``campaign_state`` and the campaign rules: about 40 ms to
+import). A cache file that cannot be read
 (or written: a read-only home) is no answer; the replay runs.
 
     key = answer_key("battle", battle_id, digest_of_rows, rules_json)
@@ -35,7 +39,8 @@ KEEP = 64  # answers kept; the oldest go when there are more
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 # what a replay's answer depends on besides its log and house rules
-_CODE = ("rules", "store/rows_to_rules.py", "store/roster_reads.py", "store/live_cache.py")
+_CODE = ("rules", "store/rows_to_rules.py", "store/roster_reads.py", "store/live_cache.py",
+         "store/campaign_state.py", "store/campaign.py", "store/debriefs.py")
 _code_print: str | None = None
 _lock = threading.Lock()
 

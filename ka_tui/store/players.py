@@ -11,7 +11,9 @@ changeable until the GM executes it.
 Every fight a player reads goes through ``rules/cqc/log.py`` ``visible_to``
 and every battle through ``rules/air/plans.py`` ``visible_to`` (the pure
 projections): another side's unrevealed card or unexecuted plan never leaves
-this module. Plain-SQL reads and ``store/events.py`` appends; no SQLModel::
+this module or ``store/player_data.py`` (the reads of his first frame: who he
+is, his fights and battles, the fight shown). Plain-SQL reads and
+``store/events.py`` appends; no SQLModel::
 
     view = player_view(db, "Arthur")             # his sheet, fights, open battles
     seen = send_plan(db, view.player, view.battles[0], "Tempest KA-A", plan)
@@ -29,7 +31,7 @@ from ka_tui.rules.air.move_plan import Plan
 from ka_tui.rules.cqc import CqcCard
 from ka_tui.rules.cqc.log import FightEventKind, FightProgress, visible_to
 from ka_tui.store import events as ev
-from ka_tui.store.battles import LoadedBattle, list_battles, load_battle
+from ka_tui.store.battles import LoadedBattle, load_battle
 from ka_tui.store.db import CampaignDB
 from ka_tui.store.errors import StoreError
 from ka_tui.store.events import LogEvent, LogRef
@@ -40,61 +42,18 @@ from ka_tui.store.player_data import (
     PlayerFight,
     PlayerView,
     UnknownPlayer,
-    match_player,
+    battles_of,
+    fighters_of,
+    fights_of,
+    find_player,
+    first_view,
+    player_progress,
 )
-from ka_tui.store.roster_reads import load_character_full
 from ka_tui.store.rows_to_rules import stored_payload
 
 
 class NotYours(StoreError):
     """A player tried to write something that is not his own order."""
-
-
-def find_player(db: CampaignDB, name: str) -> Player:
-    """The character ``name`` plays (full name, or an unambiguous first name)."""
-    with db.plain_read() as read:
-        cid = match_player(read, name)[0]
-        seats = read.execute(
-            "SELECT id, name, 'pilot' FROM aircraft WHERE pilot_id = ? UNION "
-            "SELECT a.id, a.name, 'crew' FROM aircraft a JOIN aircraft_crew c "
-            "ON c.aircraft_id = a.id WHERE c.character_id = ? ORDER BY 2", (cid, cid)).fetchall()
-    character = load_character_full(db, cid)
-    # his seat as the roster's detail says it: the aircraft he pilots, else crews
-    seat = next((s for s in seats if s[2] == "pilot"), seats[0] if seats else None)
-    if seat is not None:
-        character["seat"] = (str(seat[2]), str(seat[1]))
-    return Player(str(character["name"]), character,
-                  tuple((int(i), str(n), str(s)) for i, n, s in seats))
-
-
-def fights_of(db: CampaignDB, character_id: int) -> list[PlayerFight]:
-    """The fights the character is in (his fighter ids from the fight's start),
-    open ones first, newest first."""
-    out: list[PlayerFight] = []
-    for head in ev.heads(db, ev.LogKind.FIGHT):
-        mine = _fighters_of(db, head.id, character_id)
-        if mine:
-            out.append(PlayerFight(head.id, head.name, head.status, mine))
-    out.sort(key=lambda f: (f.status != "open", -f.id))
-    return out
-
-
-def battles_of(db: CampaignDB, player: Player) -> list[PlayerBattle]:
-    """The air battles his aircraft (or he, as an airman) are in."""
-    aircraft = {a[0] for a in player.aircraft}
-    out: list[PlayerBattle] = []
-    for summary in list_battles(db):
-        done = ev.events(db, LogRef.battle(summary.id))
-        data = done[0].payload.get("data", {}) if done and isinstance(done[0].payload,
-                                                                        dict) else {}
-        units = {str(u): int(a) for u, a in data.get("aircraft", {}).items()}
-        airmen = {str(u): [int(x) for x in xs] for u, xs in data.get("airmen", {}).items()}
-        mine = tuple(u for u in units if units[u] in aircraft
-                     or player.character_id in airmen.get(u, []))
-        piloted = tuple(u for u in mine if airmen.get(u, [None])[:1] == [player.character_id])
-        if mine:
-            out.append(PlayerBattle(summary.id, summary.name, summary.status, mine, piloted))
-    return out
 
 
 def player_battle(db: CampaignDB, battle: PlayerBattle) -> LoadedBattle:
@@ -113,22 +72,20 @@ def player_view(db: CampaignDB, name: str, fight_index: int = 0,
     """The player's view (``PlayerView``), the indexes kept within what there is.
     A damaged battle log hides only the battles (``battles_of``) or that
     battle (``seen`` None); anything else raises."""
-    player = find_player(db, name)
-    fights = fights_of(db, player.character_id)
+    view = first_view(db, name, fight_index, battle_index)
+    return replace(view, seen=battle_seen(db, view))
+
+
+def battle_seen(db: CampaignDB, view: PlayerView) -> LoadedBattle | None:
+    """The battle ``view`` shows (``battle_index``) as he may see it
+    (``player_battle``); None without one, or when its log is damaged (it
+    hides only the battle)."""
+    if not view.battles:
+        return None
     try:
-        battles = [b for b in battles_of(db, player) if b.status == "open"]
-    except Exception:  # noqa: BLE001 — a damaged battle log hides only the battles
-        battles = []
-    index = min(fight_index, max(0, len(fights) - 1))
-    progress = player_progress(db, fights[index]) if fights else None
-    bindex = min(battle_index, max(0, len(battles) - 1))
-    try:
-        seen = player_battle(db, battles[bindex]) if battles else None
+        return player_battle(db, view.battles[view.battle_index])
     except Exception:  # noqa: BLE001 — a damaged battle log hides only the battle
-        seen = None
-    due = (progress is not None and progress.fight.over is False
-           and fights[index].status == "open")
-    return PlayerView(player, fights, index, progress, battles, bindex, seen, cards_due=due)
+        return None
 
 
 def send_plan(db: CampaignDB, player: Player, battle: PlayerBattle, unit: str, plan: Plan,
@@ -158,12 +115,6 @@ def send_plan(db: CampaignDB, player: Player, battle: PlayerBattle, unit: str, p
     return player_battle(db, battle)
 
 
-def player_progress(db: CampaignDB, fight: PlayerFight) -> FightProgress:
-    """The fight as this player may see it (``visible_to``: no other side's
-    card before the reveal)."""
-    return visible_to(load_progress(db, fight.id), fight.fighters)
-
-
 def send_card(db: CampaignDB, player: Player, fight: PlayerFight, round_no: int, owner: str,
               cards: Sequence[CqcCard]) -> FightProgress:
     """The player's card for ``round_no`` (S0 §Close combat 2): ``card_entered``
@@ -178,7 +129,7 @@ def send_card(db: CampaignDB, player: Player, fight: PlayerFight, round_no: int,
     log = LogRef.fight(fight.id)
     payload = {"round": int(round_no), "owner": owner, "cards": [c.to_dict() for c in cards]}
     with db.batch():  # the checks and the append: one BEGIN IMMEDIATE
-        mine = _fighters_of(db, fight.id, player.character_id)
+        mine = fighters_of(db, fight.id, player.character_id)
         if owner not in mine:
             raise NotYours("you can only send your own character's card")
         now = load_progress(db, fight.id)
@@ -187,22 +138,11 @@ def send_card(db: CampaignDB, player: Player, fight: PlayerFight, round_no: int,
     return player_progress(db, replace(fight, fighters=mine))
 
 
-def _fighters_of(db: CampaignDB, fight_id: int, character_id: int) -> tuple[str, ...]:
-    """The fighter ids the fight's start gives ``character_id`` (inside the
-    caller's transaction when there is one)."""
-    done = ev.events(db, LogRef.fight(fight_id))
-    if not done or done[0].kind != FightEventKind.STARTED:
-        return ()
-    chars = done[0].payload.get("characters", {}) if isinstance(done[0].payload, dict) else {}
-    return tuple(str(fid) for fid, cid in chars.items()
-                 if type(cid) is int and cid == character_id)
-
-
 def own_cards(progress: FightProgress, fighters: Sequence[str]) -> dict[str, tuple[CqcCard, ...]]:
     """His cards in this round (what ``visible_to`` left him)."""
     return {fid: progress.cards[fid] for fid in fighters if fid in progress.cards}
 
 
 __all__ = ["NotYours", "Player", "PlayerBattle", "PlayerFight", "PlayerView", "UnknownPlayer",
-           "battles_of", "fights_of", "find_player", "own_cards", "player_battle",
+           "battle_seen", "battles_of", "fights_of", "find_player", "own_cards", "player_battle",
            "player_progress", "player_view", "send_card", "send_plan"]

@@ -1,7 +1,9 @@
 """The roster's live state of an open battle is kept between starts
 (``store/live_cache.py``): the same log under the same house rules and code
 is not replayed again, so a start on it imports no air rules; a log that
-moved on is replayed; a kept answer that cannot be read is no answer.
+moved on is replayed; a kept answer that cannot be read is no answer. The
+first character's service line (the detail pane of the first frame) is
+kept the same way, until a row it is derived from changes.
 
 Real parts: the demo campaign (an open battle, R-1) in a real SQLite file,
 fresh processes for the starts, the cache in the test's own cache folder.
@@ -29,6 +31,8 @@ from pathlib import Path
 from ka_tui.store.startup_read import read_roster
 data = read_roster(Path(sys.argv[1]))
 print(json.dumps({"air_rules": "ka_tui.rules.air.battle" in sys.modules,
+                  "campaign_rules": "ka_tui.store.campaign_state" in sys.modules,
+                  "service": data.first_detail[1]["service"],
                   "where": [p.where for p in data.in_progress],
                   "hull": sorted((a["name"], a.get("live_hull_hits")) for a in data.aircraft)}))
 """
@@ -48,9 +52,39 @@ def _start(path: Path) -> dict[str, object]:
     return result
 
 
-def _kept() -> list[Path]:
+def _kept(*, service: bool = False) -> list[Path]:
+    """The answers kept: the live states of logs (a JSON object each), or
+    with ``service`` the service lines (a string each)."""
     folder = live_cache.cache_dir()
-    return sorted(folder.glob("*.json")) if folder.is_dir() else []
+    found = sorted(folder.glob("*.json")) if folder.is_dir() else []
+    return [p for p in found
+            if isinstance(json.loads(p.read_text()).get("value"), str) == service]
+
+
+def test_a_second_start_takes_the_first_characters_service_line_kept(demo: Path) -> None:
+    """His service line is derived by the campaign rules (``campaign_state``,
+    about 40 ms to import): kept, a second start imports none of them."""
+    first = _start(demo)
+    second = _start(demo)
+    assert first["campaign_rules"] is True
+    assert str(first["service"]).startswith("Service: 1 sortie, 1 kill")
+    assert second["campaign_rules"] is False
+    assert second["service"] == first["service"]
+
+
+def test_the_kept_service_line_is_shown_until_one_of_his_rows_changes(demo: Path) -> None:
+    line = read_roster(demo).first_detail[1]["service"]  # type: ignore[index]
+    [kept] = _kept(service=True)
+    found = json.loads(kept.read_text())
+    found["value"] = "Service: as kept"
+    kept.write_text(json.dumps(found))
+    assert read_roster(demo).first_detail[1]["service"] == "Service: as kept"  # type: ignore[index]
+    with sqlite3.connect(demo) as con:  # he is wounded (R-5): his row changes
+        con.execute("UPDATE character SET wounds = 2 WHERE name = 'Arthur Hale'")
+    again = read_roster(demo).first_detail[1]["service"]  # type: ignore[index]
+    assert again != "Service: as kept" and again != line
+    assert again.startswith("Service: 1 sortie, 1 kill")
+    assert len(_kept(service=True)) == 2
 
 
 def test_a_second_start_on_the_same_battle_imports_no_air_rules(demo: Path) -> None:

@@ -88,6 +88,38 @@ def test_a_deferred_player_view_unpickles_without_the_rules_engine(demo_file: Pa
     assert "SEEN True" in done.stdout
 
 
+def test_the_players_first_view_imports_no_air_rules(demo_file: Path) -> None:
+    """His first frame is his sheet: ``first_view`` (his sheet, fights and
+    open battles, in the forked child of ``ka-tui play``) loads no module of
+    the air rules; the battle it leaves out (``seen``) is the one
+    ``player_view`` replays, given when asked (``begin_player_read``)."""
+    probe = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from ka_tui.store.db import open_campaign\n"
+        "from ka_tui.store.player_data import first_view\n"
+        "with open_campaign(Path(sys.argv[1])) as db:\n"
+        "    view = first_view(db, 'Arthur Hale')\n"
+        "print('AIR', sorted(m for m in sys.modules if m.startswith('ka_tui.rules.air')))\n"
+        "print('VIEW', [b.name for b in view.battles], view.seen, view.progress)\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", probe, str(demo_file)], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert "AIR []" in done.stdout, done.stdout + done.stderr[-2000:]
+    assert "VIEW ['Exercise: Blue vs Red'] None None" in done.stdout
+    from ka_tui.store.players import player_view
+    from ka_tui.store.startup_read import begin_player_read
+
+    view = begin_player_read(demo_file, "Arthur Hale").result(timeout=60)
+    assert view.seen is None and view.prints
+    progress, seen = view.details()
+    with open_campaign(demo_file) as db:
+        whole = player_view(db, "Arthur Hale")
+    assert progress is None and seen is not None and whole.seen is not None
+    assert seen.battle.state == whole.seen.battle.state
+    assert seen.battle.events == whole.seen.battle.events
+
+
 def test_a_log_read_inside_a_batch_sees_the_batch_s_own_writes(tmp_path: Path) -> None:
     path = tmp_path / "c.db"
     create_demo(path).close()

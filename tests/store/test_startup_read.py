@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
@@ -19,7 +20,7 @@ import pytest
 
 from ka_tui.store.backups import list_backups
 from ka_tui.store.errors import NewerSchema, StoreError, ValidationError
-from ka_tui.store.startup_read import in_child, in_thread, read_roster
+from ka_tui.store.startup_read import in_child, in_child_then, in_thread, read_roster
 from ka_tui.store.watch import fingerprints
 
 RESULT_TIMEOUT = 20  # a loaded 2-core machine; a hang still fails
@@ -119,6 +120,39 @@ def test_a_child_that_dies_without_answering_gives_a_runtime_error() -> None:
     future = in_child(die)
     with pytest.raises(RuntimeError, match="^the startup read ended without an answer$"):
         future.result(timeout=RESULT_TIMEOUT)
+
+
+def test_a_second_answer_is_read_in_the_same_child_only_once_asked_for() -> None:
+    """``in_child_then``: the first answer comes at once; ``then`` runs in
+    the same child, given the first answer, after it is asked for (the
+    player's battle, after his first frame); the child is reaped before the
+    second answer is handed over."""
+    first, second = in_child_then(os.getpid, lambda pid: (pid, os.getpid(), time.monotonic()))
+    child = first.result(timeout=RESULT_TIMEOUT)
+    assert child != os.getpid() and not second.done()
+    asked = time.monotonic()
+    second.ask()
+    given, ran_in, ran_at = second.result(timeout=RESULT_TIMEOUT)
+    assert (given, ran_in) == (child, child) and ran_at >= asked
+    _no_zombie(child)
+
+
+@pytest.mark.parametrize("run", ["child", "thread"])
+def test_waiting_for_the_second_answer_asks_for_it_and_a_failed_first_skips_it(
+        run: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``result()`` asks; when the first read fails, ``then`` never runs and
+    the second answer fails too (without a fork: the same, in threads)."""
+    if run == "thread":
+        monkeypatch.delattr(os, "fork")
+    ran: list[int] = []
+    first, second = in_child_then(lambda: 6, lambda six: six * 7)
+    assert second.result(timeout=RESULT_TIMEOUT) == 42 and first.result() == 6
+    failed, after = in_child_then(_raise(ValueError("no campaign")), ran.append)
+    with pytest.raises(ValueError, match="no campaign"):
+        failed.result(timeout=RESULT_TIMEOUT)
+    with pytest.raises(Exception):  # noqa: B017 - the first's error, or "no answer"
+        after.result(timeout=RESULT_TIMEOUT)
+    assert ran == []
 
 
 def test_the_child_writes_nothing_to_the_parents_terminal(

@@ -27,6 +27,7 @@ from ka_tui.screens.player.screen import PlayerScreen
 from ka_tui.screens.roster.character_form import CharacterForm
 from ka_tui.store import fights
 from ka_tui.store.db import open_campaign
+from ka_tui.store.startup_read import begin_player_read
 from ka_tui.widgets.cqc_card import CqcCardEditor
 from tests.ui.pilot_helpers import SIZE, rows, settle, wait_for
 from tests.ui.test_roster import roster, select_name
@@ -306,6 +307,30 @@ async def test_panes_2_3_and_4_are_built_or_read_when_first_shown(
         await wait_for(pilot, lambda: "Tempest KA-A" in str(
             screen.query_one("#plan-head", Static).render()))
         assert screen.pane == "battles"
+
+
+async def test_the_command_line_s_startup_read_shows_his_sheet_then_pane_4_then_his_card(
+        demo_db: Path) -> None:
+    """``ka-tui play``'s read (``startup_read.begin_player_read``): his sheet
+    comes from the child's first answer, the battle he may see for pane 4
+    from its second, asked for after the first frame; a player whose card is
+    due still opens on pane 2 with it."""
+    arthur = PlayerApp(demo_db, "Arthur Hale",
+                       startup_read=begin_player_read(demo_db, "Arthur Hale"))
+    async with arthur.run_test(size=SIZE) as pilot:
+        screen = await player_ready(pilot)
+        assert "Seat: pilot of Tempest KA-A" in str(screen.query_one("#sheet", Static).render())
+        await pilot.press("4")
+        await wait_for(pilot, lambda: "Tempest KA-A" in str(
+            screen.query_one("#plan-head", Static).render()))
+        assert screen.seen is not None and screen.seen.battle.state.turn == 1
+    start_fight(demo_db)
+    kasia = PlayerApp(demo_db, "Kasia Nowak",
+                      startup_read=begin_player_read(demo_db, "Kasia Nowak"))
+    async with kasia.run_test(size=SIZE) as pilot:
+        screen = await player_ready(pilot)
+        await wait_for(pilot, lambda: screen.pane == "fight"
+                       and "Fill in Kasia Nowak's card for round 1" in text(kasia))
 
 
 def test_the_plan_key_table_names_each_step_the_gms_map_plans() -> None:

@@ -71,11 +71,14 @@ class CardActions:
 
     def card_due(self: CardHost) -> str:
         """The round whose card one of his fighters still owes (S0 §Close
-        combat 2), as a line for every pane; empty: none due."""
+        combat 2), as a line for every pane; empty: none due. Without a fight
+        shown, the fight's rules are not imported (his first frame)."""
+        p = self.progress
+        if p is None:
+            return ""
         from ka_tui.rules.cqc.log import FightStep
 
-        p = self.progress
-        if p is None or p.over or p.step is not FightStep.PLAN:
+        if p.over or p.step is not FightStep.PLAN:
             return ""
         if not set(self._own()) & set(p.to_enter):
             return ""

@@ -41,6 +41,7 @@ from ka_tui.screens.player.panes import PANES_HELP, PlayerLoaded
 from ka_tui.screens.player.plan_actions import PlanActions
 from ka_tui.screens.player.sheet import SheetPanes
 from ka_tui.screens.store_work import store_work
+from ka_tui.store.errors import StoreError
 from ka_tui.widgets.quiet_footer import QuietFooter
 
 if TYPE_CHECKING:
@@ -185,10 +186,16 @@ class PlayerScreen(SheetPanes, CardActions, PlanActions, Screen[None]):
 
     def _take_details(self) -> None:
         """The fight and battle as he may see them (rules objects): a startup
-        read brings them pickled, unpickled when a pane first needs them."""
-        if self._view is not None:
-            self.progress, self.seen = self._view.details()
-            self._view = None
+        read brings them pickled (or sends them after his first frame),
+        unpickled when a pane first needs them. When they never came (the
+        read's child died), his view is read again."""
+        view, self._view = self._view, None
+        if view is None:
+            return
+        try:
+            self.progress, self.seen = view.details()
+        except StoreError:
+            self.load()
 
     @work(thread=True, group="player-warm", exit_on_error=False)
     def _warm_up(self) -> None:
