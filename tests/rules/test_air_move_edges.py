@@ -61,3 +61,58 @@ def test_r3_1_a_map_without_bounds_is_never_left() -> None:
     """A map of no size (``BattleMap()``) has no edge to note."""
     check = validate_plan(unit(col=3, row=1, speed=3), plan("3F"), BattleMap(), OPTS)
     assert check.legal and check.notes == ()
+
+
+def test_a_flight_keeps_what_was_so_before_it() -> None:
+    """R-3.5 (the afterburner stays on), R-9 (one figure a turn), R-3.2 (out of
+    control for the turn), R-1.3 (damage waiting for its phase): a plain flight
+    leaves them as they were; a crashed aircraft stays out of the battle."""
+    from ka_tui.rules.air.units import Damage
+    waiting = Damage(1, (("engine", 1),))
+    before = unit(speed=3, afterburner_on=True, figure_flown=True, out_of_control=True,
+                  pending_damage=waiting)
+    end = validate_plan(before, plan("3F"), OPEN, OPTS).end
+    assert (end.afterburner_on, end.figure_flown, end.out_of_control, end.moved) == (
+        True, True, True, True)
+    assert end.pending_damage == waiting
+    fresh = validate_plan(unit(speed=3), plan("3F"), OPEN, OPTS).end
+    assert (fresh.afterburner_on, fresh.figure_flown, fresh.out_of_control) == (
+        False, False, False)
+    assert validate_plan(unit(speed=3, crashed=True), plan("3F"), OPEN, OPTS).end.crashed
+
+
+def test_r10_on_the_ground_it_turns_both_ways_and_taxis_on_one_height() -> None:
+    """House rule ground_taxi_hexes (R-10 gives a landed aircraft only the
+    take-off): left and right in place, a few hexes ahead on ground of the
+    same height -- along a strip on a hill, not off its end."""
+    from ka_tui.rules.air.battle_map import parse_map
+    from .test_air_move_support import at
+    hill = parse_map("\n".join([". . . . ."] * 7) + "\nstrip Hill 1,6 N 6 1 prepared 2")
+    parked = replace(unit(col=1, row=3, altitude=2, speed=0), landed=True)
+    assert validate_plan(parked, plan("L"), hill, OPTS).end.facing == 5
+    assert validate_plan(parked, plan("R"), hill, OPTS).end.facing == 1
+    along = validate_plan(parked, plan("F F"), hill, OPTS)
+    assert along.legal, along.reason
+    assert along.end.hex == at(1, 1) and along.end.landed and along.end.altitude == 2
+    edge = replace(parked, hex=at(1, 1))
+    assert validate_plan(edge, plan("F"), hill, OPTS).errors == (
+        "step 1 (F): taxiing stays on ground of one height (house rule ground_taxi_hexes)",)
+
+
+def test_r10_a_taxi_of_one_hex_a_move() -> None:
+    """House rule ground_taxi_hexes at 1: one hex, and the refusal still offers it."""
+    one = replace(OPTS, ground_taxi_hexes=1)
+    parked = replace(unit(col=1, row=7, altitude=0, speed=0), landed=True)
+    assert validate_plan(parked, plan("F"), OPEN, one).legal
+    assert validate_plan(parked, plan("F F"), OPEN, one).errors == (
+        "step 2 (F): on the ground it taxis 1 hex(es) a move (house rule ground_taxi_hexes)",)
+    assert validate_plan(parked, plan("+1"), OPEN, one).errors == (
+        "step 1 (+1): the aircraft is on the ground; take off first (R-10) (or turn and taxi, "
+        "house rule ground_taxi_hexes)",)
+
+
+def test_r9_a_reversing_figure_starts_a_new_straight_run() -> None:
+    """R-9 Immelmann "facing reversed": the straight run of R-3.4 starts again."""
+    check = validate_plan(unit(speed=6, straight_run=3), plan("IMM 6F"), OPEN, OPTS)
+    assert check.legal, check.reason
+    assert (check.end.straight_run, check.end.facing, check.end.altitude) == (6, 3, 4)

@@ -51,7 +51,8 @@ class TableDice:
 
 
 def test_r3_2_a_stall_missed_by_more_than_5_logs_the_random_move_right() -> None:
-    _, rep = start_turn(unit(speed=5, altitude=3, pilot=NINE), ScriptedDice.of([1, 1, 5, 2]),
+    _, rep = start_turn(unit(speed=5, altitude=3, pilot=NINE, straight_run=3),
+                        ScriptedDice.of([1, 1, 5, 2]),
                         OPTS)
     assert rep.log == (
         "A1: speed 5 → 0 (R-3.2)",
@@ -65,8 +66,8 @@ def test_r3_2_a_stall_missed_by_more_than_5_logs_the_random_move_right() -> None
 
 
 def test_r3_2_a_random_move_to_the_left_says_left() -> None:
-    out, rep = start_turn(unit(speed=5, altitude=3, pilot=NINE), ScriptedDice.of([1, 1, 2, 1]),
-                          OPTS)
+    out, rep = start_turn(unit(speed=5, altitude=3, pilot=NINE, straight_run=3),
+                          ScriptedDice.of([1, 1, 2, 1]), OPTS)
     assert rep.log[-1] == ("A1 missed by more than 5: random move, 1 side(s) left, now facing "
                            "NW (R-3.2, RULES-NOTES D)")
     assert (rep.random_move, out.facing, out.straight_run) == (-1, 5, 0)
