@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ka_tui.rules.air.battle_map import BattleMap
+from ka_tui.rules.air.move_plan import Thrust
 from ka_tui.rules.air.movement import descent_gain, speed_cap, validate_plan
-from ka_tui.rules.core.options import DescentGain, SteepDescentBasis
+from ka_tui.rules.core.options import DescentGain, SteepDescentBasis, TurnSpeedBasis
 
 from .test_air_move_support import FIGHTER, OPEN, OPTS, plan, unit
 
@@ -116,3 +117,63 @@ def test_r9_a_reversing_figure_starts_a_new_straight_run() -> None:
     check = validate_plan(unit(speed=6, straight_run=3), plan("IMM 6F"), OPEN, OPTS)
     assert check.legal, check.reason
     assert (check.end.straight_run, check.end.facing, check.end.altitude) == (6, 3, 4)
+
+
+def test_r3_1_thrust_up_to_move_and_never_past_a_speed_above_it() -> None:
+    """S0 §Flight card: Move is the most thrust may give; a dive may have taken
+    speed above it, and thrust may then only slow it (R-3.1, R-3.3)."""
+    assert validate_plan(unit(speed=7), plan("+1 8F"), OPEN, OPTS).legal
+    assert validate_plan(unit(speed=10), plan("-1 9F"), OPEN, OPTS).legal
+    assert validate_plan(unit(speed=9), plan("+1 10F"), OPEN, OPTS).errors == (
+        "step 1 (+1): thrust +1 would make speed 10, above Move 8 (S0 §Flight card, R-3.1)",)
+    assert validate_plan(unit(speed=3), (Thrust(0), *plan("3F")), OPEN, OPTS).thrust_used == 0
+
+
+def test_r3_2_braking_to_0_stalls_at_the_start_or_the_end() -> None:
+    """R-3.1 thrust may take speed to 0; R-3.2 "as soon as speed drops to 0" it stalls."""
+    start = validate_plan(unit(speed=1), plan("-1"), OPEN, OPTS)
+    assert start.legal, start.reason
+    assert (start.end.speed, start.end.altitude, start.hexes_to_fly) == (0, 1, 0)
+    assert [c.what for c in start.checks] == ["A1 stall (R-3.2)"]
+    end = validate_plan(unit(speed=3), plan("3F -3"), OPEN, OPTS)
+    assert end.legal and (end.end.speed, end.end.altitude, end.hexes_to_fly) == (0, 1, 3)
+
+
+def test_r3_4_turn_band_at_the_start_reads_the_speed_after_start_thrust() -> None:
+    """R-3.4 with turn_speed_basis start: the speed "at the start" is the one
+    after thrust spent at the start of the movement (R-3.1)."""
+    start = replace(OPTS, turn_speed_basis=TurnSpeedBasis.START)
+    check = validate_plan(unit(speed=4), plan("-3 F R"), OPEN, start)
+    assert check.legal, check.reason
+    assert check.end.facing == 1
+
+
+def test_r3_5_r3_6_engine_boosts_at_their_limits() -> None:
+    """R-3.5 overheat +1 a turn of afterburner; R-3.6 the last use, the last
+    fuel, up to the altitude limit (none: any level); both boosts add up."""
+    assert validate_plan(unit(speed=2, overheat=2), plan("AB 2F"), OPEN, OPTS).end.overheat == 3
+    last = validate_plan(unit(speed=2, wm_uses_left=1, fuel=1), plan("WM 2F"), OPEN, OPTS)
+    assert last.legal and (last.end.wm_uses_left, last.end.fuel) == (0, 0)
+    assert validate_plan(unit(speed=2, altitude=3), plan("WM 2F"), OPEN, OPTS).legal
+    free = replace(FIGHTER, wm_altitude_limit=None)
+    assert validate_plan(unit(speed=2, altitude=4, profile=free), plan("WM 2F"), OPEN,
+                         OPTS).legal
+    both = validate_plan(unit(speed=2), plan("AB WM 2F"), OPEN, OPTS)
+    assert both.legal and both.thrust_available == 8
+
+
+def test_r9_figure_effects_on_speed_inversion_and_g() -> None:
+    """R-9: the half-roll swaps top and bottom, the barrel roll costs 1 speed,
+    the split-S gains 1 but never past the dive maximum; figures count toward
+    G (R-4) unless house rule figures_count_toward_gload is off."""
+    rolled = validate_plan(unit(speed=6, inverted=True), plan("HALFROLL 6F"), OPEN, OPTS)
+    assert rolled.legal and not rolled.end.inverted
+    assert validate_plan(unit(speed=6), plan("HALFROLL 6F"), OPEN, OPTS).end.inverted
+    assert validate_plan(unit(speed=6), plan("BARREL 5F"), OPEN, OPTS).end.speed == 5
+    fast = validate_plan(unit(speed=10, altitude=3), plan("SPLITS 10F"), OPEN, OPTS)
+    assert fast.legal and fast.end.speed == 10 and fast.end.altitude == 1
+    assert validate_plan(unit(speed=6), plan("LOOP 2F"), OPEN, OPTS).sides_turned == 3
+    no_g = replace(OPTS, figures_count_toward_gload=False)
+    assert validate_plan(unit(speed=6), plan("LOOP 2F"), OPEN, no_g).sides_turned == 0
+    assert validate_plan(unit(speed=6), plan("2F > 3F"), OPEN, OPTS).sides_turned == 1
+    assert validate_plan(unit(speed=6), plan("2F > 3F"), OPEN, no_g).sides_turned == 0
