@@ -177,3 +177,41 @@ def test_r9_figure_effects_on_speed_inversion_and_g() -> None:
     assert validate_plan(unit(speed=6), plan("LOOP 2F"), OPEN, no_g).sides_turned == 0
     assert validate_plan(unit(speed=6), plan("2F > 3F"), OPEN, OPTS).sides_turned == 1
     assert validate_plan(unit(speed=6), plan("2F > 3F"), OPEN, no_g).sides_turned == 0
+
+
+def test_r4_no_g_load_after_a_crash_into_the_terrain() -> None:
+    """R-6.1 ends the aircraft's flight in the terrain; the G-load of R-4 is not
+    rolled then, so the preview does not list it either (a GM typing the
+    table's dice is not told to wait for it)."""
+    from ka_tui.rules.core.dice import ScriptedDice
+    from ka_tui.rules.air.movement import execute_plan
+    low_g = replace(FIGHTER, g_rating=1)            # the split-S's G 2 is over it
+    into_ground = unit(speed=6, altitude=2, profile=low_g)
+    check = validate_plan(into_ground, plan("SPLITS"), OPEN, OPTS)
+    assert check.terrain_crash is not None
+    assert [c.what for c in check.checks] == ["A1 Split-S (R-9)"]
+    dice = ScriptedDice.of([6, 6])
+    out, rep = execute_plan(into_ground, plan("SPLITS"), OPEN, dice, OPTS)
+    assert out.crashed and [r.what for r in rep.rolls] == ["A1 Split-S (R-9)"]
+    assert dice.exhausted
+    above = validate_plan(unit(speed=6, altitude=3, profile=low_g), plan("SPLITS 7F"), OPEN,
+                          OPTS)
+    assert [c.what for c in above.checks] == ["A1 Split-S (R-9)",
+                                              "A1 G-load on the airframe (R-4)"]
+
+
+def test_r10_a_taxi_is_no_landing_and_a_take_off_leaves_the_ground() -> None:
+    """R-10: the report's ``landed`` is a landing this move, not a taxi on the
+    ground (house rule ground_taxi_hexes); a take-off on a strip of exactly
+    the run needed starts a straight run of that length (R-3.4)."""
+    from ka_tui.rules.air.battle_map import parse_map
+    from ka_tui.rules.core.dice import ScriptedDice
+    from ka_tui.rules.air.movement import execute_plan
+    from .test_air_move_support import at
+    parked = replace(unit(col=1, row=7, altitude=0, speed=0), landed=True)
+    out, rep = execute_plan(parked, plan("F"), OPEN, ScriptedDice.of([]), OPTS)
+    assert out.landed and out.hex == at(1, 6) and not rep.landed
+    strip4 = parse_map("\n".join([". . ."] * 8) + "\nstrip S 1,7 N 4 1 prepared")
+    check = validate_plan(parked, plan("TO"), strip4, OPTS)
+    assert check.legal, check.reason
+    assert (check.end.hex, check.end.straight_run, check.end.speed) == (at(1, 4), 4, 3)
