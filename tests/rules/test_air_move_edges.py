@@ -215,3 +215,11 @@ def test_r10_a_taxi_is_no_landing_and_a_take_off_leaves_the_ground() -> None:
     check = validate_plan(parked, plan("TO"), strip4, OPTS)
     assert check.legal, check.reason
     assert (check.end.hex, check.end.straight_run, check.end.speed) == (at(1, 4), 4, 3)
+
+
+def test_r3_5_an_empty_tank_gives_the_afterburner_no_thrust() -> None:
+    """R-3.5 with house rule engine_out_control seed_and: an empty tank is a
+    disabled engine, so engaging the afterburner adds no thrust point."""
+    check = validate_plan(unit(speed=2, fuel=0), plan("AB 2F"), OPEN, OPTS)
+    assert check.legal, check.reason
+    assert check.thrust_available == 0 and check.end.overheat == 1
