@@ -226,3 +226,35 @@ def test_r9_a_failed_figure_is_logged_and_the_check_says_what_follows() -> None:
         "A1: Loop fails: forward half speed, 3 hexes in all (R-9)",
         "A1: the rest of the plan is dropped (2 step(s))")
     assert rep.figure_failed
+
+
+# ---------------------------------------------------------------- R-10
+
+
+def test_r10_the_landing_check_and_the_landing_lines() -> None:
+    """R-10: the check a landing needs and what a failure does; a landing on a
+    strip rolls to its end, off a strip as far as its speed (house rule
+    open_ground_rollout_by_speed), a miss by 3 or less goes around."""
+    from tests.rules.test_landing import FIELD
+    on_strip = unit(col=1, row=7, altitude=1, speed=3)
+    (c,) = validate_plan(on_strip, plan("LAND"), FIELD, OPTS).checks
+    assert (c.what, c.step, c.on_fail) == (
+        "A1 lands on Home (R-10)", 0,
+        "go around if missed by 3 or less, else 10 damage per point missed")
+    _, rep = execute_plan(on_strip, plan("LAND"), FIELD, ScriptedDice.of([6, 6]), OPTS)
+    assert rep.log[1:] == ("A1: lands and rolls to the end of the strip (R-10)",)
+    assert [(p.step, p.note) for p in rep.path] == [
+        (-1, "start"), (0, "lands (R-10)"), (0, "LAND")]
+    rough = unit(col=0, row=7, altitude=1, speed=3)
+    _, rep = execute_plan(rough, plan("LAND"), FIELD, ScriptedDice.of([6, 6]), OPTS)
+    assert rep.log[1:] == ("A1: lands on rough ground at speed 3 and rolls out 3 hex(es) "
+                           "(R-10; house rule open_ground_rollout_by_speed)",)
+    fast = unit(col=1, row=7, altitude=1, speed=4, pilot=Airman("Kay", piloting=7))
+    _, rep = execute_plan(fast, plan("LAND"), FIELD, ScriptedDice.of([2, 2]), OPTS)
+    assert rep.log[1:] == ("A1: missed by 2: goes around (R-10)",)
+    assert [p.note for p in rep.path] == ["start", "LAND"] + ["straight ahead"] * 4
+    _, rep = execute_plan(unit(col=1, row=7, altitude=1, speed=7), plan("LAND"), FIELD,
+                          ScriptedDice.of([1, 2, 3, 3, 3, 4, 4, 3, 4, 4]), OPTS)
+    assert rep.log[1] == "A1: missed by 4: crash-lands, 40 points of damage (R-10)"
+    assert [(p.step, p.note) for p in rep.path] == [
+        (-1, "start"), (0, "crash-lands (R-10)"), (0, "LAND")]
