@@ -236,8 +236,10 @@ def test_r10_the_landing_check_and_the_landing_lines() -> None:
     strip rolls to its end, off a strip as far as its speed (house rule
     open_ground_rollout_by_speed), a miss by 3 or less goes around."""
     from tests.rules.test_landing import FIELD
-    on_strip = unit(col=1, row=7, altitude=1, speed=3)
-    (c,) = validate_plan(on_strip, plan("LAND"), FIELD, OPTS).checks
+    on_strip = unit(col=1, row=7, altitude=1, speed=3, straight_run=3)
+    landed = validate_plan(on_strip, plan("LAND"), FIELD, OPTS)
+    assert (landed.end.straight_run, landed.end.speed, landed.end.altitude) == (0, 0, 0)
+    (c,) = landed.checks
     assert (c.what, c.step, c.on_fail) == (
         "A1 lands on Home (R-10)", 0,
         "go around if missed by 3 or less, else 10 damage per point missed")

@@ -113,6 +113,9 @@ REFUSALS: list[tuple[str, AirUnit, Plan, str]] = [
      "step 2 (LOOP): Loop needs 4 thrust, 3 of 4 left (R-3.1)"),
     ("R-9", unit(speed=6), (Figure(FigureKind.HALF_ROLL), Thrust(1, "start"), *plan("7F")),
      "step 2 (+1): thrust at the start must come before any hex, turn or climb (R-3.1)"),
+    ("R-10", unit(speed=3, altitude=1), plan("LAND F"), "step 2 (F): the move has already ended"),
+    ("R-10", unit(speed=3, altitude=1), plan("LAND -1"),
+     "step 2 (-1): the move has already ended"),
     ("R-10", unit(speed=3, altitude=2), plan("3F LAND"),
      "step 4 (LAND): to land, fly one level above the surface (level 1); the aircraft is at "
      "level 2 (R-10)"),
