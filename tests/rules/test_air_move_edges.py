@@ -9,7 +9,12 @@ from dataclasses import replace
 from ka_tui.rules.air.battle_map import BattleMap
 from ka_tui.rules.air.move_plan import Thrust
 from ka_tui.rules.air.movement import descent_gain, speed_cap, validate_plan
-from ka_tui.rules.core.options import DescentGain, SteepDescentBasis, TurnSpeedBasis
+from ka_tui.rules.core.options import (
+    AltitudeModel,
+    DescentGain,
+    SteepDescentBasis,
+    TurnSpeedBasis,
+)
 
 from .test_air_move_support import FIGHTER, OPEN, OPTS, plan, unit
 
@@ -223,3 +228,64 @@ def test_r3_5_an_empty_tank_gives_the_afterburner_no_thrust() -> None:
     check = validate_plan(unit(speed=2, fuel=0), plan("AB 2F"), OPEN, OPTS)
     assert check.legal, check.reason
     assert check.thrust_available == 0 and check.end.overheat == 1
+
+
+def test_s0_changes_of_altitude_add_up_to_one_goal() -> None:
+    """S0 §Changing altitude (altitude_model s0): a second noted change starts
+    from the first one's goal, so the ceiling is read at the goal."""
+    from ka_tui.rules.air.move_plan import Climb, Descend
+    from ka_tui.rules.core.dice import ScriptedDice
+    from ka_tui.rules.air.movement import execute_plan
+    s0 = replace(OPTS, altitude_model=AltitudeModel.S0, s0_hexes_per_level=2)
+    down = (Descend(1), Descend(1), *plan("6F"))
+    check = validate_plan(unit(speed=6, altitude=4), down, OPEN, s0)
+    assert check.legal and check.end.altitude == 2 and check.end.altitude_goal is None
+    _, rep = execute_plan(unit(speed=6, altitude=4), down, OPEN, ScriptedDice.of([]), s0)
+    assert rep.log == ("A1 notes a descent to level 3 (S0 §Changing altitude)",
+                       "A1 notes a descent to level 2 (S0 §Changing altitude)",
+                       "A1: level 4 → 3 after a move of 2 (S0 §Changing altitude)",
+                       "A1: level 3 → 2 after a move of 2 (S0 §Changing altitude)")
+    up = (Climb(1), Climb(1), *plan("4F"))
+    assert validate_plan(unit(speed=4, altitude=2), up, OPEN, s0).end.altitude == 4
+    assert validate_plan(unit(speed=4, altitude=3), up, OPEN, s0).errors == (
+        "step 2 (C): ceiling is level 4 (Top); the climb would reach level 5 (S0 §Altitude "
+        "explained)",)
+
+
+def test_r3_3_a_climb_paid_in_thrust_needs_the_thrust_left() -> None:
+    assert validate_plan(unit(speed=4), plan("+3 CT 7F"), OPEN, OPTS).errors == (
+        "step 2 (CT): climbing 1 level(s) needs 2 thrust, 1 of 4 left (R-3.1)",)
+
+
+def test_s0_each_level_climbed_into_a_tested_echelon_is_tested() -> None:
+    """S0 §Altitude explained: a climb of two levels through two red/grey
+    echelons is tested at each."""
+    from ka_tui.rules.air.aircraft import Echelon
+    both = replace(FIGHTER, test_echelons=frozenset({Echelon.MOUNTAIN, Echelon.TOP}))
+    check = validate_plan(unit(speed=8, altitude=2, profile=both), plan("C2 4F"), OPEN, OPTS)
+    assert [(c.what, c.step) for c in check.checks] == [
+        ("A1 echelon test at level 3 (Mountain) (S0 §Altitude explained)", 0),
+        ("A1 echelon test at level 4 (Top) (S0 §Altitude explained)", 0)]
+
+
+def test_r3_1_thrust_at_the_end_after_a_hammerhead() -> None:
+    """R-9 the hammerhead ends the move; R-3.1 speed may still change at its end."""
+    check = validate_plan(unit(speed=2, altitude=3), plan("HAMMER -1"), OPEN, OPTS)
+    assert check.legal, check.reason
+    assert (check.end.speed, check.end.thrust_at_end_last_turn, check.thrust_used) == (
+        1, True, 3)
+
+
+def test_r3_the_path_gives_each_steps_hex_facing_level_and_speed() -> None:
+    """R-3.3 climb paid in speed, R-3.4 a turn in the hex: every point of the path."""
+    check = validate_plan(unit(speed=4, altitude=3), plan("C F R F"), OPEN, OPTS)
+    assert [(p.step, p.hex.to_offset(), p.facing, p.altitude, p.speed, p.note)
+            for p in check.path] == [
+        (-1, (3, 10), 0, 3, 4, "start"), (0, (3, 10), 0, 4, 2, "C"),
+        (1, (3, 9), 0, 4, 2, "F"), (2, (3, 9), 1, 4, 2, "R"), (3, (4, 9), 1, 4, 2, "F")]
+
+
+def test_r3_4_two_turns_count_two_sides_for_g() -> None:
+    """R-3.4 one side per turn; R-4 counts the sides turned."""
+    check = validate_plan(unit(speed=6), plan("2F R 2F L 2F"), OPEN, OPTS)
+    assert check.legal and check.sides_turned == 2 and check.end.facing == 0

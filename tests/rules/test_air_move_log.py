@@ -8,8 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ka_tui.rules.air.battle_map import parse_map
+from ka_tui.rules.air.move_plan import StartPreview, StartReport
 from ka_tui.rules.air.movement import (
     execute_plan,
+    preview_start,
     roll_random_move,
     start_turn,
     validate_plan,
@@ -85,6 +87,13 @@ def test_r3_2_a_failed_echelon_test_at_the_start_drops_a_level() -> None:
     assert out.altitude == 3
 
 
+def test_r3_2_a_destroyed_aircraft_neither_slows_nor_stalls() -> None:
+    u = unit(speed=2, altitude=0, moved=True, destroyed=True)
+    assert preview_start(u, OPTS) == StartPreview(2, False, (), ("on the ground: no speed decay",))
+    out, rep = start_turn(u, ScriptedDice.of([]), OPTS)
+    assert rep == StartReport(2, 2, False, (), ("on the ground",)) and not out.moved
+
+
 def test_r3_2_the_random_move_names_its_two_rolls_for_the_table() -> None:
     """RULES-NOTES D: a d6 for the side (1-3 left, 4-6 right), then the sides."""
     dice = TableDice([4, 2])
@@ -109,7 +118,7 @@ def test_r3_2_the_random_move_may_turn_up_to_the_house_rules_sides() -> None:
 
 def test_r3_2_a_stall_in_flight_missed_by_more_than_5_turns_at_random() -> None:
     """R-3.2 "as soon as speed drops to 0": the climb paid in speed stalls it."""
-    u = unit(speed=2, altitude=3, pilot=NINE, profile=NO_TEST)
+    u = unit(speed=2, altitude=3, pilot=NINE, profile=NO_TEST, straight_run=3)
     out, rep = execute_plan(u, plan("C"), OPEN, ScriptedDice.of([1, 1, 5, 2]), OPTS)
     assert rep.log == (
         "A1: speed 2 → 0 (climbed 1, R-3.3)",
@@ -120,6 +129,13 @@ def test_r3_2_a_stall_in_flight_missed_by_more_than_5_turns_at_random() -> None:
         "random move: 2 side(s), now facing SE (R-3.2, RULES-NOTES D)")
     assert rep.stalled and rep.random_move == 2
     assert (out.facing, out.altitude, out.straight_run, out.out_of_control) == (2, 3, 0, True)
+
+
+def test_r3_2_a_stall_in_flight_missed_by_exactly_5_keeps_its_facing() -> None:
+    u = unit(speed=2, altitude=3, pilot=NINE, profile=NO_TEST, straight_run=3)
+    out, rep = execute_plan(u, plan("C"), OPEN, ScriptedDice.of([2, 2]), OPTS)   # 4 vs 9
+    assert rep.rolls[0].margin == -5 and rep.random_move == 0
+    assert (out.facing, out.straight_run, out.out_of_control) == (0, 3, True)
 
 
 def test_r3_2_the_in_flight_stall_check_and_what_its_failure_does() -> None:
