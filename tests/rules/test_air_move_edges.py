@@ -201,8 +201,8 @@ def test_r4_no_g_load_after_a_crash_into_the_terrain() -> None:
     assert dice.exhausted
     above = validate_plan(unit(speed=6, altitude=3, profile=low_g), plan("SPLITS 7F"), OPEN,
                           OPTS)
-    assert [c.what for c in above.checks] == ["A1 Split-S (R-9)",
-                                              "A1 G-load on the airframe (R-4)"]
+    assert [(c.what, c.step) for c in above.checks] == [
+        ("A1 Split-S (R-9)", 0), ("A1 G-load on the airframe (R-4)", -1)]
 
 
 def test_r10_a_taxi_is_no_landing_and_a_take_off_leaves_the_ground() -> None:
@@ -289,3 +289,19 @@ def test_r3_4_two_turns_count_two_sides_for_g() -> None:
     """R-3.4 one side per turn; R-4 counts the sides turned."""
     check = validate_plan(unit(speed=6), plan("2F R 2F L 2F"), OPEN, OPTS)
     assert check.legal and check.sides_turned == 2 and check.end.facing == 0
+
+
+def test_r3_1_complete_plan_adds_the_missing_hexes_after_start_thrust() -> None:
+    """R-3.1: the straight hexes a short plan lacks go after the start thrust
+    and before the end thrust; one missing hex is added too."""
+    from ka_tui.rules.air.movement import complete_plan
+    assert complete_plan(unit(speed=2), plan("+1 F"), OPEN, OPTS) == plan("+1 3F")
+    assert complete_plan(unit(speed=3), plan("2F"), OPEN, OPTS) == plan("3F")
+    assert complete_plan(unit(speed=3), plan("F -1"), OPEN, OPTS) == plan("3F -1")
+
+
+def test_r9_a_hammerhead_flies_no_hex_of_its_speed() -> None:
+    """R-9 the hammerhead "stays in the same hex": the move ends with none flown."""
+    check = validate_plan(unit(speed=2, altitude=3), plan("HAMMER"), OPEN, OPTS)
+    assert check.legal and (check.hexes_planned, check.hexes_to_fly) == (0, 2)
+    assert check.summary().startswith("legal: 0/2 hexes · thrust 2/4 · G 4 · 3 check(s)")
