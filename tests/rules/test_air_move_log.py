@@ -39,10 +39,12 @@ class TableDice:
 
     faces: list[int]
     asks: list[RollAsk] = field(default_factory=list)
+    used: list[tuple[int, int]] = field(default_factory=list)
 
     def roll(self, sides: int) -> int:
         face = self.faces.pop(0)
         assert 1 <= face <= sides
+        self.used.append((sides, face))
         return face
 
     def hear(self, ask: RollAsk) -> None:
@@ -65,6 +67,19 @@ def test_r3_2_a_stall_missed_by_more_than_5_logs_the_random_move_right() -> None
         "A1 missed by more than 5: random move, 2 side(s) right, now facing SE (R-3.2, "
         "RULES-NOTES D)")
     assert rep.random_move == 2
+
+
+def test_r3_2_a_random_move_of_one_side_right_says_right() -> None:
+    _, rep = start_turn(unit(speed=5, altitude=3, pilot=NINE), ScriptedDice.of([1, 1, 6, 1]),
+                        OPTS)
+    assert rep.log[-1] == ("A1 missed by more than 5: random move, 1 side(s) right, now facing "
+                           "NE (R-3.2, RULES-NOTES D)")
+    assert rep.random_move == 1
+
+
+def test_r3_2_a_turn_start_without_a_stall_reports_no_random_move() -> None:
+    _, rep = start_turn(unit(speed=6), ScriptedDice.of([]), OPTS)
+    assert rep == StartReport(6, 1, False, (), ("A1: speed 6 → 1 (R-3.2)",))
 
 
 def test_r3_2_a_random_move_to_the_left_says_left() -> None:
@@ -101,6 +116,7 @@ def test_r3_2_the_random_move_names_its_two_rolls_for_the_table() -> None:
     assert dice.asks == [
         RollAsk("random move: which way (R-3.2)", 1, 6, note="1-3 left, 4-6 right"),
         RollAsk("random move: how many sides (R-3.2)", 1, 2)]
+    assert dice.used == [(6, 4), (2, 2)]
     one = TableDice([3])
     assert roll_random_move(one, replace(OPTS, random_move_max_sides=1)) == -1
     assert [a.what for a in one.asks] == ["random move: which way (R-3.2)"]
@@ -255,6 +271,8 @@ def test_r10_the_landing_check_and_the_landing_lines() -> None:
     on_strip = unit(col=1, row=7, altitude=1, speed=3, straight_run=3)
     landed = validate_plan(on_strip, plan("LAND"), FIELD, OPTS)
     assert (landed.end.straight_run, landed.end.speed, landed.end.altitude) == (0, 0, 0)
+    assert [(p.step, p.note) for p in landed.path] == [
+        (-1, "start"), (0, "lands (R-10)"), (0, "LAND")]
     (c,) = landed.checks
     assert (c.what, c.step, c.on_fail) == (
         "A1 lands on Home (R-10)", 0,
@@ -273,6 +291,30 @@ def test_r10_the_landing_check_and_the_landing_lines() -> None:
     assert [p.note for p in rep.path] == ["start", "LAND"] + ["straight ahead"] * 4
     _, rep = execute_plan(unit(col=1, row=7, altitude=1, speed=7), plan("LAND"), FIELD,
                           ScriptedDice.of([1, 2, 3, 3, 3, 4, 4, 3, 4, 4]), OPTS)
-    assert rep.log[1] == "A1: missed by 4: crash-lands, 40 points of damage (R-10)"
+    assert rep.log[1:3] == (
+        "A1: missed by 4: crash-lands, 40 points of damage (R-10)",
+        "A1: 40 points of damage = 4 hit(s) (10 points per hit, RULES-NOTES C; crash landing "
+        "(R-10))")
+    assert rep.damage.hull_hits == 4 and rep.wounds == ()
     assert [(p.step, p.note) for p in rep.path] == [
         (-1, "start"), (0, "crash-lands (R-10)"), (0, "LAND")]
+
+
+def test_r10_an_out_of_control_landing_is_previewed_as_a_crash_landing() -> None:
+    """R-10 "Aircraft out of control": an automatic failure, its margin counts
+    as 10; the preview says so without a roll (an unconscious pilot, R-5)."""
+    from tests.rules.test_landing import FIELD
+    out_cold = unit(col=1, row=7, altitude=1, speed=3,
+                    pilot=Airman("Kay", piloting=3, wounds=1, conscious=False))
+    check = validate_plan(out_cold, plan("LAND"), FIELD, OPTS)
+    assert check.legal and check.notes == (
+        "out of control: the landing fails, its margin counts as 10 (R-10)",)
+    assert [(p.step, p.note) for p in check.path] == [
+        (-1, "start"), (0, "crash-lands (R-10)"), (0, "LAND")]
+
+
+def test_r10_a_taxi_off_the_map_is_refused() -> None:
+    """House rule ground_taxi_hexes: the taxi stays on the map."""
+    parked = replace(unit(col=1, row=0, altitude=0, speed=0), landed=True)
+    assert validate_plan(parked, plan("F"), OPEN, OPTS).errors == (
+        "step 1 (F): taxiing would leave the map (house rule ground_taxi_hexes)",)
