@@ -198,6 +198,8 @@ def test_r4_no_g_load_after_a_crash_into_the_terrain() -> None:
     dice = ScriptedDice.of([6, 6])
     out, rep = execute_plan(into_ground, plan("SPLITS"), OPEN, dice, OPTS)
     assert out.crashed and [r.what for r in rep.rolls] == ["A1 Split-S (R-9)"]
+    assert rep.log[-1] == ("A1 hits the terrain at 3,10 (height 0) at speed 6: crash (R-6.1; "
+                           "Split-S, R-9)")
     assert dice.exhausted
     above = validate_plan(unit(speed=6, altitude=3, profile=low_g), plan("SPLITS 7F"), OPEN,
                           OPTS)
