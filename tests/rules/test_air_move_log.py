@@ -154,6 +154,25 @@ def test_r3_2_a_stall_in_flight_missed_by_exactly_5_keeps_its_facing() -> None:
     assert (out.facing, out.straight_run, out.out_of_control) == (0, 3, True)
 
 
+def test_r3_2_a_stall_in_flight_missed_by_6_turns_at_random() -> None:
+    u = unit(speed=2, altitude=3, pilot=NINE, profile=NO_TEST)
+    out, rep = execute_plan(u, plan("C"), OPEN, ScriptedDice.of([1, 2, 5, 1]), OPTS)  # 3 vs 9
+    assert rep.rolls[0].margin == -6 and rep.random_move == 1 and out.facing == 1
+
+
+def test_r3_2_braking_to_0_low_over_the_ground_stalls_into_it() -> None:
+    """R-3.2 a stall loses a level; at the ground's height it is a crash (R-6.1)."""
+    u = unit(speed=2, altitude=1)
+    assert validate_plan(u, plan("2F -2"), OPEN, OPTS).notes == (
+        "the plan flies into terrain at 3,8 (R-6.1 crash)",)
+    out, rep = execute_plan(u, plan("2F -2"), OPEN, ScriptedDice.of([6, 6]), OPTS)
+    assert rep.log[:3] == ("A1: speed 2 → 0 (thrust -2 at the end, R-3.1)",
+                           "A1 stalls: loses one level (R-3.2)",
+                           "A1 hits the terrain at 3,8 (height 0) at speed 0: crash (R-6.1; "
+                           "stall, R-3.2)")
+    assert out.crashed
+
+
 def test_r3_2_the_in_flight_stall_check_and_what_its_failure_does() -> None:
     check = validate_plan(unit(speed=2, altitude=3, profile=NO_TEST), plan("C"), OPEN, OPTS)
     assert [(c.what, c.step, c.on_fail) for c in check.checks] == [

@@ -73,6 +73,11 @@ REFUSALS: list[tuple[str, AirUnit, Plan, str]] = [
     ("R-3.3", unit(speed=8), plan("5F C2"),
      "step 6 (C2): climbing 2 level(s) costs 4 speed; speed 8 with 5 hexes flown allows 1 "
      "(R-3.3)"),
+    ("R-3.3", unit(speed=8, altitude=1), plan("4F C3"),
+     "step 5 (C3): climbing 3 level(s) costs 6 speed; speed 8 with 4 hexes flown allows 2 "
+     "(R-3.3)"),
+    ("R-3.1", unit(speed=6), (Climb(1), Thrust(1, "start"), *plan("5F")),
+     "step 2 (+1): thrust at the start must come before any hex, turn or climb (R-3.1)"),
     ("R-3.3", unit(speed=6, altitude=4), plan("C 4F"),
      "step 1 (C): ceiling is level 4 (Top); the climb would reach level 5 (S0 §Altitude "
      "explained)"),
