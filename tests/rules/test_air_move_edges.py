@@ -307,3 +307,20 @@ def test_r9_a_hammerhead_flies_no_hex_of_its_speed() -> None:
     check = validate_plan(unit(speed=2, altitude=3), plan("HAMMER"), OPEN, OPTS)
     assert check.legal and (check.hexes_planned, check.hexes_to_fly) == (0, 2)
     assert check.summary().startswith("legal: 0/2 hexes · thrust 2/4 · G 4 · 3 check(s)")
+
+
+def test_r3_3_descent_gain_is_paid_once_for_the_levels_of_the_whole_turn() -> None:
+    """R-3.3 +1 speed per 2 levels lost this turn: each descent adds only what
+    the turn's total has not paid yet (2 → +1, 4 → +1 more; 2, 6, 7 → +1, +2, 0)."""
+    from ka_tui.rules.air.aircraft import Echelon
+    edge = replace(FIGHTER, ceiling=Echelon.EDGE, test_echelons=frozenset(), dive_max=12)
+    twice = validate_plan(unit(speed=6, altitude=6, profile=edge), plan("D2 F D2 7F"), OPEN,
+                          OPTS)
+    assert twice.legal, twice.reason
+    assert (twice.end.speed, twice.end.altitude, twice.hexes_to_fly) == (8, 2, 8)
+    tall = replace(OPTS, echelon_of_level={1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3, 7: 4, 8: 4,
+                                           9: 5, 10: 6})
+    thrice = validate_plan(unit(speed=6, altitude=9, profile=edge), plan("D2 F D4 F D 7F"),
+                           OPEN, tall)
+    assert thrice.legal, thrice.reason
+    assert (thrice.end.speed, thrice.end.altitude, thrice.hexes_to_fly) == (9, 2, 9)

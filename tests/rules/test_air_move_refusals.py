@@ -19,6 +19,7 @@ from ka_tui.rules.air.move_plan import (
     PlanProblem,
     TakeOff,
     Thrust,
+    TurnRight,
     WaterMethanol,
 )
 from ka_tui.rules.air.movement import validate_plan
@@ -77,6 +78,10 @@ REFUSALS: list[tuple[str, AirUnit, Plan, str]] = [
      "step 5 (C3): climbing 3 level(s) costs 6 speed; speed 8 with 4 hexes flown allows 2 "
      "(R-3.3)"),
     ("R-3.1", unit(speed=6), (Climb(1), Thrust(1, "start"), *plan("5F")),
+     "step 2 (+1): thrust at the start must come before any hex, turn or climb (R-3.1)"),
+    ("R-3.1", unit(speed=6, altitude=3), (Descend(1), Thrust(1, "start"), *plan("6F")),
+     "step 2 (+1): thrust at the start must come before any hex, turn or climb (R-3.1)"),
+    ("R-3.1", unit(speed=6, straight_run=2), (TurnRight(), Thrust(1, "start"), *plan("7F")),
      "step 2 (+1): thrust at the start must come before any hex, turn or climb (R-3.1)"),
     ("R-3.3", unit(speed=6, altitude=4), plan("C 4F"),
      "step 1 (C): ceiling is level 4 (Top); the climb would reach level 5 (S0 §Altitude "
