@@ -324,3 +324,20 @@ def test_r3_3_descent_gain_is_paid_once_for_the_levels_of_the_whole_turn() -> No
                            OPEN, tall)
     assert thrice.legal, thrice.reason
     assert (thrice.end.speed, thrice.end.altitude, thrice.hexes_to_fly) == (9, 2, 9)
+
+
+def test_r3_2_an_aircraft_already_at_0_does_not_stall_again() -> None:
+    """R-3.2 "as soon as speed drops to 0": at 0 since the turn's start (its
+    stall then passed), braking at the end stalls it no second time."""
+    check = validate_plan(unit(speed=0, altitude=3), plan("HALFROLL -1"), OPEN, OPTS)
+    assert check.legal, check.reason
+    assert [c.what for c in check.checks] == ["A1 Half-roll (R-9)"]
+    assert (check.end.speed, check.end.altitude) == (0, 3)
+
+
+def test_s0_notes_are_left_alone_under_the_default_altitude_model() -> None:
+    """R-3.3 altitude model (default): a goal noted under S0 §Changing altitude
+    (say, before the campaign's house rule changed) is not flown toward."""
+    u = unit(speed=3, altitude=2, altitude_goal=3, altitude_progress=2)
+    end = validate_plan(u, plan("3F"), OPEN, OPTS).end
+    assert (end.altitude, end.altitude_goal, end.altitude_progress) == (2, 3, 2)
