@@ -205,6 +205,7 @@ def test_r4_no_g_load_after_a_crash_into_the_terrain() -> None:
                           OPTS)
     assert [(c.what, c.step) for c in above.checks] == [
         ("A1 Split-S (R-9)", 0), ("A1 G-load on the airframe (R-4)", -1)]
+    assert above.checks[1].on_fail == "1 airframe hit(s) (R-4)"
 
 
 def test_r10_a_taxi_is_no_landing_and_a_take_off_leaves_the_ground() -> None:
