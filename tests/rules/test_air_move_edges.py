@@ -6,9 +6,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ka_tui.rules.air.battle_map import BattleMap
-from ka_tui.rules.air.move_plan import Thrust
-from ka_tui.rules.air.movement import descent_gain, speed_cap, validate_plan
+from ka_tui.rules.air.aircraft import Echelon
+from ka_tui.rules.air.battle_map import BattleMap, parse_map
+from ka_tui.rules.air.move_plan import Climb, Descend, Thrust
+from ka_tui.rules.air.movement import (
+    complete_plan,
+    descent_gain,
+    execute_plan,
+    speed_cap,
+    validate_plan,
+)
+from ka_tui.rules.air.units import Damage
+from ka_tui.rules.core.dice import ScriptedDice
 from ka_tui.rules.core.options import (
     AltitudeModel,
     DescentGain,
@@ -16,7 +25,7 @@ from ka_tui.rules.core.options import (
     TurnSpeedBasis,
 )
 
-from .test_air_move_support import FIGHTER, OPEN, OPTS, plan, unit
+from .test_air_move_support import FIGHTER, OPEN, OPTS, at, plan, unit
 
 FLAT_ONCE = replace(OPTS, descent_gain=DescentGain.FLAT_ONCE)
 PER_TURN = replace(OPTS, steep_descent_basis=SteepDescentBasis.TURN)
@@ -73,7 +82,6 @@ def test_a_flight_keeps_what_was_so_before_it() -> None:
     """R-3.5 (the afterburner stays on), R-9 (one figure a turn), R-3.2 (out of
     control for the turn), R-1.3 (damage waiting for its phase): a plain flight
     leaves them as they were; a crashed aircraft stays out of the battle."""
-    from ka_tui.rules.air.units import Damage
     waiting = Damage(1, (("engine", 1),))
     before = unit(speed=3, afterburner_on=True, figure_flown=True, out_of_control=True,
                   pending_damage=waiting)
@@ -91,8 +99,6 @@ def test_r10_on_the_ground_it_turns_both_ways_and_taxis_on_one_height() -> None:
     """House rule ground_taxi_hexes (R-10 gives a landed aircraft only the
     take-off): left and right in place, a few hexes ahead on ground of the
     same height -- along a strip on a hill, not off its end."""
-    from ka_tui.rules.air.battle_map import parse_map
-    from .test_air_move_support import at
     hill = parse_map("\n".join([". . . . ."] * 7) + "\nstrip Hill 1,6 N 6 1 prepared 2")
     parked = replace(unit(col=1, row=3, altitude=2, speed=0), landed=True)
     assert validate_plan(parked, plan("L"), hill, OPTS).end.facing == 5
@@ -188,8 +194,6 @@ def test_r4_no_g_load_after_a_crash_into_the_terrain() -> None:
     """R-6.1 ends the aircraft's flight in the terrain; the G-load of R-4 is not
     rolled then, so the preview does not list it either (a GM typing the
     table's dice is not told to wait for it)."""
-    from ka_tui.rules.core.dice import ScriptedDice
-    from ka_tui.rules.air.movement import execute_plan
     low_g = replace(FIGHTER, g_rating=1)            # the split-S's G 2 is over it
     into_ground = unit(speed=6, altitude=2, profile=low_g)
     check = validate_plan(into_ground, plan("SPLITS"), OPEN, OPTS)
@@ -212,10 +216,6 @@ def test_r10_a_taxi_is_no_landing_and_a_take_off_leaves_the_ground() -> None:
     """R-10: the report's ``landed`` is a landing this move, not a taxi on the
     ground (house rule ground_taxi_hexes); a take-off on a strip of exactly
     the run needed starts a straight run of that length (R-3.4)."""
-    from ka_tui.rules.air.battle_map import parse_map
-    from ka_tui.rules.core.dice import ScriptedDice
-    from ka_tui.rules.air.movement import execute_plan
-    from .test_air_move_support import at
     parked = replace(unit(col=1, row=7, altitude=0, speed=0), landed=True)
     out, rep = execute_plan(parked, plan("F"), OPEN, ScriptedDice.of([]), OPTS)
     assert out.landed and out.hex == at(1, 6) and not rep.landed
@@ -236,9 +236,6 @@ def test_r3_5_an_empty_tank_gives_the_afterburner_no_thrust() -> None:
 def test_s0_changes_of_altitude_add_up_to_one_goal() -> None:
     """S0 §Changing altitude (altitude_model s0): a second noted change starts
     from the first one's goal, so the ceiling is read at the goal."""
-    from ka_tui.rules.air.move_plan import Climb, Descend
-    from ka_tui.rules.core.dice import ScriptedDice
-    from ka_tui.rules.air.movement import execute_plan
     s0 = replace(OPTS, altitude_model=AltitudeModel.S0, s0_hexes_per_level=2)
     down = (Descend(1), Descend(1), *plan("6F"))
     check = validate_plan(unit(speed=6, altitude=4), down, OPEN, s0)
@@ -263,7 +260,6 @@ def test_r3_3_a_climb_paid_in_thrust_needs_the_thrust_left() -> None:
 def test_s0_each_level_climbed_into_a_tested_echelon_is_tested() -> None:
     """S0 §Altitude explained: a climb of two levels through two red/grey
     echelons is tested at each."""
-    from ka_tui.rules.air.aircraft import Echelon
     both = replace(FIGHTER, test_echelons=frozenset({Echelon.MOUNTAIN, Echelon.TOP}))
     check = validate_plan(unit(speed=8, altitude=2, profile=both), plan("C2 4F"), OPEN, OPTS)
     assert [(c.what, c.step) for c in check.checks] == [
@@ -297,7 +293,6 @@ def test_r3_4_two_turns_count_two_sides_for_g() -> None:
 def test_r3_1_complete_plan_adds_the_missing_hexes_after_start_thrust() -> None:
     """R-3.1: the straight hexes a short plan lacks go after the start thrust
     and before the end thrust; one missing hex is added too."""
-    from ka_tui.rules.air.movement import complete_plan
     assert complete_plan(unit(speed=2), plan("+1 F"), OPEN, OPTS) == plan("+1 3F")
     assert complete_plan(unit(speed=3), plan("2F"), OPEN, OPTS) == plan("3F")
     assert complete_plan(unit(speed=3), plan("F -1"), OPEN, OPTS) == plan("3F -1")
@@ -313,7 +308,6 @@ def test_r9_a_hammerhead_flies_no_hex_of_its_speed() -> None:
 def test_r3_3_descent_gain_is_paid_once_for_the_levels_of_the_whole_turn() -> None:
     """R-3.3 +1 speed per 2 levels lost this turn: each descent adds only what
     the turn's total has not paid yet (2 → +1, 4 → +1 more; 2, 6, 7 → +1, +2, 0)."""
-    from ka_tui.rules.air.aircraft import Echelon
     edge = replace(FIGHTER, ceiling=Echelon.EDGE, test_echelons=frozenset(), dive_max=12)
     twice = validate_plan(unit(speed=6, altitude=6, profile=edge), plan("D2 F D2 7F"), OPEN,
                           OPTS)

@@ -21,6 +21,7 @@ from ka_tui.rules.core.dice import RollAsk, ScriptedDice
 from ka_tui.rules.core.options import AltitudeModel
 
 from .test_air_move_support import FIGHTER, OPEN, OPTS, plan, unit
+from .test_landing import FIELD
 
 NINE = Airman("Kay", piloting=9)         # 2d6 of 1+1 misses 9 by 7: a random move
 NO_TEST = replace(FIGHTER, test_echelons=frozenset())
@@ -286,7 +287,6 @@ def test_r10_the_landing_check_and_the_landing_lines() -> None:
     """R-10: the check a landing needs and what a failure does; a landing on a
     strip rolls to its end, off a strip as far as its speed (house rule
     open_ground_rollout_by_speed), a miss by 3 or less goes around."""
-    from tests.rules.test_landing import FIELD
     on_strip = unit(col=1, row=7, altitude=1, speed=3, straight_run=3)
     landed = validate_plan(on_strip, plan("LAND"), FIELD, OPTS)
     assert (landed.end.straight_run, landed.end.speed, landed.end.altitude) == (0, 0, 0)
@@ -322,7 +322,6 @@ def test_r10_the_landing_check_and_the_landing_lines() -> None:
 def test_r10_an_out_of_control_landing_is_previewed_as_a_crash_landing() -> None:
     """R-10 "Aircraft out of control": an automatic failure, its margin counts
     as 10; the preview says so without a roll (an unconscious pilot, R-5)."""
-    from tests.rules.test_landing import FIELD
     out_cold = unit(col=1, row=7, altitude=1, speed=3,
                     pilot=Airman("Kay", piloting=3, wounds=1, conscious=False))
     check = validate_plan(out_cold, plan("LAND"), FIELD, OPTS)

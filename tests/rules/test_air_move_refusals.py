@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from ka_tui.rules.air.aerobatics import FigureKind
+from ka_tui.rules.air.battle_map import parse_map
 from ka_tui.rules.air.move_plan import (
     Afterburner,
     Climb,
@@ -156,7 +157,6 @@ def test_the_kind_of_problem_lets_the_screens_fill_a_short_plan() -> None:
 
 def test_r10_take_off_needs_the_strips_length_ahead() -> None:
     """R-10 take-off run: a fighter needs 4 hexes of strip ahead."""
-    from ka_tui.rules.air.battle_map import parse_map
     short_strip = parse_map("\n".join([". . . . ."] * 7) + "\nstrip Short 1,6 N 3 1 prepared")
     grounded = replace(unit(col=1, row=6, altitude=0, speed=0), landed=True)
     check = validate_plan(grounded, (TakeOff(),), short_strip, OPTS)
