@@ -65,6 +65,11 @@ MODE_SPECS: tuple[ModeSpec, ...] = (
 )
 
 
+# after the first frame and the roster's own warm-up (roster/screen.py, 1 s)
+MODE_IMPORTS_AFTER_S = 2.0
+MODE_IMPORT_GAP_S = 0.25
+
+
 def _screen_factory(spec: ModeSpec) -> Callable[[], Screen[Any]]:
     def make() -> Screen[Any]:
         module, _, cls = spec.screen.partition(":")
@@ -214,8 +219,26 @@ class KaApp(CampaignHost):
         if self.db_path is not None:
             self.switch_mode("roster")
             self.start_watching_soon()
+            self.set_timer(MODE_IMPORTS_AFTER_S, self._import_next_mode)
         else:
             self.show_picker()
+
+    def _import_next_mode(self) -> None:
+        """Each mode's screen modules imported while the GM reads the roster,
+        one mode per idle moment, so a mode's first visit does not wait for its
+        imports (the air battle's are most of its first visit). On the app's
+        own thread: an import in a worker thread could meet the same import
+        begun by a key and get a half-made module."""
+        import gc
+        import sys
+
+        waiting = [spec.screen.partition(":")[0] for spec in MODE_SPECS[1:]]
+        waiting = [m for m in waiting if m not in sys.modules]
+        if not waiting:
+            gc.freeze()   # the new modules' objects out of the collector's scans
+            return
+        import_module(waiting[0])
+        self.set_timer(MODE_IMPORT_GAP_S, self._import_next_mode)
 
     def show_picker(self) -> None:
         from ka_tui.screens.campaign_picker import CampaignPickerScreen

@@ -637,6 +637,17 @@ SECTIONS: tuple[tuple[str, tuple[Reading, ...]], ...] = (
           "Besides ready, wounded, unconscious and killed (R-5) a person may be missing "
           "(set by the GM): not ready, not healing, his days out still counting.",
           "A pilot shot down over enemy ground is neither dead nor home."),
+        R("R-1.4", "the GM tells the players the current state of their machine",
+          "The mission's own side: a mission's debrief, and the players' journal written "
+          "from it, credit only the mission's own people and aircraft (its members and "
+          "their aircraft; a crew member is credited through an own aircraft he flies in "
+          "its battles). The other side's pilots and planes are left out; a victory is "
+          "listed only when it involves the own side (an own pilot or aircraft downs, or "
+          "is downed); a kill counts only for an own pilot, \"shot down by\" only for an "
+          "own pilot downed.",
+          "The seeds are silent on missions, debriefs and credited victories: they stop "
+          "at the end of a battle. R-1.4 tells the players the state of their own "
+          "machine; the debrief does the same for the mission's own side."),
     )),
     ("Suggested plans for the GM's aircraft (R-1.1; rules/air/tactics)", (
         R("R-1.1", "the GM rolls for every aircraft and ship he controls",

@@ -146,10 +146,20 @@ def _work(node: DOMNode, run: Callable[[], tuple[T, tuple[Change, ...]]], *, gro
 
     def finish(worker: Worker[None], got: tuple[T, tuple[Change, ...]]) -> None:
         result, changes = got
+        broke: Exception | None = None
         if done is not None and not worker.is_cancelled:
-            done(result)
-        for change in changes:
+            try:
+                done(result)
+            except Exception as error:  # noqa: BLE001 - the write stands; say so, go on
+                broke = error
+        for change in changes:   # the other views still learn of the write
             (the_door or door(node)).campaign_changed(CampaignChanged(change, node))
+        if broke is not None:
+            # in the worker thread it would vanish (the worker only turns to ERROR)
+            app.log.error("after a store job", repr(broke))
+            app.notify(f"Saved, but this screen could not show it ({type(broke).__name__}: "
+                       f"{broke}); ctrl+l redraws, changing mode reloads it.",
+                       title="Saved", severity="error", timeout=15)
 
     def fail(worker: Worker[None], error: Exception) -> None:
         if worker.is_cancelled:

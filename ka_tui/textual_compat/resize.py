@@ -13,7 +13,10 @@ The trick: a Resize of the size the app has stops before Textual's handler
 (``prevent_default``: the handlers of the classes below in the app's MRO,
 ``App._on_resize`` among them, are not called), so nothing is kept to pass
 on. A Resize of another size goes through Textual's handler as before, so a
-real resize lays out as ever. The app's own ``on_resize`` (above it in the
+real resize lays out as ever. A dropped one still repaints the screen (no
+layout): a terminal shrunk and grown back before the app read its size sends
+one Resize of the old size (Textual's queue replaces a waiting Resize with the
+next one), and the terminal lost what it showed. The app's own ``on_resize`` (above it in the
 MRO: the screen shadow forgets the terminal) still runs. Switch:
 ``same-size-resize``.
 """
@@ -36,3 +39,8 @@ class SameSizeResize:
                 and app._size == event.size and app._resize_timer is None):
             event.stop()
             event.prevent_default()  # App._on_resize, next in the MRO, is not called
+            # The terminal may have lost what it showed (shrunk and grown back
+            # before the app read the first size: Textual's queue keeps only the
+            # last Resize): repaint it all, without a layout.
+            if app.screen_stack:
+                app.screen.refresh()

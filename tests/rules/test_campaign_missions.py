@@ -225,3 +225,21 @@ def test_the_debrief_credits_only_the_missions_own_side() -> None:
                "turn 3: Gray shot down Green (Morning)",
                "turn 4: Green shot down Blue (Morning)"),
         fights=(), battles=3, open_battles=("Dusk", "Late"))
+
+
+def test_a_member_aboard_another_sides_aircraft_is_still_the_missions() -> None:
+    """The reading "the mission's own side" (docs/rules/READINGS.md, R-1.4):
+    a member flying as crew in an aircraft that is not the mission's, behind a
+    pilot who is not its, is credited with his own R-5 wounds (carried in and
+    taken); that pilot and that aircraft are left out."""
+    battle = {"name": "Ferry", "status": "ended",
+              "start": {"airmen": {"Red": [2, 3]}, "aircraft": {"Red": 20},
+                        "units": [_unit("Red", wounds=1, crew=[{"wounds": 2}])]},
+              "end": {"victories": [],
+                      "airmen": [{"character_id": 2, "wounds": 3},
+                                 {"character_id": 3, "wounds": 4}],
+                      "aircraft": [{"aircraft_id": 20, "name": "Red", "hull_hits": 1,
+                                    "ammo_left": 10, "fuel_left": 20, "lost": ""}]}}
+    d = debrief([battle], [], {2: "Kurt", 3: "Sam"}, people=[3], aircraft=[])
+    assert d == Debrief(pilots=(DebriefPilot(3, "Sam", 0, 2, 4),), aircraft=(), kills=(),
+                        fights=(), battles=1)

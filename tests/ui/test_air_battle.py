@@ -21,6 +21,7 @@ from textual.widgets import Input, OptionList
 from ka_tui.app import KaApp
 from ka_tui.rules.air.hexgrid import Hex
 from ka_tui.screens.air.screen import AirScreen
+from ka_tui.screens.air.runner import Runner
 from ka_tui.widgets.hex_map import HexMap
 from tests.ui.pilot_helpers import SIZE, rows, settle, wait_for
 
@@ -192,13 +193,7 @@ async def test_a_short_battle_through_the_keyboard(demo_db: Path) -> None:
         await pilot.press("x")          # Red does not shoot
         await settle(pilot)
 
-        # Blue moves both straight ahead (space, g).
-        for uid in (SPIT, TEMP):
-            await select(pilot, uid)
-            await pilot.press("space", "g")
-            await settle(pilot)
-        await pilot.press("g")
-        await settle(pilot)
+        await blue_flies_straight(pilot)   # both straight ahead (space, g)
         assert kinds(demo_db).count("move_committed") == 4
         assert runner.unit(SPIT).hex == runner.unit(BEAU).hex  # type: ignore[union-attr]
 
@@ -217,9 +212,16 @@ async def test_a_short_battle_through_the_keyboard(demo_db: Path) -> None:
         assert f"{TEMP} to hit {BEAU} (R-2): die 1 of 2, a d6" in status
         detail = str(screen.query_one("#air-detail-text").render())
         assert "Table dice for" in detail and f"{TEMP} firepower" in detail and "%" in detail
+        assert f"{TEMP} to hit {BEAU} (R-2): die 1 of 2, a d6 — 2d6 vs" in status
+        assert status.rstrip().endswith("%")
         await pilot.press("6", "space", "6", "space")
         await pilot.pause()
         assert f"{TEMP} firepower" in str(screen.query_one("#air-status").render())
+        # A filled roll keeps its name and faces only, so the one being typed
+        # stays in the pane's view at 80x24.
+        detail = str(screen.query_one("#air-detail-text").render())
+        assert f"✓ {TEMP} to hit {BEAU} (R-2): 6 6" in detail
+        assert f"▸ {TEMP} firepower" in detail
         await pilot.press(*["backspace"] * 4)
         faces = [6, 6, 6, 1, 1, 1, 1]     # to hit; Firepower 4d6 (one critical); Evasion 1d6
         while (sides := runner.needs(step, faces)) is not None:
@@ -359,26 +361,44 @@ async def test_quit_and_resume_mid_turn(demo_db: Path) -> None:
         assert screen.query_one("#air-main").display
 
 
+async def blue_first(pilot: Pilot[Any], dice: Any) -> tuple[AirScreen, Runner]:
+    """The seeded battle open, turn 1's initiative rolled with Blue first."""
+    screen = await open_air(pilot)
+    await wait_for(pilot, lambda: screen.runner is not None)
+    runner = screen.runner
+    assert runner is not None
+    dice.queue = [1, 1, 6, 6]
+    await pilot.press("g")
+    await settle(pilot)
+    return screen, runner
+
+
+async def blue_flies_straight(pilot: Pilot[Any]) -> None:
+    """Both Blue aircraft fly straight ahead (space, g), then Blue's movement ends."""
+    for uid in (SPIT, TEMP):
+        await select(pilot, uid)
+        await pilot.press("space", "g")
+        await settle(pilot)
+    await pilot.press("g")
+    await settle(pilot)
+
+
 async def test_undo_a_move_and_a_shot(demo_db: Path) -> None:
     """u drops the last step from the campaign and replays the rest (R-1.2:
     the aircraft moves again; the shot is gone with its damage)."""
     seed_battle(demo_db)
     app, dice = make_app(demo_db)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_air(pilot)
-        await wait_for(pilot, lambda: screen.runner is not None)
-        runner = screen.runner
-        assert runner is not None
-        dice.queue = [1, 1, 6, 6]              # Blue first this time
-        await pilot.press("g")
-        await settle(pilot)
+        screen, runner = await blue_first(pilot, dice)
         await select(pilot, SPIT)
         await pilot.press("space", "g")
         await settle(pilot)
         assert kinds(demo_db)[-1] == "move_committed"
         moved_to = runner.unit(SPIT).hex       # type: ignore[union-attr]
-        await pilot.press("u")                 # asks first; n keeps it
+        await pilot.press("u")                 # asks first, in words; n keeps it
         await settle(pilot)
+        asked = str(pilot.app.screen.query_one(".confirm-question").render())
+        assert f"Undo the last step: {SPIT} flies" in asked and "seq" not in asked
         await pilot.press("n")
         await settle(pilot)
         assert kinds(demo_db)[-1] == "move_committed"
@@ -388,7 +408,7 @@ async def test_undo_a_move_and_a_shot(demo_db: Path) -> None:
         await settle(pilot)
         assert kinds(demo_db)[-1] == "turn_started"
         assert not runner.unit(SPIT).moved     # type: ignore[union-attr]
-        assert "undone: move committed" in str(screen.query_one("#air-detail-text").render())
+        assert f"undone: {SPIT} flies" in str(screen.query_one("#air-detail-text").render())
         await pilot.press("y")                 # y right after puts it back, same move
         await settle(pilot)
         assert kinds(demo_db)[-1] == "move_committed"
@@ -398,12 +418,7 @@ async def test_undo_a_move_and_a_shot(demo_db: Path) -> None:
         await pilot.press("y")
         await settle(pilot)
         assert kinds(demo_db)[-1] == "turn_started"
-        for uid in (SPIT, TEMP):
-            await select(pilot, uid)
-            await pilot.press("space", "g")
-            await settle(pilot)
-        await pilot.press("g")                 # end of Blue's movement
-        await settle(pilot)
+        await blue_flies_straight(pilot)
         await select(pilot, TEMP)
         col, row = runner.unit(SPIT).hex.to_offset()  # type: ignore[union-attr]
         target = next((u for u in runner.state.units if u.side == "Red"), None)
@@ -422,7 +437,27 @@ async def test_undo_a_move_and_a_shot(demo_db: Path) -> None:
         assert kinds(demo_db)[-1] == "phase_ended"
         assert runner.unit(BEAU).hull_left == hull  # type: ignore[union-attr]
         assert not runner.unit(TEMP).shot      # type: ignore[union-attr]
-        assert "undone: shot resolved" in str(screen.query_one("#air-status").render())
+        assert f"undone: {TEMP} " in str(screen.query_one("#air-status").render())
+
+
+async def test_undo_selects_who_acts_again(demo_db: Path) -> None:
+    """After an undo, the side that acts again has its aircraft selected (R-1.2),
+    as after any step: a plan typed next goes to an aircraft that may fly."""
+    seed_battle(demo_db)
+    app, dice = make_app(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, _runner = await blue_first(pilot, dice)
+        await blue_flies_straight(pilot)
+        await pilot.press("x")                 # end of Blue's shooting: Red moves
+        await settle(pilot)
+        assert screen.selected() in (BEAU, IL2)
+        await pilot.press("u")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert kinds(demo_db)[-1] == "phase_ended"   # back in Blue's shooting
+        assert screen.selected() in (SPIT, TEMP)
+        assert "undone: Blue: shooting ends" in str(screen.query_one("#air-detail-text").render())
 
 
 async def test_an_illegal_plan_is_refused_with_the_engines_reason(demo_db: Path) -> None:

@@ -38,6 +38,23 @@ def test_r6_collision_checks_along_the_path_before_rolling() -> None:
         "- R-6 collision check at 5,9 level 3: 11 (collision, R-6) = 8%"]
 
 
+def test_r3_2_the_preview_says_a_plan_ending_slow_stalls_next_turn() -> None:
+    """R-3.2: a plan that ends at speed 5 or less stalls at the next turn's
+    start (speed −5 before thrust); at the lowest level that is a crash
+    (R-6.1). Said with the plan, before it is flown."""
+    r = moving(unit("a", "blue", speed=2, altitude=1), unit("b", "red", q=9))
+    r.plans["a"] = (Forward(),) * 2
+    check = r.check("a")
+    assert check is not None and check.legal
+    assert r.next_turn_lines(check) == [
+        "! stalls as the next turn starts (R-3.2: speed 2 − 5 → 0): a piloting check, "
+        "level 1 → 0, the terrain: a crash (R-6.1)"]
+    fast = moving(unit("a", "blue", speed=7, altitude=3), unit("b", "red", q=9))
+    fast.plans["a"] = (Forward(),) * 7
+    check = fast.check("a")
+    assert check is not None and check.legal and fast.next_turn_lines(check) == []
+
+
 def test_r3_1_thrust_keys_go_to_the_start_or_the_end() -> None:
     """R-3.1: thrust before any hex is spent at the start, after one at the end;
     presses add up."""

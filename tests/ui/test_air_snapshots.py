@@ -15,6 +15,7 @@ from textual.widgets import OptionList
 
 from tests.ui.pilot_helpers import SIZE, settle, steady_cursors, wait_for
 from tests.ui.test_air_battle import (
+    blue_flies_straight,
     BEAU, SPIT, TEMP, end_demo_battle, goto, make_app, open_air, seed_battle, select,
 )
 
@@ -142,12 +143,7 @@ async def _blue_shooting(pilot: Pilot[Any], dice: Any) -> Any:
     await settle(pilot)
     await pilot.press("x")
     await settle(pilot)
-    for uid in (SPIT, TEMP):
-        await select(pilot, uid)
-        await pilot.press("space", "g")
-        await settle(pilot)
-    await pilot.press("g")
-    await settle(pilot)
+    await blue_flies_straight(pilot)
     return screen
 
 

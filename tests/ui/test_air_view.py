@@ -85,6 +85,38 @@ async def test_after_a_move_the_next_aircraft_is_selected_and_the_map_follows_it
         assert "Tempest KA-A flies" in str(screen.query_one("#air-detail-text").render())
 
 
+async def test_a_ram_that_cannot_happen_is_refused_with_the_reason_not_armed(
+        demo_db: Path) -> None:
+    """R-7: ramming needs the same hex and level. R at an aircraft elsewhere
+    says why and arms nothing (it said 'ram armed: … R or g rolls'); R again
+    writes nothing."""
+    from tests.ui.test_air_battle import goto, kinds
+
+    app, _dice = make_app(demo_db)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _demo(pilot)
+        for _ in range(2):
+            await pilot.press("space", "g")
+            await settle(pilot)
+        await pilot.press("g")                       # Blue's movement ends
+        await settle(pilot)
+        await select(pilot, SPIT)
+        runner = screen.runner
+        assert runner is not None
+        beau = runner.unit(BEAU)
+        assert beau is not None and beau.hex != runner.unit(SPIT).hex  # type: ignore[union-attr]
+        await goto(pilot, *beau.hex.to_offset())
+        before = kinds(demo_db)
+        await pilot.press("R")
+        await settle(pilot)
+        status = str(screen.query_one("#air-status").render())
+        assert status.startswith("cannot ram:") and "same hex" in status
+        assert screen.ram_armed is None
+        await pilot.press("R")
+        await settle(pilot)
+        assert kinds(demo_db) == before
+
+
 async def test_tab_goes_through_the_side_that_acts_first(demo_db: Path) -> None:
     """Blue moves (R-1.2): tab goes through the aircraft of the side that
     still act in this step (after the Tempest flies, the Spitfire only: the

@@ -147,6 +147,26 @@ async def test_only_the_pilot_sends_and_not_before_the_turn(demo_db: Path) -> No
         assert pane_k.can_plan() and pane_k.unit_id == "Beaufighter KA-C"
 
 
+async def test_the_plan_status_says_what_to_do_before_it_says_what_is_wrong(
+        demo_db: Path) -> None:
+    """On arriving, an empty plan is not an error: the status says how to build
+    it. A started plan that is not legal yet says why, with the engine's reason
+    (R-3.1); a legal one says enter sends it."""
+    arthur = PlayerApp(demo_db, "Arthur")
+    async with arthur.run_test(size=SIZE) as pa:
+        await battles_pane(pa)
+        status = str(arthur.screen.query_one("#status").render())
+        assert status.startswith("build the plan") and "cannot" not in status
+        await pa.press("f")
+        await pa.pause()
+        status = str(arthur.screen.query_one("#status").render())
+        assert status.startswith("not ready to send:") and "must fly 4 (R-3.1)" in status
+        await pa.press("space")
+        await pa.pause()
+        assert str(arthur.screen.query_one("#status").render()).startswith(
+            "enter: send the plan")
+
+
 def test_the_player_plan_pane_snapshot(demo_db: Path, snap_compare: Any) -> None:
     """Pane 4 at 80x24: Jeanne's Spitfire with a plan built (path on the map,
     costs, the R-4 G-load line), before sending."""

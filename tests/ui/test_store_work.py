@@ -148,3 +148,25 @@ async def test_the_watcher_takes_a_jobs_write_as_this_processs_own(demo_db: Path
                        and app._watcher.polls > polls + 5)
     assert [c.source for c in published] == [screen] * 5
     assert all(c.source is not ELSEWHERE for c in published)
+
+
+async def test_a_view_that_breaks_after_a_write_says_so_and_the_others_still_hear(
+        demo_db: Path) -> None:
+    """A screen's own code failing after its write was saved: the GM is told
+    (the write stands), and the other views still get the change; in the
+    worker's thread the error vanished without a word."""
+    app = KaApp(demo_db)
+    published: list[CampaignChanged] = []
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        door(screen).on_campaign_changed(screen, published.append)
+
+        def done(_: object) -> None:
+            raise KeyError("Spitfire")
+
+        store_work(screen, lambda db: 1, group="test", done=done, publish=Change.ROLLS)
+        await wait_for(pilot, lambda: bool(published) and any(
+            "Saved, but this screen could not show it (KeyError" in " ".join(
+                str(t.render()).split()) for t in app.screen.query("Toast")))
+        assert [c.change for c in published] == [Change.ROLLS]

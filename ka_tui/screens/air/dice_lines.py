@@ -39,8 +39,10 @@ def due_lines(label: str, due: DiceDue) -> list[str]:
     if len(rolls) > len(shown):
         lines.append(f"  ({len(rolls) - len(shown)} roll(s) filled above)")
     for r in shown:
-        mark = NOW if r is current else DONE
-        lines.append(f" {mark} {ask_text(r.ask)}: {_faces(r)}")
+        if r is current:
+            lines.append(f" {NOW} {ask_text(r.ask)}: {_faces(r)}")
+        else:   # filled: its name and faces, so the one being typed stays in view
+            lines.append(f" {DONE} {r.ask.what}: {_faces(r)}")
     room = max(1, MOST - len(shown))
     for ask in due.later[:room]:
         lines.append(f" {LATER} {ask_text(ask)}")
@@ -52,13 +54,15 @@ def due_lines(label: str, due: DiceDue) -> list[str]:
 
 
 def due_status(due: DiceDue) -> str:
-    """One line: the roll the next face goes to, and which of its dice."""
+    """One line: the roll the next face goes to, which of its dice, and the
+    roll's target and odds (``… stall (R-3.2): die 2 of 2, a d6 — 2d6 vs 4 — 92%``)."""
     current = due.current
     if current is None:
         return "enough faces: enter records the step"
     n = len(current.faces) + 1
     of = f"die {n} of {current.ask.count}, " if current.ask.count > 1 else ""
-    return f"{NOW} {current.ask.what}: {of}a d{due.sides}"
+    whole = ask_text(current.ask).removeprefix(f"{current.ask.what}: ")
+    return f"{NOW} {current.ask.what}: {of}a d{due.sides} — {whole}"
 
 
 def ram_preview(runner: Runner, uid: str, target_id: str) -> list[str]:

@@ -31,7 +31,8 @@ def show_overlays(screen: PlanningView, runner: Runner) -> None:
             path = [p.hex for p in check.path]
             thrust_used = check.thrust_used
             detail = views.plan_lines(u.id, runner.plan_text(u.id), u.id in runner.evasive,
-                                      check) + runner.collision_lines(u.id, check)
+                                      check, runner.next_turn_lines(check)) \
+                + runner.collision_lines(u.id, check)
             got = runner.sent.get(u.id)
             if got is not None and not runner.plan_ahead:
                 same = got.plan == runner.plan(u.id) and got.evasive == (u.id in

@@ -196,6 +196,15 @@ class Runner:
                        f"{target.render()} = {float(p):.0%}")
         return out
 
+    def next_turn_lines(self, check: PlanCheck) -> list[str]:
+        """The stall (or crash) the plan's end brings at the next turn's start (R-3.2)."""
+        from ka_tui.rules.air.next_turn import next_turn_warning
+
+        if not check.legal:
+            return []
+        warning = next_turn_warning(check.end, self.options, self.battle_map)
+        return [f"! {warning}"] if warning else []
+
     def plan_text(self, uid: str) -> str:
         return format_plan(self.plan(uid))
 
@@ -237,6 +246,14 @@ class Runner:
             if u.id != shooter.id and preview_shot(shooter, u, self.options).legal:
                 out[u.id] = shot_odds(shooter, u, self.options)
         return out
+
+    def ram_refusal(self, uid: str, target_id: str) -> str | None:
+        """Why ``uid`` cannot ram ``target_id`` (R-7), or None."""
+        a, b = self.unit(uid), self.unit(target_id)
+        if a is None or b is None:
+            return "no such aircraft"
+        problems = ram_problems(a, b, self.options)
+        return problems[0] if problems else None
 
     def ram_line(self, uid: str, target_id: str) -> str:
         a, b = self.unit(uid), self.unit(target_id)

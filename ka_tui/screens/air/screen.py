@@ -211,9 +211,13 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
         elif not self.query_one("#air-main").display:
             self.action_log()   # back to the map
         self.hold_detail = True   # the result stays until the cursor moves
+        self._select_who_acts()
+
+    def _select_who_acts(self) -> None:
+        """Who acts next is selected (after a step, an undo, a redo); the map follows."""
         units = self.runner.next().units if self.runner is not None else ()
         if units and self.selected() not in units:
-            self.query_one(HexMap).select(units[0])   # who acts next; the map follows
+            self.query_one(HexMap).select(units[0])
 
     def action_end_shooting(self) -> None:
         if self.runner is None:
@@ -258,6 +262,14 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
         step = self._pending(ram=True)
         if step is None or self.runner is None:
             return
+        refusal = self.runner.ram_refusal(step.data["attacker"], step.data["target"])
+        if refusal is not None:   # nothing to arm: say why, as a plan's refusal does
+            self.ram_armed = None
+            self._detail([self.runner.ram_line(step.data["attacker"], step.data["target"])])
+            self.hold_detail = True
+            self._status(f"cannot ram: {refusal}")
+            self.app.bell()
+            return
         if self.ram_armed != (step.data["attacker"], step.data["target"]):
             self.ram_armed = (step.data["attacker"], step.data["target"])
             from ka_tui.screens.air.dice_lines import ram_preview
@@ -275,7 +287,7 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
         if self.runner is None or self.loaded is None:
             return
         last = self.runner.battle.events[-1]
-        what = f"{last['kind'].replace('_', ' ')} (seq {last['seq']})"
+        what = views.event_words(last)
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -300,10 +312,10 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
         self._write(self.loaded.battle_id, "undo", None, len(self.runner.battle.events) + 1)
         self.redo_event = last
         self.hold_detail = False
-        self._status(f"undone: {last['kind'].replace('_', ' ')} (seq {last['seq']}) · "
-                     "y: put it back")
+        self._status(f"undone: {views.event_words(last, 50)} · y: put it back")
         self.refresh_view()
-        self._detail([f"undone: {last['kind'].replace('_', ' ')} (seq {last['seq']})"])
+        self._select_who_acts()
+        self._detail([f"undone: {views.event_words(last, 200)}"])
         if self.query_one("#air-log-view").display:
             self._show_log()
 
@@ -321,7 +333,7 @@ class AirScreen(SuggestKeys, TypedInput, BattleIO):
             self._status(f"cannot redo: {error}")
             return
         self._after(step, self.runner.battle.events[-1])
-        self._status(f"put back: {undone['kind'].replace('_', ' ')}")
+        self._status(f"put back: {views.event_words(undone, 60)}")
 
     def action_reach(self) -> None:
         self.show_reach = not self.show_reach

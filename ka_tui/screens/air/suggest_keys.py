@@ -89,7 +89,8 @@ class SuggestKeys(BattleIO):
         lines = [f"{u} ({tactic}): {why}" for u, tactic, why in reasons]
         check = r.check(uid) if r is not None and uid is not None else None
         if r is not None and uid is not None and check is not None:
-            lines += views.plan_lines(uid, r.plan_text(uid), uid in r.evasive, check)
+            lines += views.plan_lines(uid, r.plan_text(uid), uid in r.evasive, check,
+                                      r.next_turn_lines(check))
             lines += r.collision_lines(uid, check)
         self._detail(lines)
         self.hold_detail = True

@@ -57,13 +57,15 @@ def tab_keys(state: BattleState, aircraft: list[MapAircraft],
     return [k for k in ours if k in acting] or ours
 
 
-def plan_lines(uid: str, text: str, evasive: bool, check: PlanCheck) -> list[str]:
-    """The plan, its costs and every check it needs with its breakdown and odds,
-    before anything is rolled (``movement.validate_plan``)."""
+def plan_lines(uid: str, text: str, evasive: bool, check: PlanCheck,
+               warnings: list[str] | None = None) -> list[str]:
+    """The plan, its costs, what it leaves for the next turn (``warnings``) and
+    every check it needs with its breakdown and odds, before anything is
+    rolled (``movement.validate_plan``)."""
     head = f"{uid} plan: {text or '(empty: f forward, [ ] turn, p type)'}"
     if evasive:
         head += " + evasive (R-8)"
-    lines = [head, check.summary()]
+    lines = [head, check.summary(), *(warnings or ())]
     for c in check.checks:
         p = c.probability
         lines.append(f"- {c.what}: {c.target.render()} = {pct(p)} ({p.numerator}/"
@@ -87,6 +89,17 @@ def event_lines(event: Event) -> list[str]:
     if dice:
         lines.append(f"dice: {dice}")
     return lines
+
+
+def event_words(event: Event, most: int = 60) -> str:
+    """A step in the GM's words, from the first line of its log
+    (``Il-2 KA-D flies D F: …``, ``heat phase (R-1.4)``), not an internal count."""
+    log = [str(line) for line in event.get("log", []) if str(line).strip("— ")]
+    kind = str(event.get("kind", "step"))
+    text = log[0].strip("— ") if log else kind.replace("_", " ")
+    if kind == "turn_started":
+        text = f"the start of {text} (initiative)"
+    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 def log_lines(events: list[Event], text: str = "") -> list[str]:

@@ -212,6 +212,9 @@ class AirPlanPane(Vertical):
         return plan_refusal(r.state, uid, r.plan(uid), uid in r.evasive, r.battle_map,
                             r.options)
 
+    def plan_empty(self) -> bool:
+        return self.runner is None or self.unit_id is None or not self.runner.plan(self.unit_id)
+
     def key(self, code: str) -> None:
         if self.can_plan():
             plan_key(self, code)

@@ -66,8 +66,11 @@ class PlanActions:
         if pane is None or not pane.can_plan():
             self._status(PANES_HELP)
             return
+        if pane.plan_empty():   # nothing typed yet: what to do, not an error
+            self._status("build the plan (f [ ] + - c d m e, p: type); enter sends it")
+            return
         why = pane.refusal()
-        self._status(f"cannot send: {why}" if why else
+        self._status(f"not ready to send: {why}" if why else
                      "enter: send the plan to the GM (no other player sees it)",
                      error=bool(why))
 
