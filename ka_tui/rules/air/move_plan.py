@@ -375,8 +375,8 @@ def format_step(step: Step) -> str:
         return code if step.levels == 1 else f"{code}{step.levels}"
     if isinstance(step, Descend):
         return "D" if step.levels == 1 else f"D{step.levels}"
-    if isinstance(step, Figure):
-        return _FIGURE_TEXT[step.kind]
+    if isinstance(step, Figure):   # the slide-slip has no figure code: it is ``<``/``>``
+        return _FIGURE_TEXT.get(step.kind, step.kind.value)
     return _SIMPLE_TEXT[step]
 
 

@@ -862,7 +862,7 @@ def validate_plan(unit: AirUnit, plan: Plan, battle_map: BattleMap,
     R-10 landing) with target number and odds, and the path if all pass."""
     f, errors = _fly(unit, plan, battle_map, options, None)
     checks = list(f.checks)
-    if not errors:
+    if not errors and not f.crashed:   # as execute_plan: no G-load after a crash (R-6.1)
         for g in gload.gload_checks(unit, f.sides, options):
             checks.append(RequiredCheck(g.what, g.target, -1, g.on_fail))
     end = _end_unit(unit, f, Damage())
