@@ -111,6 +111,14 @@ def test_pool_odds_at_least_and_mean() -> None:
     assert o.mean == Fraction(1, 4)
 
 
+def test_s0_skills_more_successes_than_dice_is_an_exact_nil_chance() -> None:
+    """S0 §Skills: each die gives at most one success, so 2d8 never score 3;
+    the chance is an exact Fraction 0 like every other chance here."""
+    o = unopposed_odds((8, 8), 0, SEED)
+    nil = o.p_at_least(3)
+    assert nil == 0 and isinstance(nil, Fraction)
+
+
 def test_opposed_odds_accept_lists_from_callers() -> None:
     a = Contestant("A", [10, 10], 5, tiebreaks=[["CC", 3]])  # type: ignore[arg-type]
     b = Contestant("B", (10, 10), 5, tiebreaks=(("CC", 3),))
