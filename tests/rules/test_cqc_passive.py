@@ -359,3 +359,22 @@ def test_s0_skills_passive_lines_name_the_fighter_the_gm_reads() -> None:
         "a Base skill or a characteristic (house rule cqc.passive_with_close_combat is off; "
         "S0 §Skills, Passive: a Passive \"adds its level to roll on Base skill or "
         "Characteristics test\")")
+
+
+def test_s0_skills_passive_of_side_b_follows_both_cards() -> None:
+    """S0 §Skills "involved in fistfight": Bob (side B of the pairing) has
+    Brawl; his own Attack with a knife makes a melee round, Ann's with a
+    knife makes it no fistfight -- either way his Brawl counts for nothing,
+    and the report says which card made it so."""
+    f = fight(plain("ann"), brawler("bob"))
+    _, rep = resolve_round(f, cards(None, "knife"), [3, 2], RULES)
+    c = rep.pairings[0].contest
+    assert c.bonuses == (0, 0) and c.passives == ()
+    assert c.passives_left_out == ("Bob: Brawl +4 not counted: the Attack uses knife (a melee "
+                                   "round); it helps in a fistfight (cqc.passive_fight_skills)",)
+    _, rep = resolve_round(f, cards("knife", None), [3, 2], RULES)
+    c = rep.pairings[0].contest
+    assert c.bonuses == (0, 0) and c.passives == ()
+    assert c.passives_left_out == (
+        "Bob: Brawl +4 not counted: the other's Attack uses knife, so it is no fistfight; it "
+        "helps in a fistfight (cqc.passive_fight_skills, cqc.fistfight_both_unarmed)",)

@@ -525,3 +525,30 @@ def test_s0_3_a_fight_without_an_order_of_combat_reveals_a_first() -> None:
     cards = (card("ann", feint="b"), card("bob", attack="b"))
     _, rep = resolve_round(fight, cards, [8, 9, 3, 2])
     assert [f.unit.owner for f in rep.fates] == ["ann", "bob"]
+
+
+def test_s0_2_2_two_controls_over_one_fighter_the_first_in_the_order_holds() -> None:
+    """S0 §2.2 Control, S0 §3 order of combat: Cid and Bob both win a Control
+    over Ann in the same round; Cid, first in the order, holds him."""
+    fight, rules = trio()
+    cards = (CqcCard.build("cid", "ann", control="b"), CqcCard.build("bob", "ann", control="b"))
+    after, _ = resolve_round(fight, cards, [3, 2, 8, 9, 3, 2, 8, 9], rules)
+    assert after.fighter("ann").controlled_by == "cid"
+
+
+def test_house_rule_multi_opponent_each_refuses_a_second_card() -> None:
+    """House rule multi_opponent=each: one card against all opponents, so a
+    second card is refused when the round is resolved (S0 §2)."""
+    fight, rules = trio(multi_opponent=MultiOpponent.EACH.value)
+    cards = (CqcCard.build("ann", "bob", attack="b"), CqcCard.build("ann", "cid", feint="b"))
+    with pytest.raises(CardsInvalid, match="more than one card"):
+        resolve_round(fight, cards, [8, 9, 3, 2, 8, 9, 3, 2], rules)
+
+
+def test_the_round_report_opens_with_its_round_number() -> None:
+    """The text report of a round (S0 §Close combat steps 2-6) heads with
+    the round it is, then each pairing's opposed test (S0 §4)."""
+    after, rep = resolve_round(duel(), (), [8, 9, 3, 2])
+    assert rep.lines[:2] == ("Round 1", "Ann vs Bob: opposed test (S0 §4)")
+    _, rep2 = resolve_round(after, (), [8, 9, 3, 2])
+    assert rep2.lines[0] == "Round 2"
