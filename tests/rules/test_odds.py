@@ -185,6 +185,23 @@ def test_opposed_odds_equal_brute_force_three_sizes_against_one() -> None:
                   Contestant("B", (8, 10, 10), 3), SEED)
 
 
+def test_opposed_odds_equal_brute_force_crit_only_when_the_top_face_is_just_enough() -> None:
+    """House rule crit_cancel=crit_only: a cancelled critical keeps its success
+    when its face still meets the need -- a d8 needing 8+ (RULES-NOTES A
+    opposed table: 7 + 5 - 4) keeps the success of its cancelled 8."""
+    odds = brute_opposed(Contestant("A", (8,), 4), Contestant("B", (10,), 5),
+                         SkillOptions(crit_cancel=CritCancel.CRIT_ONLY))
+    assert odds.a.successes[1] == Fraction(1, 8)
+
+
+def test_opposed_odds_of_a_side_with_no_dice() -> None:
+    """S0 §Close combat 4: a side rolling no dice never passes; it wins only
+    when the other critically fails (a 1 on his d10)."""
+    odds = brute_opposed(Contestant("A", (), 5), Contestant("B", (10,), 5), SEED)
+    assert odds.a.successes == {0: 1} and odds.p_a_wins == Fraction(1, 10)
+    assert odds.p_b_wins == Fraction(4, 10)
+
+
 SMALL_POOL = st.lists(st.sampled_from((8, 10, 12)), min_size=1, max_size=2).map(tuple)
 
 
