@@ -552,3 +552,13 @@ def test_the_round_report_opens_with_its_round_number() -> None:
     assert rep.lines[:2] == ("Round 1", "Ann vs Bob: opposed test (S0 §4)")
     _, rep2 = resolve_round(after, (), [8, 9, 3, 2])
     assert rep2.lines[0] == "Round 2"
+
+
+def test_cards_refused_for_several_reasons_read_as_one_message() -> None:
+    """S0 §2: every reason the cards cannot be played, per fighter, in one
+    message the GM reads, the reasons parted by '; '."""
+    cards = (card("ann", attack="3d"), card("bob", attack="b", weapon="knife"))
+    with pytest.raises(CardsInvalid) as err:
+        resolve_round(duel(), cards, [8, 9, 3, 2])
+    assert str(err.value) == ("ann: the card spends 9 AP but the pool holds 6 (S0 §2); "
+                              "bob: 'knife' is not in bob's quick slots")

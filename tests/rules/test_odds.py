@@ -403,6 +403,11 @@ def test_percent_never_shows_a_possible_outcome_as_nil_or_certain(p: Fraction,
     assert percent(p) == shown
 
 
+def test_histogram_of_no_counts_is_empty() -> None:
+    """The success-count histogram beside the odds (S0 §Skills): no counts, no lines."""
+    assert render_histogram({}) == ""
+
+
 def test_histogram_bars_scale_to_the_likeliest_count_twenty_cells_wide() -> None:
     """The success-count histogram beside the odds (S0 §Skills): the likeliest
     count fills the default 20 cells, the others in proportion; a distribution
