@@ -202,6 +202,28 @@ def test_opposed_odds_of_a_side_with_no_dice() -> None:
     assert odds.p_b_wins == Fraction(4, 10)
 
 
+def test_opposed_odds_equal_brute_force_tie_breaks_in_order_by_name() -> None:
+    """S0 §Close combat 4: on equal successes Close Combat, then Agility, each
+    compared by name: equal Close Combat, so Agility 5 against 4 decides; a
+    higher Close Combat wins though the Agility goes the other way."""
+    for tb_a, tb_b, a_wins in ((5, 5), (5, 4), True), ((5, 3), (4, 6), True), \
+            ((4, 6), (5, 3), False):
+        odds = brute_opposed(
+            Contestant("A", (10,), 5, tiebreaks=(("Close Combat", tb_a[0]), ("Agility", tb_a[1]))),
+            Contestant("B", (10,), 5, tiebreaks=(("Close Combat", tb_b[0]), ("Agility", tb_b[1]))),
+            SEED)
+        assert odds.decisions[Decision.TIEBREAK] == Fraction(3 * 3, 100)  # a 7, 8 or 9 each
+        assert (odds.p_a_wins > odds.p_b_wins) is a_wins
+
+
+def test_opposed_odds_are_shared_by_contestants_alike_but_for_the_name() -> None:
+    """The odds of S0 §Close combat 4 read no name: two fighters of the same
+    dice, skill and tie-breaks share one cached result."""
+    b = Contestant("B", (10,), 5)
+    assert opposed_odds(Contestant("Ann", (10, 8), 6), b, SEED) is opposed_odds(
+        Contestant("Kasia", (10, 8), 6), b, SEED)
+
+
 SMALL_POOL = st.lists(st.sampled_from((8, 10, 12)), min_size=1, max_size=2).map(tuple)
 
 
