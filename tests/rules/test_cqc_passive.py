@@ -338,3 +338,43 @@ def test_s0_skills_passive_left_out_of_a_round_of_another_kind_is_said() -> None
     assert round_odds(fight(brawler(), survival), "ann", "bob", RULES,
                       cards()).passives_left_out == ()
     assert round_odds(f, "ann", "bob", RULES, cards()).passives_left_out == ()  # it counts
+
+
+def test_s0_skills_passive_lines_name_the_fighter_the_gm_reads() -> None:
+    """S0 §Skills, Passive: the report's full sentence and the screen's short
+    line for a Brawl that counts, and for one house rule
+    cqc.passive_with_close_combat leaves out, each begin with his name."""
+    _, rep = resolve_round(fight(brawler(), plain()), cards(), [3, 2], RULES)
+    c = rep.pairings[0].contest
+    assert c.lines[0] == (
+        "Ann: Brawl 4 adds +4 to his d12 -- a fistfight (no weapon in the pairing's Attacks "
+        "this round; house rule cqc.passive_fight_skills); a 1 stays a critical fail "
+        "(S0 §Skills, Passive: \"Critical Fail is not improved by passive skill\")")
+    assert c.passives == ("Ann: Brawl +4, a fistfight (S0 §Skills, Passive; a 1 stays a "
+                          "critical fail)",)
+    trained = replace(brawler(brawl=2), cc_pool=(10, 10), cc_untrained=False)
+    _, rep = resolve_round(fight(trained, plain()), cards(), [3, 3, 2], RULES)
+    assert rep.pairings[0].contest.lines[0] == (
+        "Ann: Brawl 2 was considered and adds nothing: the test is on Close Combat dice, not "
+        "a Base skill or a characteristic (house rule cqc.passive_with_close_combat is off; "
+        "S0 §Skills, Passive: a Passive \"adds its level to roll on Base skill or "
+        "Characteristics test\")")
+
+
+def test_s0_skills_passive_of_side_b_follows_both_cards() -> None:
+    """S0 §Skills "involved in fistfight": Bob (side B of the pairing) has
+    Brawl; his own Attack with a knife makes a melee round, Ann's with a
+    knife makes it no fistfight -- either way his Brawl counts for nothing,
+    and the report says which card made it so."""
+    f = fight(plain("ann"), brawler("bob"))
+    _, rep = resolve_round(f, cards(None, "knife"), [3, 2], RULES)
+    c = rep.pairings[0].contest
+    assert c.bonuses == (0, 0) and c.passives == ()
+    assert c.passives_left_out == ("Bob: Brawl +4 not counted: the Attack uses knife (a melee "
+                                   "round); it helps in a fistfight (cqc.passive_fight_skills)",)
+    _, rep = resolve_round(f, cards("knife", None), [3, 2], RULES)
+    c = rep.pairings[0].contest
+    assert c.bonuses == (0, 0) and c.passives == ()
+    assert c.passives_left_out == (
+        "Bob: Brawl +4 not counted: the other's Attack uses knife, so it is no fistfight; it "
+        "helps in a fistfight (cqc.passive_fight_skills, cqc.fistfight_both_unarmed)",)

@@ -461,3 +461,104 @@ def test_a_fight_is_rebuilt_from_its_log_without_rolling() -> None:
     assert rebuilt == live and len(reports) == len(log)
     with pytest.raises(ValueError, match="every fighter once"):
         fight.with_order(("ann",))
+
+
+# --- what the round records for the GM --------------------------------------
+
+def test_s0_4_each_die_of_the_round_is_labelled_for_the_gm_in_order() -> None:
+    """S0 §4 dice in the rules core's order: Ann's pool, Bob's pool, then the
+    d12 roll-off in pairs (Ann's die, then Bob's) -- every label, none skipped."""
+    _, rep = resolve_round(duel(b=bob(agility=5)), (), [8, 2, 8, 2, 5, 9])
+    assert rep.dice_labels == (
+        "Ann's Close Combat against Bob: d10 (1/2)", "Ann's Close Combat against Bob: d10 (2/2)",
+        "Bob's Close Combat against Ann: d10 (1/2)", "Bob's Close Combat against Ann: d10 (2/2)",
+        "Ann vs Bob: d12 roll-off, Ann's die", "Ann vs Bob: d12 roll-off, Bob's die")
+
+
+def test_labelled_dice_without_a_stage_call_every_die_an_extra_die() -> None:
+    """The dice a GM is asked for (S0 §4, §6) carry a label; a die rolled
+    before any stage is named reads "extra die" and is still recorded."""
+    from ka_tui.rules.core.dice import ScriptedDice
+    from ka_tui.rules.cqc import LabelledDice
+    rec = LabelledDice(ScriptedDice.of([4, 11]))
+    assert rec.next_label == "extra die"
+    assert (rec.roll(6), rec.roll(12)) == (4, 11)
+    assert rec.used == [(6, 4), (12, 11)] and rec.labels == ["extra die", "extra die"]
+
+
+def test_s0_4_a_roll_off_win_cites_the_roll_off_as_what_decided_it() -> None:
+    """S0 §4: both passed with equal successes, Close Combat and Agility: the
+    d12 roll-off decides, and the rule the GM reads names it."""
+    _, rep = resolve_round(duel(b=bob(agility=5)), (), [8, 2, 8, 2, 5, 9])
+    c = rep.pairings[0].contest
+    assert c.decided_by == "d12 roll-off" and c.winner == "bob"
+    assert c.rule == "S0 §4: both passed; d12 roll-off"
+
+
+def test_s0_4_the_contest_record_names_both_sides() -> None:
+    """S0 §4: the opposed test of Ann (A) against Bob (B), kept by id in the
+    report and its saved form."""
+    _, rep = resolve_round(duel(), (), [8, 9, 3, 2])
+    c = rep.pairings[0].contest
+    assert (c.a, c.b) == ("ann", "bob")
+    assert (c.to_dict()["a"], c.to_dict()["b"]) == ("ann", "bob")
+
+
+def test_s0_6_a_fighter_already_out_does_not_stop_the_others_losses() -> None:
+    """S0 §6: every fighter still in the fight takes the round's losses, even
+    listed after one who is already out (RULES-NOTES B: K-points at 0)."""
+    carl = replace(Fighter.new("carl", "Carl", strength=2, agility=3, cc_number=3,
+                               cc_pool=(10,), k_points=6), out=True)
+    fight = Fight.start([carl, ann(), bob()], [("ann", "bob")])
+    cards = (card("ann", attack="b"), card("bob"))
+    after, _ = resolve_round(fight, cards, [8, 9, 3, 2])
+    alone, _ = resolve_round(duel(), cards, [8, 9, 3, 2])
+    assert after.fighter("bob").ap == alone.fighter("bob").ap < bob().ap
+    assert after.fighter("carl") == carl
+
+
+def test_s0_3_a_fight_without_an_order_of_combat_reveals_a_first() -> None:
+    """S0 §3: actions are revealed in the order of combat; a fight that has
+    none recorded (``Fight.order`` empty, as in a log saved before it) still
+    resolves, pairing side A first."""
+    fight = replace(duel(), order=())
+    cards = (card("ann", feint="b"), card("bob", attack="b"))
+    _, rep = resolve_round(fight, cards, [8, 9, 3, 2])
+    assert [f.unit.owner for f in rep.fates] == ["ann", "bob"]
+
+
+def test_s0_2_2_two_controls_over_one_fighter_the_first_in_the_order_holds() -> None:
+    """S0 §2.2 Control, S0 §3 order of combat: Cid and Bob both win a Control
+    over Ann in the same round; Cid, first in the order, holds him."""
+    fight, rules = trio()
+    cards = (CqcCard.build("cid", "ann", control="b"), CqcCard.build("bob", "ann", control="b"))
+    after, _ = resolve_round(fight, cards, [3, 2, 8, 9, 3, 2, 8, 9], rules)
+    assert after.fighter("ann").controlled_by == "cid"
+
+
+def test_house_rule_multi_opponent_each_refuses_a_second_card() -> None:
+    """House rule multi_opponent=each: one card against all opponents, so a
+    second card is refused when the round is resolved (S0 §2)."""
+    fight, rules = trio(multi_opponent=MultiOpponent.EACH.value)
+    cards = (CqcCard.build("ann", "bob", attack="b"), CqcCard.build("ann", "cid", feint="b"))
+    with pytest.raises(CardsInvalid, match="more than one card"):
+        resolve_round(fight, cards, [8, 9, 3, 2, 8, 9, 3, 2], rules)
+
+
+def test_the_round_report_opens_with_its_round_number() -> None:
+    """The text report of a round (S0 §Close combat steps 2-6) heads with
+    the round it is, then each pairing's opposed test (S0 §4)."""
+    after, rep = resolve_round(duel(), (), [8, 9, 3, 2])
+    assert rep.lines[:2] == ("Round 1", "Ann vs Bob: opposed test (S0 §4)")
+    _, rep2 = resolve_round(after, (), [8, 9, 3, 2])
+    assert rep2.lines[0] == "Round 2"
+
+
+def test_cards_refused_for_several_reasons_read_as_one_message() -> None:
+    """S0 §2: every reason the cards cannot be played, per fighter, in one
+    message the GM reads, the reasons parted by '; '."""
+    cards = (card("ann", attack="3d"), card("bob", attack="b", weapon="knife"))
+    with pytest.raises(CardsInvalid) as err:
+        resolve_round(duel(), cards, [8, 9, 3, 2])
+    assert str(err.value) == ("ann: the card spends 9 AP but the pool holds 6 (S0 §2); "
+                              "bob: 'knife' is not in bob's quick slots")

@@ -111,6 +111,14 @@ def test_pool_odds_at_least_and_mean() -> None:
     assert o.mean == Fraction(1, 4)
 
 
+def test_s0_skills_more_successes_than_dice_is_an_exact_nil_chance() -> None:
+    """S0 §Skills: each die gives at most one success, so 2d8 never score 3;
+    the chance is an exact Fraction 0 like every other chance here."""
+    o = unopposed_odds((8, 8), 0, SEED)
+    nil = o.p_at_least(3)
+    assert nil == 0 and isinstance(nil, Fraction)
+
+
 def test_opposed_odds_accept_lists_from_callers() -> None:
     a = Contestant("A", [10, 10], 5, tiebreaks=[["CC", 3]])  # type: ignore[arg-type]
     b = Contestant("B", (10, 10), 5, tiebreaks=(("CC", 3),))
@@ -175,6 +183,45 @@ def test_opposed_odds_equal_brute_force_three_sizes_against_one() -> None:
     """A Legendary d12 against d8, d10, d10: every critical of B is at risk."""
     brute_opposed(Contestant("A", (12,), 9, legendary=True),
                   Contestant("B", (8, 10, 10), 3), SEED)
+
+
+def test_opposed_odds_equal_brute_force_crit_only_when_the_top_face_is_just_enough() -> None:
+    """House rule crit_cancel=crit_only: a cancelled critical keeps its success
+    when its face still meets the need -- a d8 needing 8+ (RULES-NOTES A
+    opposed table: 7 + 5 - 4) keeps the success of its cancelled 8."""
+    odds = brute_opposed(Contestant("A", (8,), 4), Contestant("B", (10,), 5),
+                         SkillOptions(crit_cancel=CritCancel.CRIT_ONLY))
+    assert odds.a.successes[1] == Fraction(1, 8)
+
+
+def test_opposed_odds_of_a_side_with_no_dice() -> None:
+    """S0 §Close combat 4: a side rolling no dice never passes; it wins only
+    when the other critically fails (a 1 on his d10)."""
+    odds = brute_opposed(Contestant("A", (), 5), Contestant("B", (10,), 5), SEED)
+    assert odds.a.successes == {0: 1} and odds.p_a_wins == Fraction(1, 10)
+    assert odds.p_b_wins == Fraction(4, 10)
+
+
+def test_opposed_odds_equal_brute_force_tie_breaks_in_order_by_name() -> None:
+    """S0 §Close combat 4: on equal successes Close Combat, then Agility, each
+    compared by name: equal Close Combat, so Agility 5 against 4 decides; a
+    higher Close Combat wins though the Agility goes the other way."""
+    for tb_a, tb_b, a_wins in ((5, 5), (5, 4), True), ((5, 3), (4, 6), True), \
+            ((4, 6), (5, 3), False):
+        odds = brute_opposed(
+            Contestant("A", (10,), 5, tiebreaks=(("Close Combat", tb_a[0]), ("Agility", tb_a[1]))),
+            Contestant("B", (10,), 5, tiebreaks=(("Close Combat", tb_b[0]), ("Agility", tb_b[1]))),
+            SEED)
+        assert odds.decisions[Decision.TIEBREAK] == Fraction(3 * 3, 100)  # a 7, 8 or 9 each
+        assert (odds.p_a_wins > odds.p_b_wins) is a_wins
+
+
+def test_opposed_odds_are_shared_by_contestants_alike_but_for_the_name() -> None:
+    """The odds of S0 §Close combat 4 read no name: two fighters of the same
+    dice, skill and tie-breaks share one cached result."""
+    b = Contestant("B", (10,), 5)
+    assert opposed_odds(Contestant("Ann", (10, 8), 6), b, SEED) is opposed_odds(
+        Contestant("Kasia", (10, 8), 6), b, SEED)
 
 
 SMALL_POOL = st.lists(st.sampled_from((8, 10, 12)), min_size=1, max_size=2).map(tuple)
@@ -376,6 +423,11 @@ def test_percent_never_shows_a_possible_outcome_as_nil_or_certain(p: Fraction,
                                                                   shown: str) -> None:
     """The odds shown before a roll (S0 §Skills): 0.0% and 100.0% only when so."""
     assert percent(p) == shown
+
+
+def test_histogram_of_no_counts_is_empty() -> None:
+    """The success-count histogram beside the odds (S0 §Skills): no counts, no lines."""
+    assert render_histogram({}) == ""
 
 
 def test_histogram_bars_scale_to_the_likeliest_count_twenty_cells_wide() -> None:
