@@ -5,7 +5,9 @@ the names of the rolls the GM is asked to throw at the table."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from tests.rules.table_dice_fixture import TableDice
+
+from dataclasses import replace
 
 from ka_tui.rules.air.battle_map import parse_map
 from ka_tui.rules.air.move_plan import StartPreview, StartReport
@@ -32,24 +34,6 @@ HILL = parse_map("""
     . . . .
     . . . .
 """)
-
-
-@dataclass
-class TableDice:
-    """Scripted faces that also hear what each roll is for, as the table's dice do."""
-
-    faces: list[int]
-    asks: list[RollAsk] = field(default_factory=list)
-    used: list[tuple[int, int]] = field(default_factory=list)
-
-    def roll(self, sides: int) -> int:
-        face = self.faces.pop(0)
-        assert 1 <= face <= sides
-        self.used.append((sides, face))
-        return face
-
-    def hear(self, ask: RollAsk) -> None:
-        self.asks.append(ask)
 
 
 # ---------------------------------------------------------------- R-3.2 at the turn's start

@@ -4,7 +4,8 @@ rolled, in order, as the GM at the table reads it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from tests.rules.table_dice_fixture import TableDice
+
 
 from ka_tui.rules.air.aircraft import Trait
 from ka_tui.rules.air.shooting import evasion_ask, firepower_ask, shoot, to_hit_target
@@ -14,24 +15,6 @@ from ka_tui.rules.core.options import AirOptions
 from .air_combat_fixtures import unit
 
 OPT = AirOptions()
-
-
-@dataclass
-class TableDice:
-    """Scripted faces that also hear what each roll is for, as the table's dice do."""
-
-    faces: list[int]
-    asks: list[RollAsk] = field(default_factory=list)
-    used: list[tuple[int, int]] = field(default_factory=list)
-
-    def roll(self, sides: int) -> int:
-        face = self.faces.pop(0)
-        assert 1 <= face <= sides
-        self.used.append((sides, face))
-        return face
-
-    def hear(self, ask: RollAsk) -> None:
-        self.asks.append(ask)
 
 
 def test_every_roll_of_a_shot_is_announced_before_it_is_rolled() -> None:
