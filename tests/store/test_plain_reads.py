@@ -68,6 +68,13 @@ def test_the_startup_reads_import_no_sqlalchemy(demo_file: Path) -> None:
     assert result["deferred"]
 
 
+def _run_probe(probe: str, db: Path) -> subprocess.CompletedProcess[str]:
+    """``probe`` in a fresh Python (nothing imported yet) on the campaign ``db``."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-c", probe, str(db)], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
 def test_a_deferred_player_view_unpickles_without_the_rules_engine(demo_file: Path) -> None:
     """The player's startup read comes back from its child pickled; its rules
     objects (the fight, the battle) stay pickled until a pane needs them."""
@@ -81,9 +88,7 @@ def test_a_deferred_player_view_unpickles_without_the_rules_engine(demo_file: Pa
         "view = pickle.loads(blob)\n"
         "print('RULES', sorted(m for m in sys.modules if m.startswith('ka_tui.rules')))\n"
         "print('SEEN', view.details()[1] is not None)\n")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-c", probe, str(demo_file)], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=120, check=False)
+    done = _run_probe(probe, demo_file)
     assert "RULES []" in done.stdout, done.stdout + done.stderr[-2000:]
     assert "SEEN True" in done.stdout
 
@@ -102,9 +107,7 @@ def test_the_players_first_view_imports_no_air_rules(demo_file: Path) -> None:
         "    view = first_view(db, 'Arthur Hale')\n"
         "print('AIR', sorted(m for m in sys.modules if m.startswith('ka_tui.rules.air')))\n"
         "print('VIEW', [b.name for b in view.battles], view.seen, view.progress)\n")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-c", probe, str(demo_file)], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=120, check=False)
+    done = _run_probe(probe, demo_file)
     assert "AIR []" in done.stdout, done.stdout + done.stderr[-2000:]
     assert "VIEW ['Exercise: Blue vs Red'] None None" in done.stdout
     from ka_tui.store.players import player_view
