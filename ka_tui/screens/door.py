@@ -129,18 +129,20 @@ def when_read(node: DOMNode, future: Future[Any], then: Callable[[Future[Any]], 
               wait: float = 0.2) -> None:
     """Call ``then(future)`` on the app's thread once the startup read is done:
     at once when it is done within ``wait`` seconds (the first frame then shows
-    its data, rather than an empty screen first), else when it ends."""
+    its data, rather than an empty screen first), else when it ends. The
+    thread that ends it is never kept waiting for ``then``: it may be the one
+    that must go on to bring what ``then`` asks for next (the player's
+    startup read hands over its second answer on it)."""
     try:
         future.exception(timeout=wait)
     except TimeoutError:
-        app = node.app
         here = threading.get_ident()
 
         def done(f: Future[Any]) -> None:
             if threading.get_ident() == here:  # it ended just now: called here
                 then(f)
             else:
-                app.call_from_thread(then, f)
+                node.call_later(then, f)
 
         future.add_done_callback(done)
         return

@@ -333,6 +333,34 @@ async def test_the_command_line_s_startup_read_shows_his_sheet_then_pane_4_then_
                        and "Fill in Kasia Nowak's card for round 1" in text(kasia))
 
 
+async def test_a_startup_read_that_answers_late_still_opens_his_card_from_it(
+        demo_db: Path, monkeypatch: Any) -> None:
+    """On a slow machine the startup read's first answer comes after the app
+    has stopped waiting for it (``door.when_read``'s 0.2 s): the thread that
+    hands it over must not wait for the screen, which opens pane 2 at once
+    (his card is due) and so asks the same child for its second answer. The
+    card comes from the startup read itself, not from a read again after a
+    pane gave up waiting (S0 §Close combat 2: each fighter fills in his card)."""
+    from ka_tui.store import player_data
+
+    real_first_view = player_data.first_view
+
+    def slow_first_view(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.6)                      # in the forked child
+        return real_first_view(*args, **kwargs)
+
+    monkeypatch.setattr(player_data, "first_view", slow_first_view)
+    monkeypatch.setattr(player_data, "LATER_TIMEOUT", 5.0)
+    start_fight(demo_db)
+    kasia = PlayerApp(demo_db, "Kasia Nowak",
+                      startup_read=begin_player_read(demo_db, "Kasia Nowak"))
+    async with kasia.run_test(size=SIZE) as pilot:
+        screen = await player_ready(pilot)
+        await wait_for(pilot, lambda: screen.pane == "fight"
+                       and "Fill in Kasia Nowak's card for round 1" in text(kasia))
+        assert screen._reads == 0, "the pane gave up on the startup read and read again"
+
+
 def test_the_plan_key_table_names_each_step_the_gms_map_plans() -> None:
     """The player's bindings come from the light table; the GM's map adds the
     step each key plans (R-3: the plan's steps): the same codes, once each."""
