@@ -637,7 +637,9 @@ def _play(db: Path | None, name: str | None, flags: Flags) -> int:
     if problem is not None:
         _say(damage_text(path, problem, "opening it read-only: your cards cannot be sent"))
     _need_terminal(player=True)
-    from ka_tui.store.startup_read import begin_player_read
+    from ka_tui.store.startup_read import begin_player_read, pause_collector
+
+    pause_collector()
 
     startup_read = begin_player_read(path, full)  # as for the GM's roster
     from ka_tui.player_app import PlayerApp
@@ -681,6 +683,9 @@ def _player_ssh_command() -> str:
 
 def _run_app(path: Path | None, flags: Flags) -> int:
     _need_terminal()
+    from ka_tui.store.startup_read import pause_collector
+
+    pause_collector()
     startup_read = None if path is None else _begin_startup_read(path, flags)
     gm_app(path, flags, startup_read).run()
     return 0

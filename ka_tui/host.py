@@ -282,9 +282,14 @@ class CampaignHost(SameSizeResize, ShadowWriter, KeysInOrder[None]):
     def on_mount(self) -> None:
         """Suspended (another program draws on the terminal meanwhile) and
         resumed: the terminal's content is unknown. At once, before the
-        redraw that follows."""
+        redraw that follows. The garbage collector, paused by the command
+        line for the start (``startup_read.pause_collector``), runs again a
+        second after."""
+        from ka_tui.store.startup_read import COLLECTOR_BACK_S, resume_collector
+
         for signal in (self.app_suspend_signal, self.app_resume_signal):
             signal.subscribe(self, lambda _: self.forget_terminal(), immediate=True)
+        self.set_timer(COLLECTOR_BACK_S, resume_collector)
 
     def on_driver_signal_resume(self) -> None:
         """Back from SIGSTOP/SIGCONT (``kill -STOP``, job control): the shell

@@ -23,7 +23,7 @@ from ka_tui.store.demo import create_demo
 ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = r"""
-import json, sys
+import gc, json, os, sys
 from textual.app import App
 import ka_tui.app as app_module
 from ka_tui.screens import campaign_picker
@@ -37,7 +37,12 @@ def record(app, what):
         seen["loaded"] = sorted(m for m in sys.modules if m.split(".")[0] in HEAVY[:3]
                                 or m in HEAVY)
         seen["rules"] = sorted(m for m in sys.modules if m.startswith("ka_tui.rules."))
-    app.set_timer(0.2, app.exit)
+        seen["collector"] = gc.isenabled()
+
+    def later():
+        seen["collector_later"] = gc.isenabled()
+        app.exit()
+    app.set_timer(float(os.environ.get("PROBE_EXIT_AFTER", "0.2")), later)
 
 init = app_module.KaApp.__init__
 def patched_init(self, *args, **kwargs):
@@ -75,8 +80,10 @@ def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def first_frame(args: list[str], data_home: Path) -> dict[str, object]:
-    env = {**os.environ, "XDG_DATA_HOME": str(data_home), "PYTHONPATH": str(ROOT)}
+def first_frame(args: list[str], data_home: Path, exit_after: float = 0.2
+                ) -> dict[str, object]:
+    env = {**os.environ, "XDG_DATA_HOME": str(data_home), "PYTHONPATH": str(ROOT),
+           "PROBE_EXIT_AFTER": str(exit_after)}
     done = subprocess.run([sys.executable, "-c", CHILD, *args], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=120, check=False)
     lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
@@ -157,3 +164,18 @@ def test_the_check_sees_sqlmodel_when_the_demo_is_built(tmp_path: Path) -> None:
     result = first_frame(["--demo", "--db", str(tmp_path / "new.db")], tmp_path / "empty")
     assert result["frame"] == "roster"
     assert "sqlmodel" in result["loaded"]
+
+
+@pytest.mark.parametrize("way", ["gm", "player"])
+def test_no_garbage_collection_while_the_app_starts_and_again_after(
+        way: str, demo_file: Path, tmp_path: Path) -> None:
+    """The collector is paused for the start (``startup_read.pause_collector``:
+    25-30 ms of a start on one core) and runs again once the first frame is
+    out (``CampaignHost``), so a long evening does not pile up garbage."""
+    from ka_tui.store.startup_read import COLLECTOR_BACK_S
+
+    copy = tmp_path / "mine.db"
+    shutil.copy(demo_file, copy)
+    args = ["--db", str(copy)] + (["play", "--as", "Arthur"] if way == "player" else [])
+    result = first_frame(args, tmp_path / "empty", exit_after=COLLECTOR_BACK_S + 1.0)
+    assert (result["collector"], result["collector_later"]) == (False, True)

@@ -109,6 +109,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.name:
         print("ka-tui: seat_app needs --as NAME", file=sys.stderr)
         return 2
+    from ka_tui.store.startup_read import pause_collector
+
+    pause_collector()
     _take_terminal()
     from ka_tui.store.errors import StoreError
     from ka_tui.store.player_data import check_player
