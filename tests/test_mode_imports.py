@@ -16,7 +16,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ka_tui.app import MODE_SPECS
+import pytest
+
+from ka_tui.app import MODE_SPECS, ModeSpec
 from ka_tui.store.demo import create_demo
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,3 +68,54 @@ def test_mode_screens_load_after_the_first_frame_while_the_app_is_idle(
     result = _modules(db)
     assert result["frame"] == []
     assert result["idle"] == every
+
+
+VISIT = r"""
+import json, sys
+from pathlib import Path
+from ka_tui.app import KaApp
+from ka_tui.screens.roster.screen import RosterScreen
+
+# the roster's own warm-up imports the write half ahead of an edit: not a visit's
+RosterScreen._warm_up = lambda self: None
+mode = sys.argv[2]
+app = KaApp(Path(sys.argv[1]))
+seen = {}
+
+def done(tries=[0]):
+    tries[0] += 1
+    busy = any(w.is_running for w in app.workers)
+    if (busy or tries[0] < 5) and tries[0] < 300:   # a loaded machine: up to 60 s
+        app.set_timer(0.2, done)
+        return
+    seen["screen"] = type(app.screen).__name__
+    seen["sqlmodel"] = sorted(m for m in sys.modules if m.split(".")[0] in
+                              ("sqlmodel", "sqlalchemy", "pydantic"))[:3]
+    app.exit()
+
+def ready():
+    app.call_later(app.run_action, f"switch_mode({mode!r})")
+    app.set_timer(0.2, done)
+
+app.on_roster_ready = ready
+app.run(headless=True, size=(80, 24))
+print("RESULT " + json.dumps(seen))
+"""
+
+
+@pytest.mark.parametrize("spec", MODE_SPECS[1:], ids=[s.name for s in MODE_SPECS[1:]])
+def test_a_modes_first_visit_right_after_the_start_loads_no_sqlmodel(
+        spec: ModeSpec, tmp_path: Path) -> None:
+    """Each mode reads its first screen by plain SQL (``db.plain_read``): a
+    GM who opens it right after the start does not wait for SQLModel (with
+    SQLAlchemy and pydantic, 0.2-0.3 s of one core) to import."""
+    db = tmp_path / "demo.db"
+    create_demo(db).close()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", VISIT, str(db), spec.name], env=env,
+                          cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
+    assert lines, f"{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+    result = json.loads(lines[-1][len("RESULT "):])
+    assert result["screen"] == spec.screen.partition(":")[2]
+    assert result["sqlmodel"] == []

@@ -6,13 +6,14 @@ drawn (so a roll can be replayed with ``ScriptedDice``), a one-line result,
 the explanation lines, and the time (UTC, ISO 8601). ``append_roll`` is one
 transaction; the time comes from the caller's clock so tests can fix it.
 
-SQLModel is imported inside the functions: call them from a worker thread.
+The writes import SQLModel inside the functions, the reads are plain SQL:
+call them from a worker thread.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
@@ -89,7 +90,7 @@ def append_roll(db: CampaignDB, entry: RollEntry, *, at: datetime | None = None)
         s.add(row)
         s.flush()
         s.refresh(row)
-    return _logged(row)
+    return _logged(row.model_dump())
 
 
 def strike_roll(db: CampaignDB, roll_id: int, *, by: str, at: datetime | None = None,
@@ -109,19 +110,15 @@ def strike_roll(db: CampaignDB, roll_id: int, *, by: str, at: datetime | None = 
         s.add(row)
         s.flush()
         s.refresh(row)
-    return _logged(row)
+    return _logged(row.model_dump())
 
 
 def last_standing_roll(db: CampaignDB) -> LoggedRoll | None:
     """The newest roll not struck (what "undo the last roll" strikes)."""
-    from sqlmodel import col, select
-    from ka_tui.store.models import RollLogRow
-
-    statement = select(RollLogRow).where(col(RollLogRow.struck_at).is_(None)) \
-        .order_by(col(RollLogRow.id).desc()).limit(1)
-    with db.read() as s:
-        row = s.exec(statement).first()
-    return _logged(row) if row is not None else None
+    with db.plain_read() as read:
+        rows = read.execute(f"SELECT {_COLUMNS} FROM roll_log WHERE struck_at IS NULL "
+                            "ORDER BY id DESC LIMIT 1").dicts()
+    return _logged(rows[0]) if rows else None
 
 
 def _like(text: str) -> str:
@@ -129,41 +126,40 @@ def _like(text: str) -> str:
     return f"%{escaped}%"
 
 
-def _filtered(statement: Any, text: str) -> Any:
-    """Rows whose who, what, pool or result contain every word of ``text``."""
-    from sqlalchemy import or_
-    from ka_tui.store.models import RollLogRow
+_COLUMNS = ("id, who, what, pool, faces, result, explanation, created_at, struck_at, "
+            "struck_by")
+_SEARCHED = ("who", "what", "pool", "result")
 
+
+def _where(text: str) -> tuple[str, list[str]]:
+    """A WHERE clause (and its parameters) for the rows whose who, what, pool
+    or result contain every word of ``text``, in any case."""
+    clauses: list[str] = []
+    params: list[str] = []
     for word in text.split():
-        pattern = _like(word)
-        columns = (RollLogRow.who, RollLogRow.what, RollLogRow.pool, RollLogRow.result)
-        statement = statement.where(or_(*(c.ilike(pattern, escape="\\")  # type: ignore[attr-defined]
-                                          for c in columns)))
-    return statement
+        clauses.append("(" + " OR ".join(f"lower({c}) LIKE lower(?) ESCAPE '\\'"
+                                          for c in _SEARCHED) + ")")
+        params += [_like(word)] * len(_SEARCHED)
+    return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
 
 
 def query_rolls(db: CampaignDB, text: str = "", *, limit: int = DEFAULT_LIMIT
                 ) -> list[LoggedRoll]:
-    """The newest ``limit`` rolls matching ``text`` (case-insensitive words), newest first."""
-    from sqlmodel import select
-    from ka_tui.store.models import RollLogRow
-
-    statement = _filtered(select(RollLogRow), text)
-    statement = statement.order_by(RollLogRow.id.desc()).limit(limit)  # type: ignore[union-attr]
-    with db.read() as s:
-        rows = s.exec(statement).all()
+    """The newest ``limit`` rolls matching ``text`` (case-insensitive words),
+    newest first. Plain SQL: the roller's first visit imports no SQLModel."""
+    where, params = _where(text)
+    with db.plain_read() as read:
+        rows = read.execute(f"SELECT {_COLUMNS} FROM roll_log{where} ORDER BY id DESC LIMIT ?",
+                            (*params, limit)).dicts()
     return [_logged(row) for row in rows]
 
 
 def count_rolls(db: CampaignDB, text: str = "") -> int:
     """How many rolls match ``text`` (all of them for an empty filter)."""
-    from sqlalchemy import func
-    from sqlmodel import select
-    from ka_tui.store.models import RollLogRow
-
-    statement = _filtered(select(func.count()).select_from(RollLogRow), text)
-    with db.read() as s:
-        return int(s.exec(statement).one())
+    where, params = _where(text)
+    with db.plain_read() as read:
+        found = read.execute(f"SELECT count(*) FROM roll_log{where}", params).fetchone()
+    return int(found[0]) if found is not None else 0
 
 
 def _pairs(raw: Sequence[Any]) -> tuple[tuple[int, int], ...]:
@@ -176,10 +172,11 @@ def _pairs(raw: Sequence[Any]) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def _logged(row: Any) -> LoggedRoll:
+def _logged(row: Mapping[str, Any]) -> LoggedRoll:
+    """A ``roll_log`` row (its columns by name) as a logged roll."""
     return LoggedRoll(
-        id=int(row.id), who=row.who, what=row.what, pool=row.pool,
-        faces=_pairs(json.loads(row.faces or "[]")), result=row.result,
-        explanation=tuple(str(x) for x in json.loads(row.explanation or "[]")),
-        created_at=str(row.created_at), struck_at=row.struck_at,
-        struck_by=row.struck_by or "")
+        id=int(row["id"]), who=row["who"], what=row["what"], pool=row["pool"],
+        faces=_pairs(json.loads(row["faces"] or "[]")), result=row["result"],
+        explanation=tuple(str(x) for x in json.loads(row["explanation"] or "[]")),
+        created_at=str(row["created_at"]), struck_at=row["struck_at"],
+        struck_by=row["struck_by"] or "")
