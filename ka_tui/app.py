@@ -30,6 +30,7 @@ from ka_tui.screens.door import (
 from ka_tui.host import CampaignHost, binding_commands
 from ka_tui.textual_compat.app_state import every_screen
 from ka_tui.textual_compat.css_refresh import styled_as_built
+from ka_tui.widgets.key_gate import when_quiet
 
 if TYPE_CHECKING:
     from ka_tui.rules.core.dice import Dice
@@ -219,13 +220,13 @@ class KaApp(CampaignHost):
         if self.db_path is not None:
             self.switch_mode("roster")
             self.start_watching_soon()
-            self.set_timer(MODE_IMPORTS_AFTER_S, self._import_next_mode)
+            self.set_timer(MODE_IMPORTS_AFTER_S, lambda: when_quiet(self, self._import_next_mode))
         else:
             self.show_picker()
 
     def _import_next_mode(self) -> None:
         """Each mode's screen modules imported while the GM reads the roster,
-        one mode per idle moment, so a mode's first visit does not wait for its
+        one mode per quiet moment (no key for a while: ``when_quiet``), so a mode's first visit does not wait for its
         imports (the air battle's are most of its first visit). On the app's
         own thread: an import in a worker thread could meet the same import
         begun by a key and get a half-made module."""
@@ -238,7 +239,7 @@ class KaApp(CampaignHost):
             gc.freeze()   # the new modules' objects out of the collector's scans
             return
         import_module(waiting[0])
-        self.set_timer(MODE_IMPORT_GAP_S, self._import_next_mode)
+        self.set_timer(MODE_IMPORT_GAP_S, lambda: when_quiet(self, self._import_next_mode))
 
     def show_picker(self) -> None:
         from ka_tui.screens.campaign_picker import CampaignPickerScreen

@@ -135,6 +135,7 @@ class KeyGate:
         self._rounds = 0       # probes still to go round before the next key
         self._handling = False  # a key is being handed to Textual
         self._timer: Timer | None = None
+        self._last_key_at: float | None = None
 
     # -- what the screens ask ------------------------------------------------
 
@@ -143,6 +144,15 @@ class KeyGate:
         """A key is being handled, keys wait, or something holds them."""
         return (self._handling or self._probe is not None or bool(self._waiting)
                 or bool(self._holds))
+
+    def quiet_in(self, quiet: float) -> float:
+        """Seconds until no key will have come for ``quiet`` seconds (0: so
+        now); while busy, ``quiet`` from now."""
+        if self.busy:
+            return quiet
+        if self._last_key_at is None:
+            return 0.0
+        return max(0.0, self._last_key_at + quiet - time.monotonic())
 
     @property
     def waiting(self) -> int:
@@ -177,6 +187,7 @@ class KeyGate:
 
     async def take(self, event: GatedEvent) -> None:
         """A key (or paste) from the terminal: now, or after those before it."""
+        self._last_key_at = time.monotonic()
         self._waiting.append(event)
         await self._next()
 
@@ -291,6 +302,24 @@ def begun_by_a_key(node: DOMNode) -> bool:
         return node.screen is node.app.screen
     except Exception:  # noqa: BLE001 - not mounted, or no screen: not a key's
         return False
+
+
+QUIET_S = 0.6  # after a key: about the longest a key's own work takes on one core
+
+
+def when_quiet(node: DOMNode, callback: Callable[[], object], *,
+               quiet: float = QUIET_S) -> None:
+    """``callback()`` on ``node``'s thread once no key has come for ``quiet``
+    seconds and none is being handled: work done ahead of need (imports,
+    warm-ups) waits for the user's keys and the work they began rather than
+    slowing them (a mode opened right after the start, a burst of typing)."""
+    gate = key_gate(node)
+    wait = 0.0 if gate is None else gate.quiet_in(quiet)
+    if wait <= 0:
+        callback()
+    else:
+        node.set_timer(wait, lambda: when_quiet(node, callback, quiet=quiet),
+                       name="when quiet")
 
 
 def drop_waiting_keys(node: DOMNode) -> int:

@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Static
 
-from ka_tui.widgets.key_gate import KeysInOrder, drop_waiting_keys, hold_keys
+from ka_tui.widgets.key_gate import KeysInOrder, drop_waiting_keys, hold_keys, when_quiet
 from tests.ui.key_scripts import burst
 from tests.ui.pilot_helpers import wait_for
 
@@ -215,3 +215,25 @@ async def test_keys_go_on_when_the_screen_itself_ends_the_work() -> None:
         burst(app, ("w", "k"))
         await wait_for(pilot, lambda: home.notes == [("k", False)])
         await wait_for(pilot, lambda: not app.key_gate.busy)
+
+
+async def test_work_done_ahead_waits_for_a_quiet_moment_after_the_keys() -> None:
+    """``when_quiet``: work begun ahead of need (an import, a warm-up) runs at
+    once while nobody types, and waits while keys come and until none has
+    come for its quiet time, so it never slows the keys (a mode opened right
+    after the start)."""
+    app = Gated()
+    async with app.run_test() as pilot:
+        home = await _home(pilot)
+        ran: list[str] = []
+        when_quiet(home, lambda: ran.append("at once"), quiet=30.0)
+        assert ran == ["at once"]                 # no key yet: nothing to wait for
+        await pilot.press("k")
+        await wait_for(pilot, lambda: home.notes == [("k", False)])
+        when_quiet(home, lambda: ran.append("after the keys"), quiet=30.0)
+        assert ran == ["at once"]                 # a key came less than 30 s ago
+        gate = app.key_gate
+        assert 20.0 < gate.quiet_in(30.0) <= 30.0
+        when_quiet(home, lambda: ran.append("soon"), quiet=0.3)
+        await wait_for(pilot, lambda: "soon" in ran)
+        assert ran == ["at once", "soon"]

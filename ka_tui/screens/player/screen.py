@@ -42,6 +42,7 @@ from ka_tui.screens.player.plan_actions import PlanActions
 from ka_tui.screens.player.sheet import SheetPanes
 from ka_tui.screens.store_work import store_work
 from ka_tui.store.errors import StoreError
+from ka_tui.widgets.key_gate import when_quiet
 from ka_tui.widgets.quiet_footer import QuietFooter
 
 if TYPE_CHECKING:
@@ -166,7 +167,7 @@ class PlayerScreen(SheetPanes, CardActions, PlanActions, Screen[None]):
 
     def _loaded(self, view: PlayerView, first: bool) -> None:
         if first:
-            self.set_timer(1.0, self._warm_up)
+            self.set_timer(1.0, lambda: when_quiet(self, self._warm_up))
         self.player, self.fights, self.battles = view.player, view.fights, view.battles
         self.fight_index, self.battle_index = view.fight_index, view.battle_index
         self._view = view

@@ -33,7 +33,7 @@ from ka_tui.screens.store_work import store_work
 from ka_tui.store import roster_reads
 from ka_tui.store.errors import StoreError
 from ka_tui.widgets.fast_table import FastTable
-from ka_tui.widgets.key_gate import hold_keys
+from ka_tui.widgets.key_gate import hold_keys, when_quiet
 from ka_tui.widgets.quiet_footer import QuietFooter
 
 STARTUP_HOLD = 1.0  # seconds keys wait at most for the startup read
@@ -161,7 +161,7 @@ class RosterScreen(RosterWrites):
         # After the first frames: importing SQLModel holds the GIL for a while.
         if not self._warming:
             self._warming = True
-            self.set_timer(1.0, self._warm_up)
+            self.set_timer(1.0, lambda: when_quiet(self, self._warm_up))
 
     async def _add_footer(self) -> None:
         # Rebuilt only when its keys change: not when a form opens over the roster.
