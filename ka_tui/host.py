@@ -38,7 +38,7 @@ from ka_tui.textual_compat.app_state import on_app_thread
 from ka_tui.textual_compat.css_refresh import parse_once_stylesheet
 from ka_tui.textual_compat.display import ShadowWriter
 from ka_tui.textual_compat.resize import SameSizeResize
-from ka_tui.widgets.key_gate import KeysInOrder
+from ka_tui.widgets.key_gate import KeysInOrder, when_quiet
 from ka_tui.widgets.screen_diff import ScreenShadow
 
 if TYPE_CHECKING:
@@ -284,12 +284,12 @@ class CampaignHost(SameSizeResize, ShadowWriter, KeysInOrder[None]):
         resumed: the terminal's content is unknown. At once, before the
         redraw that follows. The garbage collector, paused by the command
         line for the start (``startup_read.pause_collector``), runs again a
-        second after."""
+        second after, once no key is being typed."""
         from ka_tui.store.startup_read import COLLECTOR_BACK_S, resume_collector
 
         for signal in (self.app_suspend_signal, self.app_resume_signal):
             signal.subscribe(self, lambda _: self.forget_terminal(), immediate=True)
-        self.set_timer(COLLECTOR_BACK_S, resume_collector)
+        self.set_timer(COLLECTOR_BACK_S, lambda: when_quiet(self, resume_collector))
 
     def on_driver_signal_resume(self) -> None:
         """Back from SIGSTOP/SIGCONT (``kill -STOP``, job control): the shell
