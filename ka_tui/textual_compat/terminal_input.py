@@ -193,23 +193,28 @@ def _read_loop(driver: Any, fileno: int) -> None:
     selector.register(fileno, selectors.EVENT_READ)
     terminal = TerminalInput(getattr(driver, "_debug", False))
 
-    def process(ready: list[tuple[selectors.SelectorKey, int]], final: bool = False) -> None:
+    def process(ready: list[tuple[selectors.SelectorKey, int]], final: bool = False) -> bool:
+        """Read and hand on what is ready; False at the end of the input."""
         for n, (_key, mask) in enumerate(ready):
             if mask & selectors.EVENT_READ:
                 data = os.read(fileno, 1024 * 4)
                 if not data:
-                    break  # the end of the input (a pipe)
+                    return False
                 for message in terminal.feed(data, final=final and n == len(ready) - 1):
                     driver.process_message(message)
         for message in terminal.tick():
             driver.process_message(message)
+        return True
 
     try:
         while not driver.exit_event.is_set():
             try:
-                process(selector.select(0.1))
-            except OSError:
-                raise
+                if not process(selector.select(0.1)):
+                    _input_ended(driver)
+                    return
+            except OSError:  # EIO: the terminal hung up
+                _input_ended(driver)
+                return
             except Exception:  # noqa: BLE001 - never stop the app for what a terminal sent
                 continue
         selector.unregister(fileno)
@@ -218,6 +223,18 @@ def _read_loop(driver: Any, fileno: int) -> None:
         selector.close()
         for message in terminal.end():
             pass
+
+
+def _input_ended(driver: Any) -> None:
+    """The terminal is gone (the end of its input, or EIO once it hung up
+    and no SIGHUP came: ``nohup``, a terminal that is not the controlling
+    one): nobody can type or see, so the app ends, every action being saved
+    already, instead of reading an empty input forever at a full core."""
+    app = driver._app
+    try:
+        app.call_from_thread(app.exit)
+    except RuntimeError:  # the app's loop is gone already
+        pass
 
 
 def tolerant_driver(base: type[Any]) -> type[Any]:

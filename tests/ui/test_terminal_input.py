@@ -164,3 +164,22 @@ def test_the_real_app_survives_what_a_terminal_sends(demo_db: Path, tmp_path: Pa
         assert b"Traceback" not in app.seen and b"site-packages" not in app.seen
     finally:
         app.close()
+
+
+@pytest.mark.parametrize("player", [None, "Kasia Nowak"], ids=["gm", "player"])
+def test_the_real_app_ends_when_its_terminal_goes_away(demo_db: Path, tmp_path: Path,
+                                                      player: str | None) -> None:
+    """The terminal closed under the app with no hang-up signal (``nohup``, a
+    terminal that is not its controlling one): its input ends, and the app
+    ends too, instead of reading an empty input forever at a full core and
+    keeping the campaign open."""
+    args = ["--db", str(demo_db)] if player is None else \
+        ["play", "--as", player, "--db", str(demo_db)]
+    app = _Pty(args, tmp_path)
+    try:
+        assert app.wait_for(b"palette"), app.seen[-2000:]
+        os.close(app.master)
+        app.master = os.open(os.devnull, os.O_RDONLY)   # closed by app.close()
+        app.child.wait(timeout=30)
+    finally:
+        app.close()
