@@ -66,9 +66,11 @@ MODE_SPECS: tuple[ModeSpec, ...] = (
 )
 
 
-# after the first frame and the roster's own warm-up (roster/screen.py, 1 s)
-MODE_IMPORTS_AFTER_S = 2.0
-MODE_IMPORT_GAP_S = 0.25
+# From a second after the first frame, with the roster's own warm-up
+# (roster/screen.py): each waits for a moment without keys (when_quiet), so
+# they are done about a second and a half after the start when nobody types.
+MODE_IMPORTS_AFTER_S = 1.0
+MODE_IMPORT_GAP_S = 0.05
 
 
 def _screen_factory(spec: ModeSpec) -> Callable[[], Screen[Any]]:
