@@ -47,7 +47,10 @@ WATCHED: Mapping[Change, tuple[str, ...]] = {
                     "SELECT m.id, m.debrief, x.character_id FROM mission m JOIN "
                     "mission_member x ON x.mission_id = m.id WHERE m.status = 'flown'"),
     Change.HOUSE_RULES: ("SELECT house_rules FROM campaign",),
-    Change.ROLLS: ("SELECT count(*), max(id) FROM roll_log",),
+    # a new roll, and a roll struck or standing again (which ones, and when)
+    Change.ROLLS: ("SELECT count(*), max(id), count(struck_at), "
+                   "total(CASE WHEN struck_at IS NULL THEN 0 ELSE id END), max(struck_at) "
+                   "FROM roll_log",),
     Change.FIGHT: ("SELECT id, status FROM fight", _log_end("fight_event")),
     Change.BATTLE: ("SELECT id, status FROM battle", _log_end("battle_event")),
     Change.CAMPAIGN: ("SELECT * FROM mission", "SELECT * FROM mission_member",

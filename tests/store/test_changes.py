@@ -75,3 +75,21 @@ def test_a_mission_flown_changes_the_roster_too(demo_db: Path) -> None:
 
 def test_nothing_is_reported_for_a_commit_that_changes_nothing_watched(demo_db: Path) -> None:
     assert _changed(demo_db, "UPDATE ka_meta SET value = value") == set()
+
+
+def test_a_roll_struck_or_standing_again_elsewhere_is_a_change_of_the_rolls(
+        demo_db: Path) -> None:
+    """Another window's strike of a mistaken roll (kept in the log, marked
+    struck) reaches every roll log on the campaign, as a new roll does."""
+    commit_sql(demo_db, "INSERT INTO roll_log (who, what, pool, result) "
+                        "VALUES ('Kay', 'Brawl', '2d8', 'PASS')")
+    commit_sql(demo_db, "INSERT INTO roll_log (who, what, pool, result) "
+                        "VALUES ('Kay', 'Pistols', '2d8', 'FAIL')")
+    struck = "UPDATE roll_log SET struck_at = '2026-12-07T08:55:00Z' WHERE what = 'Brawl'"
+    assert _changed(demo_db, struck) == {"rolls"}
+    assert _changed(demo_db, "UPDATE roll_log SET struck_at = NULL") == {"rolls"}
+    commit_sql(demo_db, struck)
+    # the same count struck at the same time, another roll
+    assert _changed(demo_db, "UPDATE roll_log SET struck_at = NULL WHERE what = 'Brawl'",
+                    "UPDATE roll_log SET struck_at = '2026-12-07T08:55:00Z' "
+                    "WHERE what = 'Pistols'") == {"rolls"}

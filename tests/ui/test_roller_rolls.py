@@ -16,7 +16,7 @@ from ka_tui.rules.core.dice import RandomDice
 from ka_tui.rules.core.odds import percent
 from ka_tui.screens.roller.screen import NOBODY, RollerScreen
 from ka_tui.widgets.dice_panel import DicePanel, OddsView
-from tests.ui.pilot_helpers import rows, settle
+from tests.ui.pilot_helpers import rows, settle, wait_for
 from tests.ui.test_roller import (
     SIZE,
     character_id,
@@ -204,3 +204,31 @@ def test_an_older_campaign_migrates_and_strikes_travel_in_the_export(
     result.db.close()
     assert copied.struck_at == "2026-03-01T21:00:00Z" and copied.struck_by == "gm"
 
+
+
+async def test_a_roll_struck_in_one_window_shows_struck_in_the_other(demo_db: Path) -> None:
+    """Two GMs' windows on one campaign: a roll struck in one (``u``) reads
+    STRUCK in the other's log without a key pressed there, and standing
+    again likewise (live views across processes)."""
+    first, second = make_app(demo_db, RandomDice(5)), make_app(demo_db)
+    async with first.run_test(size=SIZE) as pilot_a, second.run_test(size=SIZE) as pilot_b:
+        screen_a = await open_roller(pilot_a)
+        screen_b = await open_roller(pilot_b)
+        await type_into(pilot_a, screen_a, "pool_a", "2d6 @7")
+        await pilot_a.press("r")
+        await settle(pilot_a)
+        log_b = screen_b.query_one("#log")
+
+        def result_in_b() -> str:
+            return str(log_b.table.get_row("1")[3]) if log_b.rolls else ""
+
+        await wait_for(pilot_b, lambda: result_in_b() != "")
+        assert "STRUCK" not in result_in_b()
+        await pilot_a.press("u")
+        await settle(pilot_a)
+        await wait_for(pilot_b, lambda: "STRUCK" in result_in_b())
+        screen_a.action_focus_log()
+        await pilot_a.pause()
+        await pilot_a.press("d")  # stands it again
+        await settle(pilot_a)
+        await wait_for(pilot_b, lambda: "STRUCK" not in result_in_b())
