@@ -222,16 +222,18 @@ class KaApp(CampaignHost):
         if self.db_path is not None:
             self.switch_mode("roster")
             self.start_watching_soon()
-            self.set_timer(MODE_IMPORTS_AFTER_S, lambda: when_quiet(self, self._import_next_mode))
+            self.set_timer(MODE_IMPORTS_AFTER_S,
+                           lambda: when_quiet(self, self._import_next_mode))
         else:
             self.show_picker()
 
     def _import_next_mode(self) -> None:
         """Each mode's screen modules imported while the GM reads the roster,
-        one mode per quiet moment (no key for a while: ``when_quiet``), so a mode's first visit does not wait for its
-        imports (the air battle's are most of its first visit). On the app's
-        own thread: an import in a worker thread could meet the same import
-        begun by a key and get a half-made module."""
+        one mode per quiet moment (no key for a while: ``when_quiet``), so a
+        mode's first visit does not wait for its imports (the air battle's
+        are most of its first visit). On the app's own thread: an import in a
+        worker thread could meet the same import begun by a key and get a
+        half-made module."""
         import gc
         import sys
 

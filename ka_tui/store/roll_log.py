@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from ka_tui.store.db import CampaignDB
 
 DEFAULT_LIMIT = 500
+_COLUMNS = ("id, who, what, pool, faces, result, explanation, created_at, struck_at, "
+            "struck_by")
+_SEARCHED = ("who", "what", "pool", "result")  # the columns the log's filter looks in
 _TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
 
@@ -124,11 +127,6 @@ def last_standing_roll(db: CampaignDB) -> LoggedRoll | None:
 def _like(text: str) -> str:
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"
-
-
-_COLUMNS = ("id, who, what, pool, faces, result, explanation, created_at, struck_at, "
-            "struck_by")
-_SEARCHED = ("who", "what", "pool", "result")
 
 
 def _where(text: str) -> tuple[str, list[str]]:
