@@ -395,7 +395,8 @@ def _parser() -> None:
 # ---------------------------------------------------------------- css refresh
 
 @_check(Trick.STYLED_MODE_SCREEN, "App._css_update_count and Screen._css_update_count "
-        "(-1 when built) decide App.refresh_css in _init_mode and switch_mode",
+        "(-1 when built) decide App.refresh_css in _init_mode and switch_mode, which "
+        "post ScreenResume (its refresh_styles read by Screen._on_screen_resume)",
         "css_refresh")
 def _css_update_count() -> None:
     from textual.app import App
@@ -405,7 +406,9 @@ def _css_update_count() -> None:
     assert Screen()._css_update_count == -1
     for method in (App._init_mode, App.switch_mode):
         assert "._css_update_count != self._css_update_count" in _source(method)
+        assert "post_message(events.ScreenResume())" in _source(method)
     assert "self._css_update_count += 1" in _source(App._invalidate_css)
+    assert "event.refresh_styles" in _source(Screen._on_screen_resume)
 
 
 @_check(Trick.CSS_PARSE_CACHE, "Stylesheet._parse_cache (an LRUCache), _variables, "

@@ -17,7 +17,12 @@ marked as styled at the app's count of the moment. It is: its stylesheet is
 loaded and applied to every node as it mounts, and its widgets are styled
 as they mount, with the app's CSS as it is then. A later theme change
 still raises the app's count, so that screen is refreshed when next shown,
-as before. Switch: ``styled-mode-screen``.
+as before. Its first visit also posts it two ``ScreenResume`` events
+(``App._init_mode``, then ``App.switch_mode``), both handled after its
+widgets have mounted, and each restyled every node of it again
+(``Screen._on_screen_resume``); those posted before it is mounted say
+``refresh_styles=False``. A later visit restyles it as Textual does.
+Switch: ``styled-mode-screen``.
 
 The parse cache: Textual's ``Stylesheet`` keeps the rule sets parsed from
 each source in a cache of 64, and parses every source again (``parse()``)
@@ -44,8 +49,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual import events
 from textual.cache import LRUCache
 from textual.css.stylesheet import Stylesheet
+from textual.message import Message
 from textual.screen import Screen
 
 from ka_tui.textual_compat.tricks import Trick, trick_on
@@ -53,9 +60,19 @@ from ka_tui.textual_compat.tricks import Trick, trick_on
 
 def styled_as_built(screen: Screen[Any]) -> None:
     """Mark a mode's screen, just built in the app's context, as styled with
-    the app's CSS as it is now (the module's doc)."""
-    if trick_on(Trick.STYLED_MODE_SCREEN):
-        screen._css_update_count = screen.app._css_update_count
+    the app's CSS as it is now, and keep the ScreenResume events of its first
+    visit from restyling it again (the module's doc)."""
+    if not trick_on(Trick.STYLED_MODE_SCREEN):
+        return
+    screen._css_update_count = screen.app._css_update_count
+    post = screen.post_message
+
+    def post_message(message: Message) -> bool:
+        if isinstance(message, events.ScreenResume) and not screen.is_mounted:
+            message.refresh_styles = False  # its widgets are styled as they mount, after it
+        return post(message)
+
+    screen.post_message = post_message  # type: ignore[method-assign]
 
 
 # more than every stylesheet source of the app (about 150: each widget

@@ -58,7 +58,8 @@ class Trick(StrEnum):
     STYLED_MODE_SCREEN = "styled-mode-screen"
     """A mode's screen, styled as it is built, is not restyled in full (every
     stylesheet parsed again, every screen restyled) as it is first shown and
-    again on its second visit (``css_refresh``)."""
+    again on its second visit, nor node by node by its first visit's two
+    ScreenResume events (``css_refresh``)."""
     CSS_PARSE_CACHE = "css-parse-cache"
     """Each stylesheet is parsed once for the app's CSS variables, not again
     each time a screen or widget brings one more (``css_refresh``)."""

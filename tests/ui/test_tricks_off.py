@@ -6,6 +6,7 @@ repaint draws; the player's app starts."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,8 @@ from ka_tui.widgets.form_fields import DiscardScreen
 from ka_tui.widgets.form_tabs import TabRow
 from tests.ui.pilot_helpers import SIZE, rows, settle, wait_for
 from tests.ui.test_players import player_ready
-from tests.ui.test_screen_diff_app import _Screen, assert_shown, quiet, wire  # noqa: F401
+from tests.ui.test_screen_diff_app import (  # noqa: F401
+    _Screen, assert_shown, full_repaint, quiet, wire)
 
 FORM_TRICKS = [Trick.QUIET_FOOTER, Trick.ONE_LAYOUT_OPEN, Trick.FIRST_RESIZE_SKIP,
                Trick.SHARED_INPUT_STYLES, Trick.QUIET_INPUT_OPEN, Trick.FIXED_INPUT_WIDTH,
@@ -118,3 +120,23 @@ async def test_the_players_app_runs_with_every_trick_off(demo_db: Path) -> None:
             await player_ready(pilot)
             await pilot.press("question_mark")
             await wait_for(pilot, lambda: type(app.screen).__name__ == "HelpScreen")
+
+
+@pytest.mark.parametrize("mode", ["roller", "combat", "air", "campaign", "scene", "table"])
+async def test_a_modes_first_visit_looks_the_same_styled_once_or_by_textual(
+        demo_db: Path, mode: str) -> None:
+    """``styled-mode-screen``: a mode's new screen is not restyled again by the
+    ScreenResume events of its first visit (its widgets were styled as they
+    mounted); it looks, cell by cell with its colours, as when Textual
+    restyles it."""
+    looks = []
+    for switch in (contextlib.nullcontext(), tricks_off(Trick.STYLED_MODE_SCREEN)):
+        with switch:
+            app = KaApp(demo_db)
+            async with app.run_test(size=SIZE) as pilot:
+                await _roster(pilot)
+                await app.run_action(f"switch_mode({mode!r})")
+                await settle(pilot)
+                await quiet(pilot)
+                looks.append(full_repaint(app).visible())
+    assert looks[0] == looks[1]
