@@ -344,6 +344,14 @@ def _tabs() -> None:
 _INPUT = Trick.TOLERANT_INPUT
 
 
+@_check(_INPUT, "Driver._app, the app a driver serves (ended when its input ends)",
+        "terminal_input")
+def _driver_app() -> None:
+    from textual.driver import Driver
+
+    assert "self._app = app" in _source(Driver.__init__)
+
+
 @_check(_INPUT, "LinuxDriver.run_input_thread and WebDriver.run_input_thread as the "
         "tolerant drivers copy them", "terminal_input")
 def _input_threads_copied() -> None:

@@ -68,7 +68,9 @@ def styled_as_built(screen: Screen[Any]) -> None:
     post = screen.post_message
 
     def post_message(message: Message) -> bool:
-        if isinstance(message, events.ScreenResume) and not screen.is_mounted:
+        if screen.is_mounted:  # its first visit's resumes are posted: Textual's own again
+            screen.__dict__.pop("post_message", None)
+        elif isinstance(message, events.ScreenResume):
             message.refresh_styles = False  # its widgets are styled as they mount, after it
         return post(message)
 
